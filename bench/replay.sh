@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# bench/replay.sh: replay speed and peak memory of our PGN replay, next to
+# github.com/notnil/chess and PolyGlot's make-book, on the same file in the
+# same run. Times are medians of REPEAT runs (these machines are shared and
+# noisy); ratios are what to quote.
+#
+#   bench/replay.sh [INPUT]        default: ../shared/data/large/pgnmentor_players_239files.pgn.zst
+#   REPEAT=5 NOTNIL_GAMES=20000 bench/replay.sh
+#
+# PolyGlot aborts on the first illegal move, so it gets the input cleaned by
+# pgn-extract (which drops games with illegal moves); we replay that same
+# cleaned file, and the original compressed file as well.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+input=${1:-$root/../shared/data/large/pgnmentor_players_239files.pgn.zst}
+repeat=${REPEAT:-3}
+notnil_games=${NOTNIL_GAMES:-20000}
+cache=${BENCH_CACHE:-${TMPDIR:-/tmp}/chessbook-bench}
+mkdir -p "$cache/bin"
+
+need() { command -v "$1" >/dev/null 2>&1 || PATH=$PATH:/usr/games command -v "$1" >/dev/null 2>&1; }
+export PATH=$PATH:/usr/games
+for tool in polyglot pgn-extract zstd /usr/bin/time; do
+  if ! need "$tool"; then
+    echo "installing polyglot pgn-extract zstd time (apt-get)" >&2
+    apt-get install -y -qq polyglot pgn-extract zstd time >/dev/null
+    break
+  fi
+done
+
+(cd "$root" && go build -o "$cache/bin/" ./cmd/bookbuild ./bench/notnilreplay)
+
+clean=$cache/$(basename "$input" | sed 's/\.\(zst\|gz\|bz2\)$//; s/\.pgn$//')-clean.pgn
+if [ ! -s "$clean" ]; then
+  echo "preparing $clean with pgn-extract (once)" >&2
+  case "$input" in
+    *.zst) zstd -dc "$input" ;;
+    *.gz) gzip -dc "$input" ;;
+    *.bz2) bzip2 -dc "$input" ;;
+    *) cat "$input" ;;
+  esac | pgn-extract -s --nosetuptags -o "$clean" 2>/dev/null
+fi
+
+# measure NAME CMD...: runs CMD $repeat times, prints "NAME seconds peakRSS_KiB" (median time, max RSS)
+measure() {
+  local name=$1; shift
+  local times=() rss=0 out
+  for ((i = 0; i < repeat; i++)); do
+    out=$( { /usr/bin/time -f '%e %M' "$@" >"$cache/$name.out" 2>/dev/null; } 2>&1 | tail -1)
+    times+=("${out% *}")
+    [ "${out#* }" -gt "$rss" ] && rss=${out#* }
+  done
+  local med
+  med=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  echo "$name $med $rss"
+}
+
+field() { sed -n "s/^$2: *\([0-9]*\).*/\1/p" "$cache/$1.out" | head -1; }
+
+echo "input: $input ($(stat -c %s "$input") bytes); cleaned copy: $clean ($(stat -c %s "$clean") bytes)"
+echo "machine: $(nproc) cores; repeat=$repeat (median time, max RSS)"
+echo
+
+read -r _ t_ours_zst rss_ours_zst < <(measure ours_zst "$cache/bin/bookbuild" -q "$input")
+games_zst=$(field ours_zst "games read"); plies_zst=$(field ours_zst "plies replayed")
+read -r _ t_ours rss_ours < <(measure ours "$cache/bin/bookbuild" -q "$clean")
+games=$(field ours "games ingested"); plies=$(field ours "plies replayed")
+read -r _ t_ours1 rss_ours1 < <(measure ours_1core "$cache/bin/bookbuild" -q -workers 1 "$clean")
+read -r _ t_pg rss_pg < <(measure polyglot polyglot make-book -max-ply 1024 -pgn "$clean" -bin "$cache/polyglot.bin")
+saved=$repeat; repeat=1
+read -r _ t_nn rss_nn < <(measure notnil "$cache/bin/notnilreplay" -limit "$notnil_games" "$clean")
+repeat=$saved
+nn_line=$(cat "$cache/notnil.out")
+nn_games=$(echo "$nn_line" | awk '{print $2}'); nn_plies=$(echo "$nn_line" | awk '{print $4}')
+
+row() { # name games plies seconds rss_kib
+  awk -v n="$1" -v g="$2" -v p="$3" -v t="$4" -v r="$5" 'BEGIN {
+    printf "%-34s %9d %11d %8.2f %11.0f %12.0f %8.0f\n", n, g, p, t, g/t, p/t, r/1024 }'
+}
+printf "%-34s %9s %11s %8s %11s %12s %8s\n" tool games plies seconds games/s plies/s RSS_MiB
+row "ours, .zst input, all cores" "$games_zst" "$plies_zst" "$t_ours_zst" "$rss_ours_zst"
+row "ours, cleaned .pgn, all cores" "$games" "$plies" "$t_ours" "$rss_ours"
+row "ours, cleaned .pgn, 1 worker" "$games" "$plies" "$t_ours1" "$rss_ours1"
+row "polyglot make-book -max-ply 1024" "$games" "$plies" "$t_pg" "$rss_pg"
+row "notnil/chess (first $notnil_games games)" "$nn_games" "$nn_plies" "$t_nn" "$rss_nn"
+echo
+awk -v a="$t_ours" -v a1="$t_ours1" -v pg="$t_pg" -v p="$plies" -v np="$nn_plies" -v nt="$t_nn" 'BEGIN {
+  printf "ours (all cores) vs polyglot make-book: %.1fx games/s\n", pg/a
+  printf "ours (all cores) vs notnil/chess:       %.0fx plies/s\n", (p/a)/(np/nt)
+  printf "ours (1 worker)  vs notnil/chess:       %.0fx plies/s\n", (p/a1)/(np/nt)
+}'

@@ -1,0 +1,77 @@
+package board
+
+// Play makes the move m, which must be legal in p (as produced by
+// LegalMoves, ParseSAN or ParseUCI, or checked with IsLegal), updating the
+// board, castling rights (a rook captured on its home square loses its
+// right too), the en-passant square (set after every double pawn step),
+// the clocks (saturating at 65535) and the side to move. Copy the Position beforehand to be
+// able to undo. Playing an illegal move leaves p in an unspecified state
+// but never panics.
+func (p *Position) Play(m Move) {
+	from, to := m.From(), m.To()
+	us := p.side & 1
+	them := us ^ 1
+	pc := p.squares[from]
+	pt := pc.Type()
+	fromBB := Bitboard(1) << from
+	toBB := Bitboard(1) << to
+
+	if p.halfmove < 65535 {
+		p.halfmove++
+	}
+	ep := NoSquare
+
+	if captured := p.squares[to]; captured != NoPiece {
+		p.byType[captured.Type()&7] &^= toBB
+		p.byColor[captured.Color()&1] &^= toBB
+		p.halfmove = 0
+	}
+	moveBB := fromBB | toBB
+	p.byColor[us] ^= moveBB
+	p.squares[from] = NoPiece
+
+	switch m.Kind() {
+	case MoveNormal:
+		p.byType[pt&7] ^= moveBB
+		p.squares[to] = pc
+		if pt == Pawn {
+			p.halfmove = 0
+			if from^to == 16 {
+				ep = (from + to) / 2
+			}
+		}
+	case MovePromotion:
+		promo := m.Promotion()
+		p.byType[Pawn] &^= fromBB
+		p.byType[promo] |= toBB
+		p.squares[to] = MakePiece(us, promo)
+		p.halfmove = 0
+	case MoveEnPassant:
+		capsq := to ^ 8
+		capBB := Bitboard(1) << capsq
+		p.byType[Pawn] ^= moveBB | capBB
+		p.byColor[them] &^= capBB
+		p.squares[capsq] = NoPiece
+		p.squares[to] = pc
+		p.halfmove = 0
+	case MoveCastling:
+		p.byType[King] ^= moveBB
+		p.squares[to] = pc
+		ci := &castleInfo[us][0]
+		if to < from {
+			ci = &castleInfo[us][1]
+		}
+		rookBB := ci.rook.Bitboard() | ci.rookTo.Bitboard()
+		p.byType[Rook] ^= rookBB
+		p.byColor[us] ^= rookBB
+		p.squares[ci.rookTo] = p.squares[ci.rook]
+		p.squares[ci.rook] = NoPiece
+	}
+
+	p.castling &= castleKeep[from] & castleKeep[to]
+	p.ep = ep
+	if us == Black && p.fullmove < 65535 {
+		p.fullmove++
+	}
+	p.side = them
+}

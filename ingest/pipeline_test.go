@@ -1,0 +1,152 @@
+package ingest_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chessbook/chessbook/ingest"
+)
+
+// plySink counts the plies of the games it gets.
+type plySink struct {
+	mu    *sync.Mutex
+	games *int
+	plies *int
+	skips *[]*ingest.GameError
+}
+
+func (s plySink) Game(g *ingest.Game) error {
+	s.mu.Lock()
+	*s.games++
+	*s.plies += len(g.Moves)
+	s.mu.Unlock()
+	return nil
+}
+
+func (s plySink) Skip(e *ingest.GameError) {
+	s.mu.Lock()
+	*s.skips = append(*s.skips, e)
+	s.mu.Unlock()
+}
+
+type runResult struct {
+	sum          *ingest.Summary
+	games, plies int
+	skips        []*ingest.GameError
+}
+
+func runPipeline(t *testing.T, workers int, inputs ...string) runResult {
+	t.Helper()
+	var r runResult
+	var mu sync.Mutex
+	sum, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: workers},
+		func(int) ingest.Sink { return plySink{&mu, &r.games, &r.plies, &r.skips} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.sum = sum
+	return r
+}
+
+// notnilPlies counts games and the plies notnil/chess accepts, game by
+// game (notnil's own Scanner stops a whole file at its first complaint,
+// such as a PGN that writes "+" for a mate).
+func notnilPlies(t *testing.T, path string) (games, plies int) {
+	t.Helper()
+	for _, g := range collectSANs(t, path) {
+		n, d := checkGame(g)
+		if d != "" {
+			t.Fatal(d)
+		}
+		games++
+		plies += n
+	}
+	return games, plies
+}
+
+func TestRunCountsMatchNotnil(t *testing.T) {
+	const path = "../testdata/champions500.pgn"
+	wantGames, wantPlies := notnilPlies(t, path)
+	if wantGames != 500 {
+		t.Fatalf("notnil read %d games, want 500", wantGames)
+	}
+	for _, workers := range []int{1, 2, 4} {
+		r := runPipeline(t, workers, path)
+		if r.sum.Games != 500 || r.sum.Ingested != 500 || r.games != 500 {
+			t.Errorf("workers=%d: games read %d, ingested %d, sink got %d; want 500", workers, r.sum.Games, r.sum.Ingested, r.games)
+		}
+		if int(r.sum.Plies) != wantPlies || r.plies != wantPlies {
+			t.Errorf("workers=%d: plies %d (sink %d), notnil says %d", workers, r.sum.Plies, r.plies, wantPlies)
+		}
+		if len(r.skips) != 0 {
+			t.Errorf("workers=%d: unexpected skips %v", workers, r.skips)
+		}
+	}
+}
+
+func TestRunSkipsIllegalMoveWithLine(t *testing.T) {
+	path := filepath.Join(sharedData(t), "tricky", "pgnmentor_Gelfand_illegal_move_31Qxe1.pgn")
+	// The same file twice, with a good game between: the bad game is
+	// skipped both times and the good one kept.
+	r := runPipeline(t, 2, path, "../testdata/champions500.pgn", path)
+	if r.sum.Games != 502 || r.sum.Ingested != 500 {
+		t.Fatalf("games %d ingested %d, want 502 and 500", r.sum.Games, r.sum.Ingested)
+	}
+	if got := r.sum.Skipped[ingest.SkipIllegalMove]; got != 2 {
+		t.Fatalf("illegal-move skips = %d, want 2 (%v)", got, r.sum.Errors)
+	}
+	for _, e := range r.skips {
+		msg := e.Error()
+		if e.Line != 16 || !strings.Contains(msg, "pgnmentor_Gelfand_illegal_move_31Qxe1.pgn:16: illegal move") || !strings.Contains(msg, "Qxe1") {
+			t.Errorf("error %q: want file:16: illegal move ... Qxe1", msg)
+		}
+	}
+}
+
+func TestRunMissingInput(t *testing.T) {
+	_, err := ingest.Run(context.Background(), []string{"testdata/does-not-exist.pgn"}, ingest.Options{},
+		func(int) ingest.Sink { return plySink{} })
+	if err == nil || !strings.Contains(err.Error(), "does-not-exist.pgn") {
+		t.Fatalf("err = %v, want one naming the file", err)
+	}
+}
+
+func TestRunCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var mu sync.Mutex
+	var g, p int
+	var s []*ingest.GameError
+	_, err := ingest.Run(ctx, []string{"../testdata/champions500.pgn"}, ingest.Options{},
+		func(int) ingest.Sink { return plySink{&mu, &g, &p, &s} })
+	if err == nil {
+		t.Fatal("cancelled run returned no error")
+	}
+}
+
+// TestRunLargeCorpus replays the 412,227-game benchmark corpus: every game
+// is read, and exactly the games with illegal moves are skipped.
+func TestRunLargeCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large corpus skipped with -short")
+	}
+	path := filepath.Join(sharedData(t), "large", "pgnmentor_players_239files.pgn.zst")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip(err)
+	}
+	r := runPipeline(t, 0, path)
+	if r.sum.Games != 412227 {
+		t.Errorf("games read %d, want 412227", r.sum.Games)
+	}
+	if got := r.sum.SkippedTotal(); got != r.sum.Skipped[ingest.SkipIllegalMove] || got < 1 || got > 2 {
+		t.Errorf("skipped %v, want only the illegal-move games (1 or 2): %v", r.sum.Skipped, r.sum.Errors)
+	}
+	for _, e := range r.sum.Errors {
+		t.Log(e)
+	}
+	t.Logf("%d games, %d plies in %v", r.sum.Games, r.sum.Plies, r.sum.Elapsed)
+}

@@ -1,0 +1,255 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/chessbook/chessbook/board"
+)
+
+// SkipReason classifies why a game was not ingested.
+type SkipReason uint8
+
+// The reasons a game is skipped. Each is counted separately in a Summary.
+const (
+	SkipNone        SkipReason = iota
+	SkipIllegalMove            // a SAN move that is well formed but not legal (or ambiguous) here
+	SkipBadMove                // a move token that is not SAN at all
+	SkipNullMove               // a null move ("--"): the position after it is not a chess position
+	SkipBadFEN                 // the FEN tag does not describe a legal position
+	SkipVariant                // a variant other than standard chess (Chess960, crazyhouse, ...)
+	SkipSyntax                 // the PGN itself is malformed beyond repair
+	numSkipReasons
+)
+
+var skipReasonNames = [numSkipReasons]string{
+	SkipNone:        "ok",
+	SkipIllegalMove: "illegal move",
+	SkipBadMove:     "unparsable move",
+	SkipNullMove:    "null move",
+	SkipBadFEN:      "bad FEN",
+	SkipVariant:     "unsupported variant",
+	SkipSyntax:      "PGN syntax error",
+}
+
+// String names the reason as the summary prints it.
+func (r SkipReason) String() string {
+	if r < numSkipReasons {
+		return skipReasonNames[r]
+	}
+	return "unknown"
+}
+
+// GameError says why one game was skipped and where.
+type GameError struct {
+	File   string     // input name
+	Line   int        // 1-based line of the offending token (or of the game)
+	Reason SkipReason // the class of the problem
+	Detail string     // what exactly was wrong
+}
+
+// Error formats the error as file:line: reason: detail.
+func (e *GameError) Error() string {
+	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Reason, e.Detail)
+}
+
+// Tag is one tag pair of a Game. The slices point into the Game's storage
+// and are valid until the next game.
+type Tag struct {
+	Name, Value []byte
+}
+
+// Game is one replayed, legal game as the pipeline hands it to a Sink. It is
+// reused for the next game: a Sink must copy anything it keeps.
+type Game struct {
+	File    string         // input name
+	Line    int            // 1-based line where the game starts
+	Tags    []Tag          // every tag pair in input order
+	Start   board.Position // the start position (the FEN tag's, or the standard one)
+	FromFEN bool           // the game starts from a FEN tag rather than the standard position
+	Moves   []board.Move   // the main line
+	Result  Result         // the termination marker (or the Result tag when the marker is missing)
+
+	arena []byte // backing store for Tags
+}
+
+// Tag returns the value of the first tag named name, or nil.
+func (g *Game) Tag(name string) []byte {
+	for i := range g.Tags {
+		if string(g.Tags[i].Name) == name {
+			return g.Tags[i].Value
+		}
+	}
+	return nil
+}
+
+// Sink consumes the games of one pipeline worker. Its methods are called
+// from a single goroutine.
+type Sink interface {
+	// Game is called for each legal game; g is reused after the call returns.
+	Game(g *Game) error
+	// Skip is called for each game that could not be replayed.
+	Skip(e *GameError)
+}
+
+// Replayer is a Visitor that replays each game on a board.Position and hands
+// finished games to a Sink. It allocates nothing per move or per good game in
+// steady state.
+type Replayer struct {
+	sink Sink
+	game Game
+
+	pos     board.Position
+	skip    *GameError // the reason the current game is being skipped, or nil
+	tagRes  Result     // the Result tag's value
+	err     error      // the first error the Sink returned
+	tagOffs []int32    // (nameStart, nameEnd, valueStart, valueEnd) offsets into game.arena
+}
+
+// NewReplayer returns a Replayer that reports to sink; file names the input in errors.
+func NewReplayer(file string, sink Sink) *Replayer {
+	r := &Replayer{sink: sink}
+	r.game.File = file
+	return r
+}
+
+// Err returns the first error a Sink returned, which stops the replay.
+func (r *Replayer) Err() error { return r.err }
+
+// BeginGame implements Visitor.
+func (r *Replayer) BeginGame(line int) {
+	g := &r.game
+	g.Line = line
+	g.Tags = g.Tags[:0]
+	g.Moves = g.Moves[:0]
+	g.Result = NoResult
+	g.FromFEN = false
+	g.arena = g.arena[:0]
+	r.tagOffs = r.tagOffs[:0]
+	r.skip = nil
+	r.tagRes = NoResult
+}
+
+// Tag implements Visitor.
+func (r *Replayer) Tag(name, value []byte) {
+	g := &r.game
+	n0 := len(g.arena)
+	g.arena = append(g.arena, name...)
+	v0 := len(g.arena)
+	g.arena = append(g.arena, value...)
+	r.tagOffs = append(r.tagOffs, int32(n0), int32(v0), int32(len(g.arena)))
+}
+
+// BeginMovetext implements Visitor: it sets up the start position from the
+// tags and decides whether the game can be replayed at all.
+func (r *Replayer) BeginMovetext() bool {
+	g := &r.game
+	// The arena is complete now: materialise the tag slices once.
+	for i := 0; i+2 < len(r.tagOffs); i += 3 {
+		a, b, c := r.tagOffs[i], r.tagOffs[i+1], r.tagOffs[i+2]
+		g.Tags = append(g.Tags, Tag{Name: g.arena[a:b:b], Value: g.arena[b:c:c]})
+	}
+	var fen []byte
+	for _, t := range g.Tags {
+		switch string(t.Name) {
+		case "Variant":
+			if !standardVariant(t.Value) {
+				r.fail(g.Line, SkipVariant, fmt.Sprintf("Variant %q", t.Value))
+				return false
+			}
+		case "FEN":
+			fen = t.Value
+		case "Result":
+			r.tagRes = ParseResult(bytes.TrimSpace(t.Value))
+		}
+	}
+	if fen != nil {
+		p, err := board.ParseFEN(string(bytes.TrimSpace(fen)))
+		if err != nil {
+			r.fail(g.Line, SkipBadFEN, err.Error())
+			return false
+		}
+		g.Start = p
+		g.FromFEN = true
+	} else {
+		g.Start = board.StartPosition()
+	}
+	r.pos = g.Start
+	return true
+}
+
+// standardVariant reports whether a Variant tag value means ordinary chess.
+func standardVariant(v []byte) bool {
+	switch strings.ToLower(string(bytes.TrimSpace(v))) {
+	case "", "standard", "chess", "from position", "fromposition", "normal":
+		return true
+	}
+	return false
+}
+
+// SAN implements Visitor.
+func (r *Replayer) SAN(san []byte, line int) bool {
+	if r.skip != nil {
+		return false
+	}
+	if isNullMove(san) {
+		r.fail(line, SkipNullMove, fmt.Sprintf("%q after %d plies", san, len(r.game.Moves)))
+		return false
+	}
+	m, err := r.pos.ParseSAN(san)
+	if err != nil {
+		reason := SkipIllegalMove
+		if se, ok := errors.AsType[*board.SANError](err); ok && se.Syntax {
+			reason = SkipBadMove
+		}
+		r.fail(line, reason, fmt.Sprintf("%s at ply %d (%s)", err, len(r.game.Moves)+1, r.pos.FEN()))
+		return false
+	}
+	r.pos.Play(m)
+	r.game.Moves = append(r.game.Moves, m)
+	return true
+}
+
+func isNullMove(san []byte) bool {
+	switch string(san) {
+	case "--", "Z0", "0000", "@@@@", "null":
+		return true
+	}
+	return false
+}
+
+// Outcome implements Visitor.
+func (r *Replayer) Outcome(res Result) { r.game.Result = res }
+
+// ParseError implements Visitor.
+func (r *Replayer) ParseError(line int, reason string) {
+	if r.skip == nil {
+		r.fail(line, SkipSyntax, reason)
+	}
+}
+
+// EndGame implements Visitor: the finished game goes to the Sink.
+func (r *Replayer) EndGame() {
+	if r.skip != nil {
+		r.sink.Skip(r.skip)
+		return
+	}
+	if r.err != nil {
+		return
+	}
+	g := &r.game
+	if g.Result == NoResult {
+		g.Result = r.tagRes
+	}
+	if err := r.sink.Game(g); err != nil {
+		r.err = err
+	}
+}
+
+func (r *Replayer) fail(line int, reason SkipReason, detail string) {
+	if r.skip == nil {
+		r.skip = &GameError{File: r.game.File, Line: line, Reason: reason, Detail: detail}
+	}
+}

@@ -1,0 +1,108 @@
+package stats
+
+import "math"
+
+// MoveStats is what is known about one move played from one position: the
+// results of the games it was played in, by colour, the mover's rating and
+// the dates it was played.
+//
+// The zero MoveStats is an empty record. Records only grow, through
+// [MoveStats.Add] and [MoveStats.Merge].
+type MoveStats struct {
+	WhiteWins uint64 // games won by White ("1-0")
+	Draws     uint64 // games drawn ("1/2-1/2")
+	BlackWins uint64 // games won by Black ("0-1")
+	Unknown   uint64 // games with an unknown result ("*")
+
+	// RatingSum is the sum of the mover's rating over the RatingCount games
+	// where it was known.
+	RatingSum   uint64
+	RatingCount uint64
+
+	// FirstDate and LastDate are the earliest and latest known dates the
+	// move was played on; zero when no date was known.
+	FirstDate Date
+	LastDate  Date
+}
+
+// Games returns the number of games the move was played in: the sum of the
+// four result counters.
+func (s MoveStats) Games() uint64 {
+	return addSat(addSat(s.WhiteWins, s.Draws), addSat(s.BlackWins, s.Unknown))
+}
+
+// Add adds one game's contribution: its result, the rating of the player
+// making the move (0 or less: unknown) and the date of the game (the zero
+// Date: unknown; unknown dates leave FirstDate and LastDate alone).
+func (s *MoveStats) Add(r Result, moverRating int, d Date) {
+	switch r {
+	case ResultWhiteWin:
+		s.WhiteWins = addSat(s.WhiteWins, 1)
+	case ResultDraw:
+		s.Draws = addSat(s.Draws, 1)
+	case ResultBlackWin:
+		s.BlackWins = addSat(s.BlackWins, 1)
+	default:
+		s.Unknown = addSat(s.Unknown, 1)
+	}
+	if moverRating > 0 {
+		s.RatingSum = addSat(s.RatingSum, uint64(moverRating))
+		s.RatingCount = addSat(s.RatingCount, 1)
+	}
+	if d != 0 {
+		s.FirstDate = earlier(s.FirstDate, d)
+		s.LastDate = later(s.LastDate, d)
+	}
+}
+
+// Merge adds o to s: counters add up, FirstDate becomes the earlier known
+// date and LastDate the later one. Merge is associative and commutative.
+func (s *MoveStats) Merge(o MoveStats) {
+	s.WhiteWins = addSat(s.WhiteWins, o.WhiteWins)
+	s.Draws = addSat(s.Draws, o.Draws)
+	s.BlackWins = addSat(s.BlackWins, o.BlackWins)
+	s.Unknown = addSat(s.Unknown, o.Unknown)
+	s.RatingSum = addSat(s.RatingSum, o.RatingSum)
+	s.RatingCount = addSat(s.RatingCount, o.RatingCount)
+	s.FirstDate = earlier(s.FirstDate, o.FirstDate)
+	s.LastDate = later(s.LastDate, o.LastDate)
+}
+
+// AverageRating returns the mover's mean rating over the games where it was
+// known, and false if it never was.
+func (s MoveStats) AverageRating() (float64, bool) {
+	if s.RatingCount == 0 {
+		return 0, false
+	}
+	return float64(s.RatingSum) / float64(s.RatingCount), true
+}
+
+// Wins returns the games won by the mover. Results are stored by colour, so
+// the caller says who moves: whiteToMove is true when the move is White's.
+func (s MoveStats) Wins(whiteToMove bool) uint64 {
+	if whiteToMove {
+		return s.WhiteWins
+	}
+	return s.BlackWins
+}
+
+// Losses returns the games lost by the mover (see [MoveStats.Wins]).
+func (s MoveStats) Losses(whiteToMove bool) uint64 {
+	return s.Wins(!whiteToMove)
+}
+
+// Score returns the mover's score in PolyGlot's make-book units: 2 per win,
+// 1 per draw and, as PolyGlot does, 1 per game with an unknown result ("*").
+// whiteToMove is true when the move is White's. Score/(2*Games) is the
+// mover's expected score; PolyGlot writes Score as the book weight.
+func (s MoveStats) Score(whiteToMove bool) uint64 {
+	return addSat(addSat(s.Wins(whiteToMove), s.Wins(whiteToMove)), addSat(s.Draws, s.Unknown))
+}
+
+// addSat returns a+b, or math.MaxUint64 if the sum overflows.
+func addSat(a, b uint64) uint64 {
+	if c := a + b; c >= a {
+		return c
+	}
+	return math.MaxUint64
+}

@@ -1,0 +1,68 @@
+// Package store keeps the opening book in a Pebble database: one record per
+// position, holding the [stats.Entry] of every move played from it, built up
+// through a single merge operator so that batches and ingested sstables from
+// any number of runs simply add up.
+//
+// # Key schema
+//
+// Every key starts with a one-byte prefix naming its kind; the rest of the
+// key depends on the kind:
+//
+//	'm'                 -> Meta, JSON (see [Meta]); a SET, never merged
+//	'p' + position key  -> stats.Entry, encoded (see package stats); MERGE records
+//
+// Position keys are the opaque byte strings of package keys (1 to 26 bytes,
+// usually about 12); the store never looks inside them, and [Store.Positions]
+// lists positions in the byte order of their keys.
+//
+// Prefixes not listed are reserved. The plan leaves room for, in particular,
+// 'g' (games: per-game records for "show me the games"), 's' (sources:
+// which inputs and offsets an incremental build has consumed, for resuming
+// after a crash) and 'x' (secondary indexes). A new prefix whose values
+// must be merged with other semantics than stats entries gets its own branch
+// in the merge operator (which sees the key) and a new [FormatVersion].
+//
+// # Format version and build options
+//
+// The Meta record holds [FormatVersion], which covers this key schema, the
+// stats encoding and the merge operator's name ([MergerName]). Opening a
+// store written with another format version fails with an
+// [*IncompatibleError] (errors.Is(err, [ErrIncompatible])). So does opening
+// a store for writing with build options that change what the numbers mean
+// (MaxPly, CountMode) other than the ones it was built with: adding games
+// counted one way to games counted another would silently mix them.
+//
+// # Merge operator
+//
+// One Pebble merge operator, named [MergerName], merges encoded entries with
+// [stats.MergeEncoded]: sums add up, first dates take the minimum, last dates
+// the maximum. The operation is associative and commutative, so Pebble may
+// merge operands in any grouping (in batches, flushes, compactions, partial
+// merges without the base value, reads), and builders may write in any order
+// and in parallel. Every operand is validated on the way in ([Batch.Merge],
+// [SSTWriter.Merge]): one corrupt operand would otherwise fail every later
+// compaction touching its key.
+//
+// # Writing, and atomicity of the counters
+//
+// The builder writes either through a [Batch] (merge records into the
+// memtable and WAL) or through an [SSTWriter] (a sorted run written straight
+// into an sstable that is then ingested). Ingested sstables hold MERGE
+// records, not SETs, so they merge with what the store already holds exactly
+// like batches do; Pebble supports MERGE keys in ingested tables.
+//
+// Counters in Meta (games ingested) change in the same atomic write as the
+// data they count: [Batch.Commit] adds the Meta record to the batch, and
+// [SSTWriter.Ingest] ingests a second, one-key sstable holding the new Meta
+// in the same (atomic) ingestion. After a crash the store holds either both
+// or neither. Commits and ingestions that carry Meta are serialised by a
+// mutex in the Store so that the Meta written last is the one that counts
+// everything.
+//
+// # Files
+//
+// The store directory is a Pebble directory. Sstables being written for
+// ingestion live in its subdirectory "chessbook-ingest" until Pebble links
+// them in; leftovers from a crashed run are removed on the next writable
+// Open.
+package store

@@ -1,0 +1,192 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/chessbook/chessbook/stats"
+	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
+	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// SSTWriter writes a sorted run of merge records straight into an sstable,
+// then ingests it into the store: the path for big sorted runs, which skips
+// the WAL and the memtable.
+//
+// The records are MERGE records, as from a [Batch]: they add up with what
+// the store already holds, whatever the order of ingestions and commits.
+// Position keys must be given in strictly increasing byte order, each once.
+//
+// An SSTWriter is for one goroutine. Call [SSTWriter.Ingest] to ingest what
+// was written, or [SSTWriter.Close] to drop it.
+type SSTWriter struct {
+	s     *Store
+	path  string
+	w     *sstable.Writer
+	last  []byte // last position key written, with its prefix
+	key   []byte // scratch
+	enc   []byte // scratch for MergeEntry
+	n     int
+	games uint64
+	done  bool
+}
+
+// NewSSTWriter starts an sstable for ingestion, in the store directory's
+// "chessbook-ingest" subdirectory.
+func (s *Store) NewSSTWriter() (*SSTWriter, error) {
+	if s.closed.Load() {
+		return nil, ErrClosed
+	}
+	if s.opts.ReadOnly {
+		return nil, ErrReadOnly
+	}
+	path, w, err := s.createSST()
+	if err != nil {
+		return nil, fmt.Errorf("store: new sstable: %w", err)
+	}
+	return &SSTWriter{s: s, path: path, w: w}, nil
+}
+
+// createSST creates a new sstable file for ingestion, written with the
+// store's table format, comparer, key schema and merger name.
+func (s *Store) createSST() (string, *sstable.Writer, error) {
+	dir := s.fs.PathJoin(s.dir, ingestDir)
+	if err := s.fs.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, err
+	}
+	path := s.fs.PathJoin(dir, fmt.Sprintf("%06d.sst", s.tmpSeq.Add(1)))
+	f, err := s.fs.Create(path, vfs.WriteCategoryUnspecified)
+	if err != nil {
+		return "", nil, err
+	}
+	wo := s.popts.MakeWriterOptions(0, s.db.TableFormat())
+	return path, sstable.NewWriter(objstorageprovider.NewFileWritable(f), wo), nil
+}
+
+// Merge adds the encoded stats.Entry enc to the position with key pos, as
+// [Batch.Merge] does. pos must be greater than the previous position key
+// written, or Merge fails with an error wrapping [ErrUnsorted].
+func (w *SSTWriter) Merge(pos, enc []byte) error {
+	if w.done {
+		return errSSTDone
+	}
+	if len(pos) == 0 {
+		return errors.New("store: sstable merge: empty position key")
+	}
+	if err := stats.ValidateEncoded(enc); err != nil {
+		return fmt.Errorf("store: sstable merge position %x: %w", pos, err)
+	}
+	w.key = positionKey(w.key[:0], pos)
+	if w.n > 0 && bytes.Compare(w.key, w.last) <= 0 {
+		return fmt.Errorf("store: sstable merge position %x after %x: %w", pos, w.last[1:], ErrUnsorted)
+	}
+	if err := w.w.Merge(w.key, enc); err != nil {
+		return fmt.Errorf("store: sstable merge position %x: %w", pos, err)
+	}
+	w.last, w.key = w.key, w.last
+	w.n++
+	return nil
+}
+
+// MergeEntry adds e to the position with key pos; see [SSTWriter.Merge].
+func (w *SSTWriter) MergeEntry(pos []byte, e stats.Entry) error {
+	w.enc = e.AppendEncode(w.enc[:0])
+	return w.Merge(pos, w.enc)
+}
+
+// AddGames adds n to the games counted by the sstable: [Meta].Games grows
+// by it in the same atomic ingestion as the sstable's data.
+func (w *SSTWriter) AddGames(n uint64) { w.games += n }
+
+// Len returns the number of records written.
+func (w *SSTWriter) Len() int { return w.n }
+
+// Ingest finishes the sstable and ingests it, together with the store's
+// updated Meta, in one atomic and durable Pebble ingestion. The records
+// merge with what the store holds. After Ingest, successful or not, the
+// writer is done; Close is then a no-op.
+func (w *SSTWriter) Ingest() error {
+	if w.done {
+		return errSSTDone
+	}
+	w.done = true
+	if w.n == 0 {
+		// Pebble can not ingest an empty table.
+		w.abort()
+		if w.games == 0 {
+			return nil
+		}
+		b := w.s.db.NewBatch()
+		defer b.Close()
+		if err := w.s.commitMeta(b, w.games, true); err != nil {
+			return fmt.Errorf("store: ingest: %w", err)
+		}
+		return nil
+	}
+	if err := w.w.Close(); err != nil { // syncs the file
+		_ = w.s.fs.Remove(w.path)
+		return fmt.Errorf("store: ingest: finishing sstable: %w", err)
+	}
+	if err := w.s.ingestWithMeta(w.path, w.games); err != nil {
+		_ = w.s.fs.Remove(w.path)
+		return fmt.Errorf("store: ingest: %w", err)
+	}
+	return nil
+}
+
+// Close drops the sstable unless it was ingested.
+func (w *SSTWriter) Close() error {
+	if w.done {
+		return nil
+	}
+	w.done = true
+	w.abort()
+	return nil
+}
+
+func (w *SSTWriter) abort() {
+	_ = w.w.Close()
+	_ = w.s.fs.Remove(w.path)
+}
+
+var errSSTDone = errors.New("store: sstable writer already ingested or closed")
+
+// ingestWithMeta ingests the sstable at path and a one-key sstable holding
+// the Meta advanced by games, atomically. Pebble removes the files when it
+// succeeds.
+func (s *Store) ingestWithMeta(path string, games uint64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	m := s.meta
+	m.Games += games
+	m.Updated = timeNow()
+	raw, err := m.marshal()
+	if err != nil {
+		return err
+	}
+	metaPath, mw, err := s.createSST()
+	if err != nil {
+		return fmt.Errorf("meta sstable: %w", err)
+	}
+	if err := mw.Set([]byte(metaKey), raw); err != nil {
+		_ = mw.Close()
+		_ = s.fs.Remove(metaPath)
+		return fmt.Errorf("meta sstable: %w", err)
+	}
+	if err := mw.Close(); err != nil {
+		_ = s.fs.Remove(metaPath)
+		return fmt.Errorf("meta sstable: %w", err)
+	}
+	if err := s.db.Ingest(context.Background(), []string{path, metaPath}); err != nil {
+		_ = s.fs.Remove(metaPath)
+		return err
+	}
+	s.meta = m
+	return nil
+}

@@ -1,0 +1,76 @@
+package store
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/chessbook/chessbook/stats"
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// MergerName is the name of the store's merge operator. Pebble records it in
+// the store and refuses to open the store with a merger of another name.
+const MergerName = "chessbook.entry.v1"
+
+// newMerger returns the store's merge operator: it merges encoded
+// stats.Entry values with stats.MergeEncoded. The returned Merger pools its
+// value mergers; it holds no other state.
+func newMerger() *pebble.Merger {
+	pool := &sync.Pool{New: func() any { return new(entryMerger) }}
+	return &pebble.Merger{
+		Name: MergerName,
+		Merge: func(key, value []byte) (pebble.ValueMerger, error) {
+			if err := stats.ValidateEncoded(value); err != nil {
+				return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
+			}
+			m := pool.Get().(*entryMerger)
+			m.pool = pool
+			m.key = append(m.key[:0], key...)
+			m.buf = append(m.buf[:0], value...)
+			return m, nil
+		},
+	}
+}
+
+// entryMerger merges the operands of one key. Merging is commutative, so
+// newer and older operands are handled alike.
+type entryMerger struct {
+	pool    *sync.Pool
+	key     []byte // for error messages
+	buf     []byte // the operands merged so far, encoded
+	scratch []byte // the other buffer MergeEncoded writes into
+}
+
+// MergeNewer merges an operand newer than the ones seen so far.
+func (m *entryMerger) MergeNewer(value []byte) error { return m.merge(value) }
+
+// MergeOlder merges an operand older than the ones seen so far.
+func (m *entryMerger) MergeOlder(value []byte) error { return m.merge(value) }
+
+func (m *entryMerger) merge(value []byte) error {
+	out, err := stats.MergeEncoded(m.scratch[:0], m.buf, value)
+	if err != nil {
+		return fmt.Errorf("chessbook merge operator: key %x: %w", m.key, err)
+	}
+	m.buf, m.scratch = out, m.buf
+	return nil
+}
+
+// Finish returns the merged value. It is the same whether or not the base
+// operand was included: partial merges are exact for sums, minima and
+// maxima. The returned Closer gives the merger back to the pool; the value
+// is valid until then.
+func (m *entryMerger) Finish(includesBase bool) ([]byte, io.Closer, error) {
+	return m.buf, m, nil
+}
+
+// Close returns the merger to its pool.
+func (m *entryMerger) Close() error {
+	if m.pool != nil {
+		p := m.pool
+		m.pool = nil
+		p.Put(m)
+	}
+	return nil
+}

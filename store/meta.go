@@ -1,0 +1,113 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// FormatVersion is the version of the store's format: the key schema, the
+// encoding of entries and the merge operator. A store written with another
+// version is refused with an [*IncompatibleError].
+const FormatVersion = 1
+
+// CountMode says what one game adds to a position it reaches more than
+// once (a repetition, or a transposition back into it).
+type CountMode string
+
+// The count modes.
+const (
+	// CountOccurrence counts every time a position is reached: a game that
+	// repeats a position counts once per move played from it.
+	CountOccurrence CountMode = "occurrence"
+	// CountGame counts a game at most once in a position, however often it
+	// reaches it.
+	CountGame CountMode = "game"
+)
+
+// Valid reports whether m is one of the count modes.
+func (m CountMode) Valid() bool { return m == CountOccurrence || m == CountGame }
+
+// Meta is the store's metadata record: its format, the build options that
+// change what its numbers mean, and counters. It is stored as JSON under the
+// meta key.
+type Meta struct {
+	// FormatVersion is the store's format version (see [FormatVersion]).
+	FormatVersion int `json:"format_version"`
+
+	// MaxPly is the number of plies from the start of each game that were
+	// recorded; 0 means all of them.
+	MaxPly int `json:"max_ply"`
+
+	// CountMode is how positions reached twice in a game were counted.
+	CountMode CountMode `json:"count_mode"`
+
+	// Created is when the store was created, and Updated when data was last
+	// written to it.
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+
+	// Games is the number of games ingested, as reported by the writers
+	// ([Batch.AddGames], [SSTWriter.AddGames]), committed atomically with
+	// their data.
+	Games uint64 `json:"games"`
+}
+
+// checkBuildOptions validates the build options of a Meta given to Open.
+func (m *Meta) checkBuildOptions() error {
+	if m.MaxPly < 0 {
+		return fmt.Errorf("invalid max-ply %d", m.MaxPly)
+	}
+	if !m.CountMode.Valid() {
+		return fmt.Errorf("invalid count mode %q (want %q or %q)", m.CountMode, CountOccurrence, CountGame)
+	}
+	return nil
+}
+
+// checkCompatible returns an *IncompatibleError if the stored meta has
+// another format version, or (when want is not nil) other build options.
+func (m *Meta) checkCompatible(dir string, want *Meta) error {
+	if m.FormatVersion != FormatVersion {
+		return &IncompatibleError{Dir: dir, Field: "format version",
+			Stored: strconv.Itoa(m.FormatVersion), Requested: strconv.Itoa(FormatVersion)}
+	}
+	if want == nil {
+		return nil
+	}
+	if m.MaxPly != want.MaxPly {
+		return &IncompatibleError{Dir: dir, Field: "max-ply",
+			Stored: plyString(m.MaxPly), Requested: plyString(want.MaxPly)}
+	}
+	if m.CountMode != want.CountMode {
+		return &IncompatibleError{Dir: dir, Field: "count mode",
+			Stored: strconv.Quote(string(m.CountMode)), Requested: strconv.Quote(string(want.CountMode))}
+	}
+	return nil
+}
+
+func plyString(n int) string {
+	if n == 0 {
+		return "0 (all plies)"
+	}
+	return strconv.Itoa(n)
+}
+
+func (m *Meta) marshal() ([]byte, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("encoding store meta: %w", err)
+	}
+	return b, nil
+}
+
+func unmarshalMeta(b []byte) (Meta, error) {
+	var m Meta
+	if err := json.Unmarshal(b, &m); err != nil {
+		return Meta{}, err
+	}
+	return m, nil
+}
+
+// timeNow returns the current time for Meta, in UTC, to the second.
+func timeNow() time.Time { return time.Now().UTC().Truncate(time.Second) }

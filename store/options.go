@@ -1,0 +1,83 @@
+package store
+
+import (
+	"runtime"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// Options configures [Open]. The zero Options opens an existing store for
+// reading and writing, with default sizes, and does not create one.
+type Options struct {
+	// ReadOnly opens the store for reading only. The store must exist.
+	// Pebble still takes the directory lock, so a store being built can not
+	// be opened at the same time, even read-only.
+	ReadOnly bool
+
+	// Meta, when set, holds the build options (MaxPly and CountMode) of the
+	// run. A missing or empty directory is then made into a new store with
+	// them, and an existing store must have been built with the same ones
+	// or Open fails with an [*IncompatibleError]. The other fields of Meta
+	// are ignored. Leave Meta nil to open an existing store whatever its
+	// build options (bookquery).
+	Meta *Meta
+
+	// CacheSize is the size in bytes of the block cache. Zero means 64 MiB.
+	CacheSize int64
+
+	// MemTableSize is the size in bytes of a memtable. Zero means 64 MiB.
+	MemTableSize uint64
+
+	// CompactionConcurrency is the most compactions Pebble runs at once.
+	// Zero means half the CPUs, between 1 and 4.
+	CompactionConcurrency int
+
+	// Logger receives Pebble's log messages. Nil drops its informational
+	// messages and sends errors to the standard library's log package.
+	Logger pebble.Logger
+
+	// FS is the file system the store lives on. Nil means the operating
+	// system's; tests use vfs.NewMem or vfs.NewCrashableMem.
+	FS vfs.FS
+
+	// testing holds knobs for this package's tests.
+	testing struct {
+		disableAutomaticCompactions bool
+	}
+}
+
+const (
+	defaultCacheSize    = 64 << 20
+	defaultMemTableSize = 64 << 20
+)
+
+func (o *Options) fs() vfs.FS {
+	if o.FS == nil {
+		return vfs.Default
+	}
+	return o.FS
+}
+
+func (o *Options) compactionConcurrency() int {
+	if o.CompactionConcurrency > 0 {
+		return o.CompactionConcurrency
+	}
+	return min(4, max(1, runtime.GOMAXPROCS(0)/2))
+}
+
+// quietLogger drops Pebble's informational messages.
+type quietLogger struct{}
+
+// Infof drops the message.
+func (quietLogger) Infof(format string, args ...any) {}
+
+// Errorf logs the message with Pebble's default logger.
+func (quietLogger) Errorf(format string, args ...any) {
+	pebble.DefaultLogger.Errorf(format, args...)
+}
+
+// Fatalf logs the message with Pebble's default logger, which exits.
+func (quietLogger) Fatalf(format string, args ...any) {
+	pebble.DefaultLogger.Fatalf(format, args...)
+}
