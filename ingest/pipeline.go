@@ -1,11 +1,13 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -234,6 +236,18 @@ func Run(ctx context.Context, inputs []string, opts Options, newSink func(worker
 		sum.Plies += c.plies
 	}
 	sum.Games = sum.Ingested + sum.SkippedTotal()
+	order := make(map[string]int, len(inputs))
+	for i, in := range inputs {
+		if _, dup := order[in]; !dup {
+			order[in] = i
+		}
+	}
+	slices.SortStableFunc(sum.Errors, func(a, b *GameError) int {
+		if c := cmp.Compare(order[a.File], order[b.File]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Line, b.Line)
+	})
 	sum.Bytes = bytesRead
 	sum.Elapsed = time.Since(start)
 	if readErr == nil {

@@ -166,7 +166,7 @@ func (r *Replayer) BeginMovetext() bool {
 		}
 	}
 	if fen != nil {
-		p, err := board.ParseFEN(string(bytes.TrimSpace(fen)))
+		p, err := parseLenientFEN(string(bytes.TrimSpace(fen)))
 		if err != nil {
 			r.fail(g.Line, SkipBadFEN, err.Error())
 			return false
@@ -200,16 +200,74 @@ func (r *Replayer) SAN(san []byte, line int) bool {
 	}
 	m, err := r.pos.ParseSAN(san)
 	if err != nil {
-		reason := SkipIllegalMove
-		if se, ok := errors.AsType[*board.SANError](err); ok && se.Syntax {
-			reason = SkipBadMove
+		var ok bool
+		if m, ok = r.coordinateMove(san); !ok {
+			r.moveError(line, san, err)
+			return false
 		}
-		r.fail(line, reason, fmt.Sprintf("%s at ply %d (%s)", err, len(r.game.Moves)+1, r.pos.FEN()))
-		return false
 	}
 	r.pos.Play(m)
 	r.game.Moves = append(r.game.Moves, m)
 	return true
+}
+
+// coordinateMove reads a move in long algebraic or coordinate notation
+// ("d2-d4", "Ng1-f3", "d6xe5", "g1f3", "e7e8q", "e7-e8=Q") or lower-case
+// castling ("o-o"), which some tools write instead of SAN. It runs only after ParseSAN has failed.
+func (r *Replayer) coordinateMove(san []byte) (board.Move, bool) {
+	s := san
+	if string(s) == "o-o" || string(s) == "o-o-o" {
+		m, err := r.pos.ParseSAN(bytes.ToUpper(s))
+		return m, err == nil
+	}
+	if len(s) > 0 && bytes.IndexByte([]byte("KQRBNP"), s[0]) >= 0 {
+		s = s[1:]
+	}
+	if len(s) < 4 || !isFile(s[0]) || !isRank(s[1]) {
+		return board.NullMove, false
+	}
+	uci := []byte{s[0], s[1]}
+	s = s[2:]
+	if s[0] == '-' || s[0] == 'x' || s[0] == ':' {
+		s = s[1:]
+	}
+	if len(s) < 2 || !isFile(s[0]) || !isRank(s[1]) {
+		return board.NullMove, false
+	}
+	uci = append(uci, s[0], s[1])
+	s = s[2:]
+	if len(s) > 0 && s[0] == '=' {
+		s = s[1:]
+	}
+	if len(s) == 1 {
+		uci = append(uci, s[0]|0x20) // promotion piece, lower case
+		s = s[1:]
+	}
+	if len(s) != 0 {
+		return board.NullMove, false
+	}
+	m, err := r.pos.ParseUCI(string(uci))
+	return m, err == nil
+}
+
+func isFile(c byte) bool { return c >= 'a' && c <= 'h' }
+func isRank(c byte) bool { return c >= '1' && c <= '8' }
+
+// moveError records why san could not be played, naming the move as PGN
+// numbers it ("31.Qxe1" or "31...Qxe1") and the position.
+func (r *Replayer) moveError(line int, san []byte, err error) {
+	reason, why := SkipIllegalMove, err.Error()
+	if se, ok := errors.AsType[*board.SANError](err); ok {
+		why = se.Reason
+		if se.Syntax {
+			reason = SkipBadMove
+		}
+	}
+	dots := "."
+	if r.pos.SideToMove() == board.Black {
+		dots = "..."
+	}
+	r.fail(line, reason, fmt.Sprintf("%d%s%s: %s (position %s)", r.pos.FullMoveNumber(), dots, san, why, r.pos.FEN()))
 }
 
 func isNullMove(san []byte) bool {
@@ -252,4 +310,49 @@ func (r *Replayer) fail(line int, reason SkipReason, detail string) {
 	if r.skip == nil {
 		r.skip = &GameError{File: r.game.File, Line: line, Reason: reason, Detail: detail}
 	}
+}
+
+// parseLenientFEN parses a FEN tag. A FEN that claims castling rights
+// without the king and rook on their home squares (common in PGN written by
+// hand or by study tools) is accepted with those rights dropped; every
+// other problem is an error.
+func parseLenientFEN(fen string) (board.Position, error) {
+	p, err := board.ParseFEN(fen)
+	if err == nil {
+		return p, nil
+	}
+	f := strings.Fields(fen)
+	if len(f) < 3 || f[2] == "-" {
+		return p, err
+	}
+	given := f[2]
+	f[2] = "-"
+	q, err2 := board.ParseFEN(strings.Join(f, " "))
+	if err2 != nil {
+		return p, err
+	}
+	var rights board.CastlingRights
+	type right struct {
+		letter     byte
+		cr         board.CastlingRights
+		king, rook board.Square
+		c          board.Color
+	}
+	for _, x := range []right{
+		{'K', board.WhiteKingSide, board.E1, board.H1, board.White},
+		{'Q', board.WhiteQueenSide, board.E1, board.A1, board.White},
+		{'k', board.BlackKingSide, board.E8, board.H8, board.Black},
+		{'q', board.BlackQueenSide, board.E8, board.A8, board.Black},
+	} {
+		if strings.IndexByte(given, x.letter) >= 0 &&
+			q.PieceAt(x.king) == board.MakePiece(x.c, board.King) &&
+			q.PieceAt(x.rook) == board.MakePiece(x.c, board.Rook) {
+			rights |= x.cr
+		}
+	}
+	q.SetCastling(rights)
+	if q.Validate() != nil {
+		return p, err
+	}
+	return q, nil
 }

@@ -113,12 +113,19 @@ func printSummary(w io.Writer, s *ingest.Summary) {
 			fmt.Fprintf(w, "  %-20s %d\n", ingest.SkipReason(r).String()+":", n)
 		}
 	}
-	shown := min(len(s.Errors), 5)
-	for _, e := range s.Errors[:shown] {
-		fmt.Fprintf(w, "  %s\n", e)
+	// A few examples of each reason, in input order.
+	const perReason = 3
+	var shown [16]int
+	var listed int64
+	for _, e := range s.Errors {
+		if int(e.Reason) < len(shown) && shown[e.Reason] < perReason {
+			shown[e.Reason]++
+			listed++
+			fmt.Fprintf(w, "  %s\n", e)
+		}
 	}
-	if len(s.Errors) > shown {
-		fmt.Fprintf(w, "  ... %d more (see -report FILE.json)\n", s.SkippedTotal()-int64(shown))
+	if rest := s.SkippedTotal() - listed; rest > 0 {
+		fmt.Fprintf(w, "  ... %d more (all of them with -report FILE.json)\n", rest)
 	}
 	fmt.Fprintf(w, "plies replayed:  %d\n", s.Plies)
 	fmt.Fprintf(w, "input bytes:     %d\n", s.Bytes)

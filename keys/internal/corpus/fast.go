@@ -39,7 +39,7 @@ func replayFast(idx int, text string) Game {
 	for i < len(text) {
 		c := text[i]
 		switch {
-		case c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '.':
+		case c <= ' ' || c == '.': // white space and stray control bytes (NUL)
 			i++
 			continue
 		case c == '{':
@@ -71,7 +71,7 @@ func replayFast(idx int, text string) Game {
 		}
 		// A token runs to white space or a delimiter.
 		j := i
-		for j < len(text) && !strings.ContainsRune(" \n\r\t{}();", rune(text[j])) {
+		for j < len(text) && text[j] > ' ' && !strings.ContainsRune("{}();", rune(text[j])) {
 			j++
 		}
 		tok := text[i:j]
