@@ -46,7 +46,9 @@ measure() {
   local name=$1; shift
   local times=() rss=0 out
   for ((i = 0; i < repeat; i++)); do
-    out=$( { /usr/bin/time -f '%e %M' "$@" >"$cache/$name.out" 2>/dev/null; } 2>&1 | tail -1)
+    /usr/bin/time -o "$cache/$name.time" -f '%e %M' "$@" >"$cache/$name.out" 2>"$cache/$name.err" ||
+      { echo "$name failed: $(tail -3 "$cache/$name.err")" >&2; exit 1; }
+    out=$(tail -1 "$cache/$name.time")
     times+=("${out% *}")
     [ "${out#* }" -gt "$rss" ] && rss=${out#* }
   done

@@ -182,12 +182,17 @@ func (r *Replayer) BeginMovetext() bool {
 
 // standardVariant reports whether a Variant tag value means ordinary chess.
 func standardVariant(v []byte) bool {
-	switch strings.ToLower(string(bytes.TrimSpace(v))) {
-	case "", "standard", "chess", "from position", "fromposition", "normal":
-		return true
+	v = bytes.TrimSpace(v)
+	for _, name := range standardVariants {
+		if bytes.EqualFold(v, name) {
+			return true
+		}
 	}
 	return false
 }
+
+// standardVariants are the Variant tag values that mean ordinary chess.
+var standardVariants = [...][]byte{[]byte(""), []byte("standard"), []byte("chess"), []byte("from position"), []byte("fromposition"), []byte("normal")}
 
 // SAN implements Visitor.
 func (r *Replayer) SAN(san []byte, line int) bool {

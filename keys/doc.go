@@ -19,8 +19,8 @@
 //   - Small: on the world champions' games a key takes 11.9 bytes on
 //     average (11.1 in the first 40 plies), at most 22; MaxLen bounds every
 //     valid position.
-//   - Fast: Append encodes a position in about 100-150 ns without
-//     allocating.
+//   - Fast: Append encodes a position of a real game in about 130 ns (7M
+//     keys/s per core) without allocating; Decode takes about 0.5 us.
 //
 // The Huffman tables are frozen constants (package huffman), built once from
 // real games by keys/internal/gentables; keys/internal/measure prints the
