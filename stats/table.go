@@ -3,6 +3,7 @@ package stats
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"hash/maphash"
 	"slices"
 
@@ -20,17 +21,17 @@ import (
 // A Table is not safe for concurrent use; the builder keeps one per worker.
 type Table struct {
 	seed  maphash.Seed
-	slots []uint32 // open addressing: 0 empty, else 1 + index into recs
+	slots []uint64 // open addressing: 0 empty, else hash<<32 | (1 + index into recs)
 	recs  []tableRec
 	arena []byte
 	// big is set when a counter comes close to the 32-bit limit of the
 	// in-memory record; the owner should flush.
 	big bool
 
-	order []uint32 // scratch for Flush: record indices in key order
-	entry Entry    // scratch for Flush
-	enc   []byte   // scratch for Flush
-	tmp   [2]byte  // scratch for hashing the move
+	order []sortRec // scratch for Flush: records in key order
+	entry Entry     // scratch for Flush
+	enc   []byte    // scratch for Flush
+	tmp   [2]byte   // scratch for hashing the move
 	hash  maphash.Hash
 }
 
@@ -51,10 +52,17 @@ type tableRec struct {
 	first, last Date
 }
 
+// sortRec is a record's place in Flush's sort: the first 16 key bytes as
+// two big-endian words, so that most comparisons never touch the arena.
+type sortRec struct {
+	hi, lo uint64
+	idx    uint32
+}
+
 // tableRecBytes is the memory one record costs: the record, its key bytes
-// (about 12 on average), and its share of the slot array at the maximum
-// load factor.
-const tableRecBytes = 48 + 12 + 8
+// (about 13 on average, 16 reserved), its slots (8 bytes at a load between
+// 1/4 and 1/2... up to 16) and its sort entry at flush time (24).
+const tableRecBytes = 48 + 16 + 16 + 24
 
 // nearLimit is the counter value at which a Table asks to be flushed.
 const nearLimit = 1 << 31
@@ -66,9 +74,9 @@ func NewTable(n int) *Table {
 	for size < 2*n {
 		size <<= 1
 	}
-	t.slots = make([]uint32, size)
+	t.slots = make([]uint64, size)
 	t.recs = make([]tableRec, 0, n)
-	t.arena = make([]byte, 0, n*12)
+	t.arena = make([]byte, 0, n*16)
 	t.hash.SetSeed(t.seed)
 	return t
 }
@@ -76,9 +84,17 @@ func NewTable(n int) *Table {
 // Len returns the number of (position, move) records held.
 func (t *Table) Len() int { return len(t.recs) }
 
+// HasRoom reports whether n more records (with keys of about the usual
+// length) fit without growing the Table's memory. A builder checks it before
+// adding a game, and flushes first when it is false, so that memory stays
+// within what NewTable reserved.
+func (t *Table) HasRoom(n int) bool {
+	return len(t.recs)+n <= cap(t.recs) && len(t.arena)+n*24 <= cap(t.arena) && !t.big
+}
+
 // MemSize returns an estimate of the bytes the Table holds on to.
 func (t *Table) MemSize() int {
-	return cap(t.recs)*48 + cap(t.arena) + cap(t.slots)*4 + cap(t.order)*4
+	return cap(t.recs)*48 + cap(t.arena) + cap(t.slots)*8 + cap(t.order)*24
 }
 
 // RecordBytes is the average memory one record costs, for sizing a Table
@@ -107,21 +123,23 @@ func (t *Table) Add(key []byte, m board.Move, r Result, moverRating int, d Date)
 	for {
 		s := t.slots[i]
 		if s == 0 {
-			if len(t.recs)*4 >= len(t.slots)*3 {
+			if len(t.recs)*2 >= len(t.slots) {
 				t.grow()
 				t.Add(key, m, r, moverRating, d)
 				return
 			}
 			t.recs = append(t.recs, tableRec{keyOff: uint32(len(t.arena)), hash: h, keyLen: uint8(len(key)), move: m})
 			t.arena = append(t.arena, key...)
-			t.slots[i] = uint32(len(t.recs))
+			t.slots[i] = uint64(h)<<32 | uint64(len(t.recs))
 			rec = &t.recs[len(t.recs)-1]
 			break
 		}
-		c := &t.recs[s-1]
-		if c.hash == h && c.move == m && bytes.Equal(t.arena[c.keyOff:c.keyOff+uint32(c.keyLen)], key) {
-			rec = c
-			break
+		if uint32(s>>32) == h {
+			c := &t.recs[uint32(s)-1]
+			if c.move == m && bytes.Equal(t.arena[c.keyOff:c.keyOff+uint32(c.keyLen)], key) {
+				rec = c
+				break
+			}
 		}
 		i = (i + 1) & mask
 	}
@@ -159,14 +177,15 @@ func (t *Table) Add(key []byte, m board.Move, r Result, moverRating int, d Date)
 
 // grow doubles the slot array and re-inserts every record.
 func (t *Table) grow() {
-	t.slots = make([]uint32, 2*len(t.slots))
+	t.slots = make([]uint64, 2*len(t.slots))
 	mask := uint32(len(t.slots) - 1)
 	for j := range t.recs {
-		i := t.recs[j].hash & mask
+		h := t.recs[j].hash
+		i := h & mask
 		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = uint32(j + 1)
+		t.slots[i] = uint64(h)<<32 | uint64(j+1)
 	}
 }
 
@@ -182,23 +201,32 @@ func (t *Table) key(r *tableRec) []byte {
 func (t *Table) Flush(emit func(key, enc []byte) error) error {
 	defer t.Reset()
 	t.order = t.order[:0]
+	var buf [16]byte
 	for i := range t.recs {
-		t.order = append(t.order, uint32(i))
+		clear(buf[:])
+		copy(buf[:], t.key(&t.recs[i]))
+		t.order = append(t.order, sortRec{hi: binary.BigEndian.Uint64(buf[:8]), lo: binary.BigEndian.Uint64(buf[8:]), idx: uint32(i)})
 	}
-	slices.SortFunc(t.order, func(a, b uint32) int {
-		ra, rb := &t.recs[a], &t.recs[b]
+	slices.SortFunc(t.order, func(a, b sortRec) int {
+		if a.hi != b.hi {
+			return cmp.Compare(a.hi, b.hi)
+		}
+		if a.lo != b.lo {
+			return cmp.Compare(a.lo, b.lo)
+		}
+		ra, rb := &t.recs[a.idx], &t.recs[b.idx]
 		if c := bytes.Compare(t.key(ra), t.key(rb)); c != 0 {
 			return c
 		}
 		return cmp.Compare(ra.move, rb.move)
 	})
 	for i := 0; i < len(t.order); {
-		first := &t.recs[t.order[i]]
+		first := &t.recs[t.order[i].idx]
 		key := t.key(first)
 		t.entry.Reset()
 		j := i
 		for ; j < len(t.order); j++ {
-			r := &t.recs[t.order[j]]
+			r := &t.recs[t.order[j].idx]
 			if j > i && !bytes.Equal(t.key(r), key) {
 				break
 			}

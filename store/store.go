@@ -366,7 +366,7 @@ const (
 func inspectDir(fs vfs.FS, dir string) (int, error) {
 	fi, err := fs.Stat(dir)
 	if err != nil {
-		if os.IsNotExist(err) {
+		if errors.Is(err, os.ErrNotExist) {
 			return dirMissing, nil
 		}
 		return 0, err

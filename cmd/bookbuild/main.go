@@ -1,7 +1,7 @@
-// Command bookbuild reads PGN dumps (plain, .zst, .gz, .bz2 or stdin) and
-// replays every game. With -db it will build the book store; without it,
-// it replays the input and prints a summary (games, plies, skipped games
-// by reason with file:line, speed).
+// Command bookbuild reads PGN dumps (plain, .zst, .gz, .bz2 or stdin),
+// replays every game and adds the moves' statistics to a book store
+// (-db DIR). Running it again on an existing store adds the new games.
+// Without -db it only replays the input and prints the summary.
 package main
 
 import (
@@ -13,9 +13,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
 	"syscall"
 
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/store"
 )
 
 func main() {
@@ -25,28 +31,74 @@ func main() {
 // config is the parsed command line.
 type config struct {
 	inputs   []string
+	db       string
 	workers  int
 	report   string
 	quiet    bool
 	progress string
+	build    book.Options
+	count    string
+	speeds   string
+	since    string
+	until    string
+	memMiB   int
+	cpuProf  string
 }
 
 func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("bookbuild", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c := &config{}
+	fs.StringVar(&c.db, "db", "", "the book store directory (created if missing); without it the input is only replayed")
+	fs.IntVar(&c.build.MaxPly, "max-ply", 0, "record only the first N plies of each game (0: all)")
+	fs.StringVar(&c.count, "count", "game", "what a game adds to a position it reaches twice: game (once per game, like the lichess explorer) or occurrence (every time, like polyglot make-book)")
+	fs.IntVar(&c.build.MinRating, "min-rating", 0, "keep only games where both players are rated at least this")
+	fs.StringVar(&c.since, "since", "", "keep only games dated on or after this (YYYY, YYYY.MM or YYYY.MM.DD)")
+	fs.StringVar(&c.until, "until", "", "keep only games dated on or before this (YYYY, YYYY.MM or YYYY.MM.DD)")
+	fs.StringVar(&c.speeds, "speed", "", "keep only these speeds, from TimeControl: ultrabullet,bullet,blitz,rapid,classical,correspondence")
+	fs.BoolVar(&c.build.StandardStartOnly, "standard-start-only", false, "skip games that start from a FEN")
+	fs.IntVar(&c.memMiB, "mem", 1024, "memory budget in MiB for the whole build")
 	fs.IntVar(&c.workers, "workers", 0, "replay goroutines (0: one per CPU)")
+	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&c.report, "report", "", "write every skipped game's file:line: reason to this JSON file")
 	fs.BoolVar(&c.quiet, "q", false, "no progress output")
 	fs.StringVar(&c.progress, "progress", "auto", "progress display: auto (bar on a terminal, lines otherwise), bar, lines, none")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: bookbuild [flags] INPUT...\n\nINPUT is a PGN file (plain, .zst, .gz or .bz2, detected by content) or - for stdin.\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: bookbuild -db DIR [flags] INPUT...\n\nINPUT is a PGN file (plain, .zst, .gz or .bz2, detected by content) or - for stdin.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	c.inputs = fs.Args()
+	switch store.CountMode(c.count) {
+	case store.CountGame, store.CountOccurrence:
+		c.build.CountMode = store.CountMode(c.count)
+	default:
+		return nil, fmt.Errorf("-count %q: want game or occurrence", c.count)
+	}
+	if c.build.MaxPly < 0 {
+		return nil, fmt.Errorf("-max-ply %d: want 0 (all) or more", c.build.MaxPly)
+	}
+	var err error
+	if c.build.Speeds, err = book.ParseSpeeds(c.speeds); err != nil {
+		return nil, fmt.Errorf("-speed: %w", err)
+	}
+	if c.build.Since, err = parseDateFlag("since", c.since, false); err != nil {
+		return nil, err
+	}
+	if c.build.Until, err = parseDateFlag("until", c.until, true); err != nil {
+		return nil, err
+	}
+	if c.memMiB < 256 {
+		return nil, fmt.Errorf("-mem %d: want at least 256 (MiB)", c.memMiB)
+	}
+	// The store (block cache, memtables) and the pipeline's buffers take
+	// about 420 MiB with Go's headroom; the aggregation tables get the rest.
+	c.build.MemBudget = int64(c.memMiB-420) << 20
+	if c.build.MemBudget < 64<<20 {
+		c.build.MemBudget = 64 << 20
+	}
 	if len(c.inputs) == 0 {
 		fs.Usage()
 		return nil, errors.New("no input given")
@@ -73,13 +125,56 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	debug.SetMemoryLimit(int64(c.memMiB) << 20)
+	if c.cpuProf != "" {
+		f, err := os.Create(c.cpuProf)
+		if err != nil {
+			fmt.Fprintln(stderr, "bookbuild:", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "bookbuild:", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
+
+	workers := c.workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	var st *store.Store
+	var b *book.Builder
+	newSink := func(int) ingest.Sink { return nullSink{} }
+	if c.db != "" {
+		st, err = store.Open(c.db, store.Options{Meta: &store.Meta{MaxPly: c.build.MaxPly, CountMode: c.build.CountMode}})
+		if err != nil {
+			fmt.Fprintln(stderr, "bookbuild:", err)
+			return 1
+		}
+		defer st.Close()
+		b = book.NewBuilder(st, c.build, workers)
+		newSink = b.Sink
+	}
 
 	prog := newProgress(c.progress, stderr)
-	sum, err := ingest.Run(ctx, c.inputs, ingest.Options{Workers: c.workers, Progress: prog.update},
-		func(int) ingest.Sink { return nullSink{} })
+	sum, runErr := ingest.Run(ctx, c.inputs, ingest.Options{Workers: workers, Progress: prog.update}, newSink)
 	prog.finish()
+	if b != nil {
+		// Whole games only ever reach a table, so what the workers hold
+		// is consistent even after an interruption: keep it.
+		if err := b.Finish(); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
 	if sum != nil {
-		printSummary(stdout, sum)
+		var bs *book.Stats
+		if b != nil {
+			s := b.Stats()
+			bs = &s
+		}
+		printSummary(stdout, sum, bs, st)
 		if c.report != "" {
 			if werr := writeReport(c.report, sum); werr != nil {
 				fmt.Fprintln(stderr, "bookbuild:", werr)
@@ -87,11 +182,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "bookbuild:", err)
+	if runErr != nil {
+		if errors.Is(runErr, context.Canceled) {
+			fmt.Fprintln(stderr, "bookbuild: interrupted; the games read so far are in the store")
+			return 130
+		}
+		fmt.Fprintln(stderr, "bookbuild:", runErr)
 		return 1
 	}
 	return 0
+}
+
+// parseDateFlag parses -since / -until: YYYY, YYYY.MM or YYYY.MM.DD. For
+// -until a missing month or day means the end of the year or month.
+func parseDateFlag(name, v string, end bool) (stats.Date, error) {
+	if v == "" {
+		return 0, nil
+	}
+	d := stats.ParseDate(v)
+	if !d.Known() {
+		return 0, fmt.Errorf("-%s %q: want YYYY, YYYY.MM or YYYY.MM.DD", name, v)
+	}
+	if end {
+		if d.Month() == 0 {
+			return stats.NewDate(d.Year(), 12, 31), nil
+		}
+		if d.Day() == 0 {
+			return stats.NewDate(d.Year(), d.Month(), 31), nil
+		}
+	}
+	return d, nil
 }
 
 // nullSink accepts every game; replay alone is the job until a store is given.
@@ -100,13 +220,25 @@ type nullSink struct{}
 func (nullSink) Game(*ingest.Game) error { return nil }
 func (nullSink) Skip(*ingest.GameError)  {}
 
-func printSummary(w io.Writer, s *ingest.Summary) {
+func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *store.Store) {
 	secs := s.Elapsed.Seconds()
 	if secs <= 0 {
 		secs = 1e-9
 	}
 	fmt.Fprintf(w, "games read:      %d\n", s.Games)
-	fmt.Fprintf(w, "games ingested:  %d\n", s.Ingested)
+	if bs != nil {
+		fmt.Fprintf(w, "games ingested:  %d\n", bs.Games)
+		if n := bs.FilteredTotal(); n > 0 {
+			fmt.Fprintf(w, "games filtered:  %d\n", n)
+			for f, n := range bs.Filtered {
+				if n > 0 {
+					fmt.Fprintf(w, "  %-20s %d\n", book.Filter(f).String()+":", n)
+				}
+			}
+		}
+	} else {
+		fmt.Fprintf(w, "games replayed:  %d\n", s.Ingested)
+	}
 	fmt.Fprintf(w, "games skipped:   %d\n", s.SkippedTotal())
 	for r, n := range s.Skipped {
 		if n > 0 {
@@ -128,10 +260,20 @@ func printSummary(w io.Writer, s *ingest.Summary) {
 		fmt.Fprintf(w, "  ... %d more (all of them with -report FILE.json)\n", rest)
 	}
 	fmt.Fprintf(w, "plies replayed:  %d\n", s.Plies)
-	fmt.Fprintf(w, "input bytes:     %d\n", s.Bytes)
+	if bs != nil {
+		fmt.Fprintf(w, "positions added: %d\n", bs.Positions)
+	}
+	if st != nil {
+		m := st.Meta()
+		fmt.Fprintf(w, "store:           %s, %s on disk, %d games in all (max-ply %d, count %s)\n",
+			st.Dir(), mib(int64(st.DiskUsage())), m.Games, m.MaxPly, m.CountMode)
+	}
+	fmt.Fprintf(w, "input:           %s\n", mib(s.Bytes))
 	fmt.Fprintf(w, "elapsed:         %.2fs\n", secs)
 	fmt.Fprintf(w, "speed:           %.0f games/s, %.0f plies/s\n", float64(s.Games)/secs, float64(s.Plies)/secs)
 }
+
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 // reportJSON is the shape of the -report file.
 type reportJSON struct {

@@ -1,43 +1,37 @@
 // Package corpus replays the games of PGN files into board positions for
 // the key tests, the table generator and the measurement tool.
 //
-// It is the one place that knows where positions come from, meant to be
-// switched to the project's ingest replay once that exists, without touching
-// its users. Until then it has two sources:
-//   - Replay: a minimal PGN movetext tokenizer (tags, comments, variations,
-//     NAGs, move numbers, results) feeding board.ParseSAN and Play; fast
-//     enough (~1M plies/s) for the default tests to cover small/ and medium/.
-//   - ReplayNotnil: github.com/notnil/chess (~40k plies/s), each position
-//     converted through its FEN; the oracle the fast source is checked
-//     against (corpus_test.go).
+// It is the one place that knows where their positions come from. PGN is
+// read and replayed by the project's ingest pipeline (ingest.Run), the same
+// code the book builder uses, so the key tests see exactly the positions the
+// store will be keyed with; this package only expands each game's start
+// position and moves into the list of its positions.
 package corpus
 
 import (
-	"bufio"
-	"compress/bzip2"
-	"errors"
+	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
-
-	"github.com/klauspost/compress/zstd"
-	"github.com/notnil/chess"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/ingest"
 )
 
 // Game is one replayed game.
 type Game struct {
-	// Index is the game's 0-based index within its file.
-	Index int
+	// Line is the 1-based line of the file where the game starts or, for a
+	// game that could not be replayed, the line of the offending token.
+	Line int
 	// Positions are the positions of the game, Positions[i] after i plies
-	// (Positions[0] is the start position or the game's FEN position).
+	// (Positions[0] is the start position or the game's FEN position). The
+	// slice is reused once the callback returns: copy what you keep.
 	Positions []board.Position
-	// Err is set, and Positions empty, when the game could not be replayed.
+	// Err is set, and Positions empty, when the game could not be replayed
+	// (an *ingest.GameError: illegal or unparsable move, null move, bad FEN
+	// tag, unsupported variant, PGN syntax error).
 	Err error
 }
 
@@ -73,163 +67,46 @@ func Files(dir, sub string) ([]string, error) {
 	return out, nil
 }
 
-// open returns a reader of the decompressed contents of path.
-func open(path string) (io.ReadCloser, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("corpus: %w", err)
-	}
-	switch {
-	case strings.HasSuffix(path, ".zst"):
-		d, err := zstd.NewReader(f)
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("corpus: zstd %s: %w", path, err)
-		}
-		return readCloser{d.IOReadCloser(), f}, nil
-	case strings.HasSuffix(path, ".bz2"):
-		return readCloser{io.NopCloser(bzip2.NewReader(f)), f}, nil
-	}
-	return f, nil
-}
-
-type readCloser struct {
-	io.ReadCloser
-	f *os.File
-}
-
-// Close closes the decompressor and the file.
-func (r readCloser) Close() error {
-	r.ReadCloser.Close()
-	return r.f.Close()
-}
-
-// Replay replays every game of the PGN file path with the fast source and
-// calls fn for each, from up to workers goroutines at once (workers <= 0:
-// GOMAXPROCS), in no particular order. Games that fail to replay (an
-// illegal or unparsable move, a bad FEN tag, a null move) are passed with
-// Err set and no positions. The error is about the file itself (missing,
-// unreadable).
+// Replay replays every game of the PGN file path (plain or compressed, as
+// ingest.Open reads it) and calls fn for each, from up to workers goroutines
+// at once (workers <= 0: GOMAXPROCS). With several workers the games come in
+// no particular order; with one, in file order. Games that fail to replay
+// are passed with Err set and no positions. The error is about the file
+// itself (missing, unreadable).
 func Replay(path string, workers int, fn func(Game)) error {
-	return run(path, workers, fn, replayFast)
-}
-
-// ReplayNotnil is Replay with github.com/notnil/chess as the source.
-func ReplayNotnil(path string, workers int, fn func(Game)) error {
-	return run(path, workers, fn, replayNotnil)
-}
-
-func run(path string, workers int, fn func(Game), replay func(int, string) Game) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	rc, err := open(path)
+	_, err := ingest.Run(context.Background(), []string{path}, ingest.Options{Workers: workers},
+		func(int) ingest.Sink { return &sink{fn: fn} })
 	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	type job struct {
-		idx  int
-		text string
-	}
-	jobs := make(chan job, 4*workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				fn(replay(j.idx, j.text))
-			}
-		}()
-	}
-	err = split(rc, func(idx int, text string) { jobs <- job{idx, text} })
-	close(jobs)
-	wg.Wait()
-	if err != nil {
-		return fmt.Errorf("corpus: read %s: %w", path, err)
+		return fmt.Errorf("corpus: replay %s: %w", path, err)
 	}
 	return nil
 }
 
-// split cuts the PGN stream into games at each tag line that follows
-// movetext, removing check and mate marks from movetext lines (notnil's
-// SAN matching is strict about them and real files put '+' on mates; the
-// fast source ignores them anyway).
-func split(r io.Reader, emit func(int, string)) error {
-	br := bufio.NewReaderSize(r, 1<<20)
-	var sb strings.Builder
-	idx := 0
-	sawMoves := false
-	flush := func() {
-		if sawMoves {
-			emit(idx, sb.String())
-			idx++
-		}
-		sb.Reset()
-		sawMoves = false
+// sink expands the games of one pipeline worker into positions.
+type sink struct {
+	fn        func(Game)
+	positions []board.Position // reused from game to game
+}
+
+// Game implements ingest.Sink.
+func (s *sink) Game(g *ingest.Game) error {
+	ps := append(s.positions[:0], g.Start)
+	p := g.Start
+	for _, m := range g.Moves {
+		p.Play(m)
+		ps = append(ps, p)
 	}
-	strip := strings.NewReplacer("+", "", "#", "")
-	inBrace := false // inside a {comment} spanning lines
-	for {
-		line, err := br.ReadString('\n')
-		if len(line) > 0 {
-			t := strings.TrimSpace(strings.TrimPrefix(line, "\ufeff"))
-			switch {
-			case strings.HasPrefix(t, "[") && !inBrace:
-				if sawMoves {
-					flush()
-				}
-				sb.WriteString(t + "\n")
-			case t == "":
-				sb.WriteString("\n")
-			default:
-				sawMoves = true
-				sb.WriteString(strip.Replace(t) + "\n")
-				for i := 0; i < len(t); i++ {
-					switch t[i] {
-					case '{':
-						inBrace = true
-					case '}':
-						inBrace = false
-					}
-				}
-			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-	}
-	flush()
+	s.positions = ps
+	s.fn(Game{Line: g.Line, Positions: ps})
 	return nil
 }
 
-func replayNotnil(idx int, text string) Game {
-	g := Game{Index: idx}
-	opt, err := chess.PGN(strings.NewReader(text))
-	if err != nil {
-		g.Err = fmt.Errorf("game %d: %w", idx, err)
-		return g
-	}
-	cg := chess.NewGame(opt)
-	ps := cg.Positions()
-	g.Positions = make([]board.Position, 0, len(ps))
-	for i, cp := range ps {
-		p, err := board.ParseFEN(cp.String())
-		if err != nil {
-			g.Err = fmt.Errorf("game %d ply %d: %w", idx, i, err)
-			g.Positions = nil
-			return g
-		}
-		g.Positions = append(g.Positions, p)
-	}
-	if len(g.Positions) == 0 {
-		g.Err = errors.New("no positions")
-	}
-	return g
+// Skip implements ingest.Sink.
+func (s *sink) Skip(e *ingest.GameError) {
+	s.fn(Game{Line: e.Line, Err: e})
 }
 
 // EvalFile is the corpus the key sizes are measured on (relative to

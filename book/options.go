@@ -1,0 +1,140 @@
+// Package book builds the opening book from replayed games: it filters the
+// games the ingest pipeline hands over, keys every position (package keys),
+// adds each move's result, rating and date to an in-memory stats.Table per
+// worker, and flushes the tables as sorted runs into the store whenever the
+// memory budget is reached.
+//
+// Design notes:
+//   - Each pipeline worker owns its Table: no locks on the hot path.
+//   - A flush writes one sorted sstable of MERGE records and ingests it
+//     together with the count of games it holds, so the store's statistics
+//     and its games counter always agree, and parallel or incremental
+//     builds simply add up through the store's merge operator.
+//   - A game is always flushed whole: tables are flushed between games.
+package book
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/store"
+)
+
+// Options are the build options. The zero value builds everything with the
+// default counting mode and memory budget.
+type Options struct {
+	// MaxPly is the number of plies recorded from the start of each game;
+	// 0 records all of them.
+	MaxPly int
+	// CountMode says what a game adds to a (position, move) it plays more
+	// than once. store.CountGame (the default) counts it once per game, as
+	// the lichess opening explorer does; store.CountOccurrence counts every
+	// occurrence, as PolyGlot's make-book does.
+	CountMode store.CountMode
+	// MinRating keeps only games where both players are rated at least
+	// this much (WhiteElo and BlackElo tags); 0 keeps all.
+	MinRating int
+	// Since and Until keep only games dated within [Since, Until] (Date
+	// tag); 0 leaves that end open. Games with an unknown date are dropped
+	// when either is set.
+	Since, Until stats.Date
+	// Speeds keeps only games of these speeds (from the TimeControl tag,
+	// lichess's bounds); 0 keeps all.
+	Speeds SpeedSet
+	// StandardStartOnly drops games that start from a FEN tag.
+	StandardStartOnly bool
+	// MemBudget is the memory, in bytes, for in-memory aggregation across
+	// all workers; 0 means DefaultMemBudget.
+	MemBudget int64
+}
+
+// DefaultMemBudget is the default aggregation memory: it keeps a whole
+// build, store and pipeline included, under 1 GiB.
+const DefaultMemBudget = 640 << 20
+
+// Speed is a time-control class.
+type Speed uint8
+
+// The speeds, with lichess's bounds on the estimated game duration
+// base + 40*increment seconds.
+const (
+	UltraBullet    Speed = iota // < 30 s
+	Bullet                      // < 180 s
+	Blitz                       // < 480 s
+	Rapid                       // < 1500 s
+	Classical                   // the rest
+	Correspondence              // TimeControl "-"
+	numSpeeds
+)
+
+var speedNames = [numSpeeds]string{"ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence"}
+
+// String returns the speed's name.
+func (s Speed) String() string {
+	if s < numSpeeds {
+		return speedNames[s]
+	}
+	return "unknown"
+}
+
+// SpeedSet is a set of speeds; the zero SpeedSet means no speed filter.
+type SpeedSet uint8
+
+// Has reports whether s is in the set.
+func (ss SpeedSet) Has(s Speed) bool { return ss&(1<<s) != 0 }
+
+// ParseSpeeds parses a comma-separated list of speed names.
+func ParseSpeeds(list string) (SpeedSet, error) {
+	var ss SpeedSet
+	for _, name := range strings.Split(list, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
+			continue
+		}
+		found := false
+		for i, n := range speedNames {
+			if n == name {
+				ss |= 1 << i
+				found = true
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("unknown speed %q (want %s)", name, strings.Join(speedNames[:], ", "))
+		}
+	}
+	return ss, nil
+}
+
+// SpeedOf classifies a TimeControl tag value ("300+3", "60", "-"): the
+// estimated duration base + 40*increment seconds against lichess's bounds.
+// ok is false when the value says nothing usable ("?", "", "40/7200:3600").
+func SpeedOf(tc []byte) (Speed, bool) {
+	s := strings.TrimSpace(string(tc))
+	if s == "-" {
+		return Correspondence, true
+	}
+	base, inc, hasInc := strings.Cut(s, "+")
+	b, err := strconv.Atoi(base)
+	if err != nil || b < 0 {
+		return 0, false
+	}
+	i := 0
+	if hasInc {
+		if i, err = strconv.Atoi(inc); err != nil || i < 0 {
+			return 0, false
+		}
+	}
+	switch est := b + 40*i; {
+	case est < 30:
+		return UltraBullet, true
+	case est < 180:
+		return Bullet, true
+	case est < 480:
+		return Blitz, true
+	case est < 1500:
+		return Rapid, true
+	}
+	return Classical, true
+}

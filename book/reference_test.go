@@ -1,0 +1,254 @@
+package book_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/polyglot"
+	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/store"
+)
+
+func sharedData(t testing.TB) string {
+	t.Helper()
+	for _, d := range []string{"../../shared/data", "/work/shared/data"} {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d
+		}
+	}
+	t.Skip("shared/data not found")
+	return ""
+}
+
+// build runs the whole pipeline into a new store in a temporary directory.
+func build(t *testing.T, opts book.Options, inputs ...string) (*store.Store, *ingest.Summary, book.Stats) {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Meta: &store.Meta{MaxPly: opts.MaxPly, CountMode: opts.CountMode}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	b := book.NewBuilder(st, opts, 2)
+	sum, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	return st, sum, b.Stats()
+}
+
+type pgMove struct {
+	key  uint64
+	move uint16
+}
+
+type counts struct{ games, score uint64 }
+
+// polyglotView decodes every stored position and returns its moves under
+// Polyglot keys and moves, with games and PolyGlot scores; the set of
+// positions PolyGlot would have halved (a move seen 16384 times or more);
+// and, for each position, the Polyglot keys PolyGlot may have used for it
+// besides its own.
+//
+// That last map is the en-passant rule difference: our key records an
+// en-passant square only when the capture is legal, PolyGlot's whenever a
+// pawn of the side to move stands beside the pawn that just stepped twice.
+// A stored position where such a step could just have happened may appear
+// in PolyGlot's book under up to three keys, whose counts add up to ours.
+func polyglotView(t *testing.T, st *store.Store) (map[pgMove]counts, map[uint64]bool, map[uint64]uint64) {
+	t.Helper()
+	view := map[pgMove]counts{}
+	halved := map[uint64]bool{}
+	alias := map[uint64]uint64{}
+	err := st.Positions(func(k []byte, e *stats.Entry) error {
+		p, err := keys.Decode(k)
+		if err != nil {
+			t.Fatalf("stored key %x does not decode: %v", k, err)
+		}
+		pk := polyglot.Key(&p)
+		for _, alt := range epVariants(&p) {
+			alias[alt] = pk
+		}
+		wtm := p.SideToMove() == board.White
+		for _, m := range e.Moves {
+			if !p.IsLegal(m.Move) {
+				t.Fatalf("position %s: stored move %s is not legal", p.FEN(), m.Move)
+			}
+			if m.Games() >= 16384 {
+				halved[pk] = true
+			}
+			view[pgMove{pk, polyglot.EncodeMove(&p, m.Move)}] = counts{m.Games(), m.Score(wtm)}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return view, halved, alias
+}
+
+// epVariants returns the Polyglot keys of p with each en-passant square
+// that a double step just played could have left and that PolyGlot would
+// count (a pawn of the side to move beside it), when p itself has none.
+func epVariants(p *board.Position) []uint64 {
+	if p.EPSquare() != board.NoSquare {
+		return nil
+	}
+	var out []uint64
+	us := p.SideToMove()
+	them := us.Other()
+	// 1-based ranks of the stepped pawn and of the square it skipped, 0-based
+	// rank of the square it started from: White to move, Black stepped to 5.
+	rank, behind, start := 5, 6, 6
+	if us == board.Black {
+		rank, behind, start = 4, 3, 1
+	}
+	rank-- // 0-based rank of the stepped pawn
+	for f := 0; f < 8; f++ {
+		if p.PieceAt(board.MakeSquare(f, rank)) != board.MakePiece(them, board.Pawn) ||
+			p.PieceAt(board.MakeSquare(f, behind-1)) != board.NoPiece ||
+			p.PieceAt(board.MakeSquare(f, start)) != board.NoPiece {
+			continue
+		}
+		q := *p
+		q.SetEPSquare(board.MakeSquare(f, behind-1))
+		if q.PolyglotEPFile() >= 0 && q.LegalEPSquare() == board.NoSquare {
+			out = append(out, polyglot.Key(&q))
+		}
+	}
+	return out
+}
+
+// compareReference checks that PolyGlot's book and ours agree entry for
+// entry: every reference entry has our score as its weight, and every move
+// of ours that make-book's filters keep (n >= minGame, score > 0) is in
+// the reference, except at positions PolyGlot halved. Entries PolyGlot
+// split by its en-passant rule (see polyglotView) must add up to ours.
+func compareReference(t *testing.T, st *store.Store, ref string, minGame uint64) {
+	t.Helper()
+	bk, err := polyglot.OpenBook(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view, halved, alias := polyglotView(t, st)
+	refSum := map[pgMove]uint64{}
+	split := map[pgMove]bool{}
+	var checked, skipped int
+	for _, e := range bk.Entries() {
+		k := pgMove{e.Key, e.Move}
+		if base, ok := alias[e.Key]; ok {
+			k.key = base
+			split[k] = true
+		}
+		if halved[k.key] {
+			skipped++
+			continue
+		}
+		refSum[k] += uint64(e.Weight)
+	}
+	for k, w := range refSum {
+		c, ok := view[k]
+		switch {
+		case !ok:
+			t.Errorf("reference entry %016x %s (weight %d) is not in our book", k.key, polyglot.MoveString(k.move), w)
+		case w != c.score && !(split[k] && w < c.score):
+			t.Errorf("entry %016x %s: reference weight %d, our 2*wins+draws+unknown %d (games %d)", k.key, polyglot.MoveString(k.move), w, c.score, c.games)
+		default:
+			checked++
+		}
+	}
+	var extra, splitOK int
+	for k, c := range view {
+		if c.games < minGame || c.score == 0 || halved[k.key] || refSum[k] != 0 {
+			continue
+		}
+		if isAliased(alias, k.key) {
+			splitOK++ // PolyGlot may have split it below its -min-game
+			continue
+		}
+		if extra < 10 {
+			t.Errorf("our entry %016x %s (games %d, score %d) is missing from the reference", k.key, polyglot.MoveString(k.move), c.games, c.score)
+		}
+		extra++
+	}
+	if checked == 0 {
+		t.Fatal("no entry compared")
+	}
+	t.Logf("%s: %d entries equal, %d reference entries at %d halved positions not compared, %d split by the en-passant rule", filepath.Base(ref), checked, skipped, len(halved), len(split)+splitOK)
+}
+
+func isAliased(alias map[uint64]uint64, key uint64) bool {
+	for _, base := range alias {
+		if base == key {
+			return true
+		}
+	}
+	return false
+}
+
+func TestReferenceBooksWorldChampions(t *testing.T) {
+	data := sharedData(t)
+	in := filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")
+	t.Run("default", func(t *testing.T) {
+		st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence}, in)
+		if sum.Games != 32601 || bs.Games != 32601 {
+			t.Fatalf("read %d, ingested %d games; want 32601", sum.Games, bs.Games)
+		}
+		compareReference(t, st, filepath.Join(data, "reference", "polyglot204_makebook_default__pgnmentor_world_champions_16players.bin"), 3)
+	})
+	t.Run("maxply20_mingame1", func(t *testing.T) {
+		st, _, _ := build(t, book.Options{MaxPly: 20, CountMode: store.CountOccurrence}, in)
+		compareReference(t, st, filepath.Join(data, "reference", "polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin"), 1)
+	})
+}
+
+func TestReferenceBookLichess(t *testing.T) {
+	data := sharedData(t)
+	st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, StandardStartOnly: true},
+		filepath.Join(data, "medium", "lichess_10k.pgn.zst"))
+	// 106 games start from a FEN: 104 are filtered out, and 2 are skipped
+	// because their FEN has more than 8 pawns of one colour.
+	if bs.Games != 9894 || bs.Filtered[book.FilterFEN] != 104 || sum.Skipped[ingest.SkipBadFEN] != 2 {
+		t.Fatalf("ingested %d, filtered %v, skipped %v; want 9894, 104 FEN starts and 2 bad FENs", bs.Games, bs.Filtered, sum.Skipped)
+	}
+	compareReference(t, st, filepath.Join(data, "reference", "polyglot204_makebook_default__corentings_lichess10k_nosetup.bin"), 3)
+}
+
+func TestReferenceBookPlayers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large corpus skipped with -short")
+	}
+	data := sharedData(t)
+	st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence},
+		filepath.Join(data, "large", "pgnmentor_players_239files.pgn.zst"))
+	if sum.Games != 412227 || bs.Games != 412225 || sum.Skipped[ingest.SkipIllegalMove] != 2 {
+		t.Fatalf("read %d, ingested %d, skipped %v; want 412227, 412225 and the 2 illegal games", sum.Games, bs.Games, sum.Skipped)
+	}
+	compareReference(t, st, filepath.Join(data, "reference", "polyglot204_makebook_default__pgnmentor_players_239files_pgnextract_clean.bin"), 3)
+}
+
+// TestStartPositionCountsEveryGame: counting once per game, the start
+// position's games equal the games ingested, and each of its moves is
+// counted once per game that played it.
+func TestStartPositionCountsEveryGame(t *testing.T) {
+	st, _, bs := build(t, book.Options{CountMode: store.CountGame}, "../testdata/champions500.pgn")
+	start := board.StartPosition()
+	e, ok, err := st.Get(keys.Encode(&start))
+	if err != nil || !ok {
+		t.Fatalf("start position: %v %v", ok, err)
+	}
+	if got := e.Total().Games(); got != uint64(bs.Games) || bs.Games != 500 {
+		t.Fatalf("start position games %d, games ingested %d, want 500 both", got, bs.Games)
+	}
+	if m := st.Meta(); m.Games != 500 {
+		t.Fatalf("meta games %d, want 500", m.Games)
+	}
+}

@@ -1,0 +1,108 @@
+package polyglot
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/chessbook/chessbook/board"
+)
+
+// ProbeMove is one book move of a position, as Probe returns it.
+type ProbeMove struct {
+	Move    board.Move // the move, legal in the probed position (castling as the king's move)
+	Weight  uint16     // the entry's weight, > 0
+	Percent float64    // Weight as a percentage of the position's total weight (0..100]
+	Entry   Entry      // the book entry
+}
+
+// Probe returns the book moves of position p, heaviest first (entries of
+// equal weight in book order), with each move's share of the position's
+// total weight.
+//
+// Weight-0 entries (deleted) are skipped. When a move has several entries
+// (a duplicate, as in books with an unsorted tail), the first one in file
+// order is used and the others are ignored; Check reports them.
+//
+// Entries whose move is not legal in p (or is not a move at all) are left
+// out of the result and out of the percentages. Probe then still returns
+// the legal moves, together with a *BadMovesError that lists the bad
+// entries: a caller that only wants the playable moves may use the moves
+// and log the error. A book is never wrong enough to make Probe fail
+// outright; err is nil or a *BadMovesError.
+func (b *Book) Probe(p *board.Position) ([]ProbeMove, error) {
+	key := Key(p)
+	entries := b.Lookup(key)
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	var bad *BadMovesError
+	moves := make([]ProbeMove, 0, len(entries))
+	var total uint64
+	for _, e := range entries {
+		if e.Weight == 0 {
+			continue
+		}
+		m, reason := decodeMove(p, e.Move)
+		if reason != "" {
+			if bad == nil {
+				bad = &BadMovesError{Key: key, FEN: p.FEN()}
+			}
+			bad.Entries = append(bad.Entries, BadMove{Entry: e, Reason: reason})
+			continue
+		}
+		if slices.ContainsFunc(moves, func(pm ProbeMove) bool { return pm.Move == m }) {
+			continue
+		}
+		moves = append(moves, ProbeMove{Move: m, Weight: e.Weight, Entry: e})
+		total += uint64(e.Weight)
+	}
+	for i := range moves {
+		moves[i].Percent = 100 * float64(moves[i].Weight) / float64(total)
+	}
+	slices.SortStableFunc(moves, func(x, y ProbeMove) int { return int(y.Weight) - int(x.Weight) })
+	if len(moves) == 0 {
+		moves = nil
+	}
+	if bad != nil {
+		return moves, bad
+	}
+	return moves, nil
+}
+
+// BadMove is a book entry whose move is not legal in the probed position.
+type BadMove struct {
+	Entry  Entry
+	Reason string // for example "is not legal"
+}
+
+// BadMovesError reports the entries of a position whose moves are not legal
+// there: a broken book, or a key collision with another position.
+type BadMovesError struct {
+	Key     uint64 // the position's key
+	FEN     string // the position
+	Entries []BadMove
+}
+
+// Error implements the error interface.
+func (e *BadMovesError) Error() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "polyglot: %d book entr", len(e.Entries))
+	if len(e.Entries) == 1 {
+		sb.WriteString("y")
+	} else {
+		sb.WriteString("ies")
+	}
+	fmt.Fprintf(&sb, " of key %016x (%s) not legal there:", e.Key, e.FEN)
+	for i, b := range e.Entries {
+		if i == 8 {
+			fmt.Fprintf(&sb, " and %d more", len(e.Entries)-i)
+			break
+		}
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, " %s (weight %d) %s", MoveString(b.Entry.Move), b.Entry.Weight, b.Reason)
+	}
+	return sb.String()
+}

@@ -1,0 +1,447 @@
+package polyglot
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/chessbook/chessbook/board"
+)
+
+// sharedData returns the shared data directory (../../shared/data from the
+// package, else /work/shared/data), skipping the test when it is absent.
+func sharedData(t testing.TB) string {
+	t.Helper()
+	for _, d := range []string{"../../shared/data", "/work/shared/data"} {
+		if st, err := os.Stat(filepath.Join(d, "books")); err == nil && st.IsDir() {
+			return d
+		}
+	}
+	t.Skip("shared/data not found")
+	return ""
+}
+
+// openShared opens a book of shared/data, skipping when it is absent.
+func openShared(t testing.TB, rel string) *Book {
+	t.Helper()
+	path := filepath.Join(sharedData(t), rel)
+	if _, err := os.Stat(path); err != nil {
+		t.Skip(err)
+	}
+	b, err := OpenBook(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// realBooks are the books of shared/data with their entry counts
+// (books/PROVENANCE.txt, reference/PROVENANCE.txt).
+var realBooks = []struct {
+	path    string
+	entries int
+}{
+	{"books/debian_pychess_book.bin", 136947},
+	{"books/donna_gm2001.bin", 30416},
+	{"books/donna_rodent.bin", 175355},
+	{"books/gochess_book.bin", 12740},
+	{"books/gochess_testdata_Titans.bin", 121160},
+	{"books/pychesslib_lasker-trap.bin", 7},
+	{"books/pychesslib_performance.bin", 92954},
+	{"books/scid_Elo2400.bin", 155878},
+	{"books/scid_Performance.bin", 92954},
+	{"books/scid_gm2600.bin", 21671},
+	{"books/scid_varied.bin", 92229},
+	{"books/virtuoso_Titans.bin", 121160},
+	{"books/dog_book_pair/dog-book.bin", 1749},
+	{"reference/polyglot204_makebook_default__pgnmentor_world_champions_16players.bin", 33016},
+	{"reference/polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin", 133495},
+	{"reference/polyglot204_makebook_default__corentings_lichess10k_nosetup.bin", 6427},
+	{"reference/polyglot204_makebook_default__pgnmentor_players_239files_pgnextract_clean.bin", 437582},
+}
+
+// TestReadRealBooks reads every book of shared/data, checks its entry count,
+// that Lookup finds every entry (unsorted tails included), and that Check
+// and Probe of the start position run.
+func TestReadRealBooks(t *testing.T) {
+	dir := sharedData(t)
+	// Every .bin under books/ and reference/ must be in the table, so that
+	// a new book gets a count.
+	var found []string
+	for _, pat := range []string{"books/*.bin", "books/*/*.bin", "reference/*.bin"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, f := range m {
+			rel, _ := filepath.Rel(dir, f)
+			found = append(found, filepath.ToSlash(rel))
+		}
+	}
+	for _, f := range found {
+		if strings.Contains(f, "broken/") {
+			continue
+		}
+		if !slices.ContainsFunc(realBooks, func(rb struct {
+			path    string
+			entries int
+		}) bool {
+			return rb.path == f
+		}) {
+			t.Errorf("%s is not in realBooks", f)
+		}
+	}
+	start := board.StartPosition()
+	for _, rb := range realBooks {
+		t.Run(filepath.Base(rb.path), func(t *testing.T) {
+			b := openShared(t, rb.path)
+			if b.Len() != rb.entries {
+				t.Errorf("%d entries, want %d", b.Len(), rb.entries)
+			}
+			for i, e := range b.Entries() {
+				if e.IsHeader() {
+					continue
+				}
+				if !slices.Contains(b.Lookup(e.Key), e) {
+					t.Fatalf("Lookup(%016x) misses entry %d %s", e.Key, i, e)
+				}
+			}
+			if fs := Check(b); len(fs) == 0 {
+				t.Error("Check gave no findings (want at least the summary)")
+			}
+			if _, err := b.Probe(&start); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestUnsortedTail checks the two real books that end with out-of-order
+// duplicate entries: Lookup still finds the sorted part's entries (and the
+// tail's), and Check reports the tail.
+func TestUnsortedTail(t *testing.T) {
+	for _, c := range []struct {
+		path         string
+		first, tail  int
+		key          uint64
+		sortedCopies int // entries of key in the sorted part
+		tailCopies   int // and in the tail
+	}{
+		{"books/donna_rodent.bin", 175228, 127, 0xfffff2fbfd5e5704, 2, 126},
+		{"books/virtuoso_Titans.bin", 121157, 3, 0xfffff2fbfd5e5704, 1, 1},
+	} {
+		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			b := openShared(t, c.path)
+			if b.Sorted() {
+				t.Fatal("Sorted() = true")
+			}
+			got := b.Lookup(c.key)
+			if len(got) != c.sortedCopies+c.tailCopies {
+				t.Errorf("Lookup(%016x) = %d entries, want %d", c.key, len(got), c.sortedCopies+c.tailCopies)
+			}
+			// The entries come in file order: the sorted part's first.
+			var want []Entry
+			for _, e := range b.Entries() {
+				if e.Key == c.key {
+					want = append(want, e)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("Lookup(%016x) = %v, want %v", c.key, got, want)
+			}
+			f := findCode(Check(b), CodeUnsorted)
+			if f == nil {
+				t.Fatal("Check does not report the unsorted tail")
+			}
+			if f.Index != c.first || f.Count != 1 {
+				t.Errorf("unsorted finding at %d, %d descents; want %d, 1: %s", f.Index, f.Count, c.first, f.Message)
+			}
+			if !strings.Contains(f.Message, "the "+itoa(c.tail)+" entries") {
+				t.Errorf("message does not give the tail length %d: %s", c.tail, f.Message)
+			}
+			// Every tail entry repeats a sorted one: a warning, not an error.
+			if f.Severity != Warning {
+				t.Errorf("severity %v, want warning", f.Severity)
+			}
+			if d := findCode(Check(b), CodeDuplicate); d == nil || d.Count < c.tail {
+				t.Errorf("duplicates not reported: %v", d)
+			}
+		})
+	}
+}
+
+func findCode(fs []Finding, code string) *Finding {
+	for i := range fs {
+		if fs[i].Code == code {
+			return &fs[i]
+		}
+	}
+	return nil
+}
+
+func mustFEN(t testing.TB, fen string) *board.Position {
+	t.Helper()
+	p, err := board.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &p
+}
+
+// TestNotABook reads the HTML page saved as a .bin.
+func TestNotABook(t *testing.T) {
+	path := filepath.Join(sharedData(t), "books/broken/dimtrigkakis_komodo_NOT_A_BOOK.bin")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Skip(err)
+	}
+	_, err = OpenBook(path)
+	if err == nil {
+		t.Fatal("OpenBook succeeded")
+	}
+	if !errors.Is(err, ErrNotBook) {
+		t.Errorf("error does not wrap ErrNotBook: %v", err)
+	}
+	for _, want := range []string{path, "not a Polyglot book: size 43126 is not a multiple of 16", "HTML"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not contain %q", err, want)
+		}
+	}
+	if _, err := ReadBook(bytes.NewReader(data)); err == nil || !strings.HasPrefix(err.Error(), "polyglot: not a Polyglot book: size 43126") {
+		t.Errorf("ReadBook: %v", err)
+	}
+	fs := CheckBytes(data)
+	if findCode(fs, CodeSize) == nil || findCode(fs, CodeNotBook) == nil {
+		t.Errorf("CheckBytes: %v", fs)
+	}
+}
+
+func TestSniffHints(t *testing.T) {
+	for _, c := range []struct {
+		data, want string
+	}{
+		{"\n\n<!DOCTYPE html><html>x", "HTML"},
+		{"<html><body>404", "HTML"},
+		{"[Event \"x\"]\n[Site \"y\"]\n", "PGN"},
+		{"\x1f\x8b\x08\x00abc", "gzip"},
+		{"\x28\xb5\x2f\xfdabc", "zstd"},
+		{"PK\x03\x04abcdefg", "zip"},
+		{"version https://git-lfs.github.com/spec/v1\noid sha256:x\n", "Git LFS"},
+		{"hello, world\n", "text"},
+		{"\x00\x00\x01\x02\x03", ""},
+	} {
+		_, err := ParseBook([]byte(c.data))
+		if err == nil {
+			t.Fatalf("%q: no error", c.data)
+		}
+		if c.want == "" {
+			if strings.Contains(err.Error(), "looks like") {
+				t.Errorf("%q: unexpected hint: %v", c.data, err)
+			}
+		} else if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %q does not mention %s", c.data, err, c.want)
+		}
+	}
+}
+
+func TestReadBookErrors(t *testing.T) {
+	boom := errors.New("boom")
+	_, err := ReadBook(iotest.ErrReader(boom))
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "reading book") {
+		t.Errorf("ReadBook(ErrReader) = %v", err)
+	}
+	_, err = OpenBook(filepath.Join(t.TempDir(), "missing.bin"))
+	if !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "missing.bin") {
+		t.Errorf("OpenBook(missing) = %v", err)
+	}
+	b, err := ReadBook(bytes.NewReader(nil))
+	if err != nil || b.Len() != 0 || b.Lookup(1) != nil {
+		t.Errorf("empty book: %v %v", b, err)
+	}
+	if f := findCode(Check(b), CodeEmpty); f == nil {
+		t.Error("Check(empty) does not say so")
+	}
+}
+
+// TestKnownReads are the reads shared/spec/polyglot.md gives.
+func TestKnownReads(t *testing.T) {
+	t.Run("performance start e2e4", func(t *testing.T) {
+		b := openShared(t, "books/pychesslib_performance.bin")
+		moves, err := b.Probe(mustFEN(t, board.StartFEN))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(moves) == 0 || moves[0].Move.String() != "e2e4" {
+			t.Fatalf("top move %v, want e2e4", moves)
+		}
+		checkProbe(t, moves)
+	})
+	t.Run("lasker-trap f2g1n", func(t *testing.T) {
+		b := openShared(t, "books/pychesslib_lasker-trap.bin")
+		p := mustFEN(t, "rnbqk1nr/ppp2ppp/8/4P3/1BP5/8/PP2KpPP/RN1Q1BNR b kq - 1 7")
+		es := b.Lookup(Key(p))
+		if len(es) == 0 {
+			t.Fatal("position not in the book")
+		}
+		if es[0].Move>>12 != 1 || MoveString(es[0].Move) != "f2g1n" {
+			t.Errorf("entry %s, want f2g1 with promotion code 1", es[0])
+		}
+		moves, err := b.Probe(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(moves) != 1 || moves[0].Move.String() != "f2g1n" || moves[0].Move.Promotion() != board.Knight || moves[0].Percent != 100 {
+			t.Errorf("Probe = %+v, want f2g1n at 100%%", moves)
+		}
+	})
+}
+
+// checkProbe checks the invariants of a Probe result.
+func checkProbe(t *testing.T, moves []ProbeMove) {
+	t.Helper()
+	sum := 0.0
+	for i, m := range moves {
+		sum += m.Percent
+		if m.Weight == 0 || m.Weight != m.Entry.Weight {
+			t.Errorf("move %d: weight %d, entry %s", i, m.Weight, m.Entry)
+		}
+		if i > 0 && m.Weight > moves[i-1].Weight {
+			t.Errorf("moves not heaviest first: %d after %d", m.Weight, moves[i-1].Weight)
+		}
+		for _, o := range moves[:i] {
+			if o.Move == m.Move {
+				t.Errorf("move %s twice", m.Move)
+			}
+		}
+	}
+	if len(moves) > 0 && (sum < 99.999 || sum > 100.001) {
+		t.Errorf("percentages sum to %f", sum)
+	}
+}
+
+// TestProbeStartReference probes the start position in the reference books:
+// legal moves only, and the moves add up.
+func TestProbeStartReference(t *testing.T) {
+	for _, rb := range realBooks {
+		if !strings.HasPrefix(rb.path, "reference/") {
+			continue
+		}
+		t.Run(filepath.Base(rb.path), func(t *testing.T) {
+			b := openShared(t, rb.path)
+			p := board.StartPosition()
+			moves, err := b.Probe(&p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(moves) < 5 {
+				t.Fatalf("only %d moves", len(moves))
+			}
+			for _, m := range moves {
+				if !p.IsLegal(m.Move) {
+					t.Errorf("%s is not legal", m.Move)
+				}
+			}
+			if got := len(b.Lookup(Key(&p))); got != len(moves) {
+				t.Errorf("%d entries but %d moves", got, len(moves))
+			}
+			checkProbe(t, moves)
+		})
+	}
+}
+
+// TestLookupSynthetic checks Lookup on a small hand-made book with header
+// entries, a missing key, and an unsorted tail with a key of the sorted part
+// and keys found only in the tail.
+func TestLookupSynthetic(t *testing.T) {
+	es := []Entry{
+		{0, 0x4050, 0x4740, 0x0a312e30}, // "@PG@\n1.0" header text
+		{0, 0x0a31, 0x0a6e, 0x6f000000}, // "\n1\nno" then NUL
+		{10, 1, 5, 0},
+		{20, 2, 7, 0},
+		{20, 3, 6, 0},
+		{30, 4, 1, 0},
+		{5, 5, 1, 0},  // tail: a key only in the tail, smaller than all
+		{20, 6, 9, 0}, // tail: more of key 20
+		{40, 7, 1, 0}, // tail: after all keys
+		{20, 8, 1, 0},
+	}
+	b := NewBook(es)
+	if b.Sorted() {
+		t.Fatal("Sorted() = true")
+	}
+	if h := b.Header(); h != "@PG@\n1.0\n1\nno" {
+		t.Errorf("Header() = %q", h)
+	}
+	for _, c := range []struct {
+		key   uint64
+		moves []uint16
+	}{
+		{0, nil}, {1, nil}, {5, []uint16{5}}, {10, []uint16{1}}, {20, []uint16{2, 3, 6, 8}},
+		{25, nil}, {30, []uint16{4}}, {40, []uint16{7}}, {50, nil},
+	} {
+		var got []uint16
+		for _, e := range b.Lookup(c.key) {
+			got = append(got, e.Move)
+		}
+		if !slices.Equal(got, c.moves) {
+			t.Errorf("Lookup(%d) moves = %v, want %v", c.key, got, c.moves)
+		}
+	}
+	// Appending to a Lookup result must not overwrite the book.
+	r := b.Lookup(10)
+	_ = append(r, Entry{Key: 99})
+	if b.Entries()[3].Key != 20 {
+		t.Error("append to Lookup result overwrote the book")
+	}
+	fs := Check(b)
+	if f := findCode(fs, CodeUnsorted); f == nil || f.Severity != Error || f.Index != 6 || f.Count != 2 {
+		t.Errorf("unsorted finding: %+v", f)
+	}
+	if f := findCode(fs, CodeHeader); f == nil || f.Count != 2 || !strings.Contains(f.Message, `"@PG@\n1.0\n1\nno"`) {
+		t.Errorf("header finding: %+v", f)
+	}
+}
+
+// TestProbeBadEntries checks that Probe reports illegal entries and still
+// returns the legal moves, skipping weight 0 and merging duplicates.
+func TestProbeBadEntries(t *testing.T) {
+	p := board.StartPosition()
+	k := Key(&p)
+	mv := func(uci string) uint16 {
+		from, _ := board.ParseSquare(uci[:2])
+		to, _ := board.ParseSquare(uci[2:4])
+		return uint16(to) | uint16(from)<<6
+	}
+	b := NewBook([]Entry{
+		{k, mv("e2e4"), 30, 0},
+		{k, mv("d2d4"), 10, 0},
+		{k, mv("e2e5"), 50, 0}, // illegal
+		{k, mv("g1f3"), 0, 0},  // deleted
+		{k, mv("e2e4"), 99, 0}, // duplicate: the first entry wins
+		{k, mv("c2c4"), 10, 0},
+	})
+	moves, err := b.Probe(&p)
+	var bad *BadMovesError
+	if !errors.As(err, &bad) || len(bad.Entries) != 1 || MoveString(bad.Entries[0].Entry.Move) != "e2e5" {
+		t.Fatalf("err = %v", err)
+	}
+	if !strings.Contains(err.Error(), "e2e5") || !strings.Contains(err.Error(), board.StartFEN[:20]) {
+		t.Errorf("error message: %v", err)
+	}
+	var got []string
+	for _, m := range moves {
+		got = append(got, m.Move.String())
+	}
+	if !slices.Equal(got, []string{"e2e4", "d2d4", "c2c4"}) {
+		t.Errorf("moves %v", got)
+	}
+	if moves[0].Percent != 60 || moves[1].Percent != 20 {
+		t.Errorf("percentages %v %v", moves[0].Percent, moves[1].Percent)
+	}
+	checkProbe(t, moves)
+	if m, err := NewBook(nil).Probe(&p); m != nil || err != nil {
+		t.Errorf("empty book: %v %v", m, err)
+	}
+}
