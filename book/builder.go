@@ -61,7 +61,22 @@ type Builder struct {
 	mu      sync.Mutex
 	workers []*worker
 	stats   Stats
-	perWkr  int // table capacity of each worker
+
+	// Tables rotate between the workers and one flusher goroutine: a worker
+	// whose table is full hands it to the flusher and takes a free one, so
+	// replay goes on while the full table is sorted and written.
+	perTable int               // records per table
+	free     chan *stats.Table // empty tables
+	full     chan fullTable    // tables waiting for the flusher
+	done     chan struct{}     // closed when the flusher has stopped
+	flushErr error             // the flusher's first error (under mu)
+	start    sync.Once
+}
+
+// fullTable is a table handed to the flusher with the games it holds.
+type fullTable struct {
+	t     *stats.Table
+	games uint64
 }
 
 // NewBuilder returns a Builder writing to st, which must have been opened
@@ -75,13 +90,73 @@ func NewBuilder(st *store.Store, opts Options, workers int) *Builder {
 		opts.MemBudget = DefaultMemBudget
 	}
 	workers = max(workers, 1)
-	per := int(opts.MemBudget / int64(workers) / stats.RecordBytes)
-	return &Builder{st: st, opts: opts, perWkr: max(per, 1024)}
+	// One table per worker plus one being flushed.
+	per := int(opts.MemBudget / int64(workers+1) / stats.RecordBytes)
+	return &Builder{st: st, opts: opts, perTable: max(per, 1024),
+		free: make(chan *stats.Table, workers+1), full: make(chan fullTable, workers+1), done: make(chan struct{})}
+}
+
+// flusher writes the full tables to the store, one at a time, and returns
+// them to the free list.
+func (b *Builder) flusher() {
+	defer close(b.done)
+	for ft := range b.full {
+		err := b.write(ft)
+		b.mu.Lock()
+		if err != nil && b.flushErr == nil {
+			b.flushErr = err
+		}
+		if err == nil {
+			b.stats.Flushes++
+		}
+		b.mu.Unlock()
+		ft.t.Reset()
+		b.free <- ft.t
+	}
+}
+
+// write writes one table to the store as a sorted run, with the number of
+// games it holds, in one atomic ingestion.
+func (b *Builder) write(ft fullTable) error {
+	b.mu.Lock()
+	failed := b.flushErr != nil
+	b.mu.Unlock()
+	if failed {
+		return nil // the build is failing: drop the rest
+	}
+	sst, err := b.st.NewSSTWriter()
+	if err != nil {
+		return fmt.Errorf("flushing to the store: %w", err)
+	}
+	err = ft.t.Flush(sst.Merge)
+	if err == nil {
+		sst.AddGames(ft.games)
+		err = sst.Ingest()
+	}
+	if err != nil {
+		sst.Close()
+		return fmt.Errorf("flushing to the store: %w", err)
+	}
+	if err := sst.Close(); err != nil {
+		return fmt.Errorf("flushing to the store: %w", err)
+	}
+	return nil
+}
+
+// err returns the flusher's first error.
+func (b *Builder) err() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.flushErr
 }
 
 // Sink returns the sink of pipeline worker i (see ingest.Run).
 func (b *Builder) Sink(i int) ingest.Sink {
-	w := &worker{b: b, table: stats.NewTable(b.perWkr)}
+	b.start.Do(func() {
+		b.free <- stats.NewTable(b.perTable) // the spare
+		go b.flusher()
+	})
+	w := &worker{b: b, table: stats.NewTable(b.perTable)}
 	b.mu.Lock()
 	b.workers = append(b.workers, w)
 	b.mu.Unlock()
@@ -91,13 +166,43 @@ func (b *Builder) Sink(i int) ingest.Sink {
 // Finish flushes what every worker still holds. Call it once, after the
 // pipeline has returned.
 func (b *Builder) Finish() error {
-	for _, w := range b.workers {
-		if err := w.flush(); err != nil {
-			return err
+	// The flusher drains what was handed over during the run while the
+	// workers' last tables are written in parallel: nothing else is left
+	// to overlap with.
+	var wg sync.WaitGroup
+	errs := make([]error, len(b.workers))
+	written := 0
+	for i, w := range b.workers {
+		ft := fullTable{t: w.table, games: w.games}
+		w.table, w.games = nil, 0
+		w.handOver()
+		if ft.t == nil || (ft.t.Len() == 0 && ft.games == 0) {
+			continue
 		}
-		w.table = nil
+		written++
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = b.write(ft)
+		}()
 	}
-	return nil
+	b.start.Do(func() { close(b.done) }) // no worker ever started
+	select {
+	case <-b.done:
+	default:
+		close(b.full)
+		<-b.done
+	}
+	wg.Wait()
+	b.mu.Lock()
+	b.stats.Flushes += int64(written)
+	for _, err := range errs {
+		if err != nil && b.flushErr == nil {
+			b.flushErr = err
+		}
+	}
+	b.mu.Unlock()
+	return b.err()
 }
 
 // Stats returns the counters so far.
@@ -137,10 +242,13 @@ func (w *worker) Game(g *ingest.Game) error {
 	res := result(g.Result)
 	perGame := o.CountMode == store.CountGame
 	if !w.table.HasRoom(len(g.Moves)) && w.table.Len() > 0 {
-		// Flush before the game rather than grow past the memory budget.
-		if err := w.flush(); err != nil {
+		// Hand the table over before the game rather than grow past the
+		// memory budget.
+		if err := w.b.err(); err != nil {
 			return err
 		}
+		w.handOver()
+		w.table = <-w.b.free
 	}
 
 	pos := g.Start
@@ -211,43 +319,23 @@ func (w *worker) filter(g *ingest.Game) (Filter, bool) {
 // Skip implements ingest.Sink; skipped games are counted by the pipeline.
 func (w *worker) Skip(*ingest.GameError) {}
 
-// flush writes the worker's table to the store as one sorted run, with the
-// number of games it holds, and adds its counters to the builder's.
-func (w *worker) flush() error {
-	if w.table == nil {
-		return nil
-	}
-	if w.table.Len() > 0 || w.games > 0 {
-		sst, err := w.b.st.NewSSTWriter()
-		if err != nil {
-			return fmt.Errorf("flushing to the store: %w", err)
-		}
-		err = w.table.Flush(sst.Merge)
-		if err == nil {
-			sst.AddGames(w.games)
-			err = sst.Ingest()
-		}
-		if err != nil {
-			sst.Close()
-			return fmt.Errorf("flushing to the store: %w", err)
-		}
-		if err := sst.Close(); err != nil {
-			return fmt.Errorf("flushing to the store: %w", err)
-		}
-		w.stats.Flushes++
+// handOver gives the worker's table, and the games in it, to the flusher,
+// and adds the worker's counters to the builder's.
+func (w *worker) handOver() {
+	if w.table != nil && (w.table.Len() > 0 || w.games > 0) {
+		w.b.full <- fullTable{t: w.table, games: w.games}
+		w.table = nil
 	}
 	w.games = 0
 	w.b.mu.Lock()
 	s := &w.b.stats
 	s.Games += w.stats.Games
 	s.Positions += w.stats.Positions
-	s.Flushes += w.stats.Flushes
 	for i, n := range w.stats.Filtered {
 		s.Filtered[i] += n
 	}
 	w.b.mu.Unlock()
 	w.stats = Stats{}
-	return nil
 }
 
 // rating parses an Elo tag; 0 when missing or not a positive number.

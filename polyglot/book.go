@@ -1,6 +1,7 @@
 package polyglot
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -52,8 +53,9 @@ func decodeEntry(b []byte) Entry {
 	}
 }
 
-// ErrNotBook is wrapped by the error ReadBook and OpenBook return for data
-// that cannot be a Polyglot book (a size that is not a multiple of 16).
+// ErrNotBook is wrapped by the errors that ParseBook, ReadBook and OpenBook
+// return for data that cannot be a Polyglot book (a size that is not a
+// multiple of 16).
 var ErrNotBook = errors.New("not a Polyglot book")
 
 // Book is a Polyglot opening book held in memory. Its methods do not modify
@@ -79,7 +81,7 @@ func NewBook(entries []Entry) *Book {
 	b.sorted = sortedPrefix(entries)
 	if b.sorted < len(entries) {
 		b.tail = slices.Clone(entries[b.sorted:])
-		slices.SortStableFunc(b.tail, func(x, y Entry) int { return cmpKey(x.Key, y.Key) })
+		slices.SortStableFunc(b.tail, func(x, y Entry) int { return cmp.Compare(x.Key, y.Key) })
 	}
 	return b
 }
@@ -93,16 +95,6 @@ func sortedPrefix(es []Entry) int {
 		}
 	}
 	return len(es)
-}
-
-func cmpKey(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // ParseBook decodes a whole book held in data. The error wraps ErrNotBook
@@ -125,11 +117,11 @@ func parseEntries(data []byte) *Book {
 }
 
 // sizeError describes data whose size is not a multiple of EntrySize:
-// "not a Polyglot book: size 43126 is not a multiple of 16 (hint)".
+// "not a Polyglot book: size 43126 is not a multiple of 16; hint".
 func sizeError(data []byte) error {
 	msg := fmt.Sprintf("size %d is not a multiple of %d", len(data), EntrySize)
 	if hint := sniff(data); hint != "" {
-		msg += " (" + hint + ")"
+		msg += "; " + hint
 	}
 	return fmt.Errorf("%w: %s", ErrNotBook, msg)
 }
@@ -147,7 +139,7 @@ func ReadBook(r io.Reader) (*Book, error) {
 
 // OpenBook reads the book file at path. Errors name the file, for example
 // "polyglot: komodo.bin: not a Polyglot book: size 43126 is not a multiple
-// of 16 (it looks like an HTML page (a failed download?), not a book)".
+// of 16; it looks like an HTML page, probably a failed download".
 func OpenBook(path string) (*Book, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -172,7 +164,7 @@ func (b *Book) Sorted() bool { return b.tail == nil }
 
 // Header returns the text of the book's header entries (key 0): the 8
 // bytes after the key of each, concatenated in file order up to the first
-// NUL byte. It returns "" when the book has none, as most books.
+// NUL byte. It returns "" when the book has none, as for most books.
 func (b *Book) Header() string {
 	var text []byte
 	for _, e := range b.entries {
@@ -223,7 +215,7 @@ func (b *Book) Lookup(key uint64) []Entry {
 // keyRange returns the run of entries of es (sorted by key) with the key,
 // capacity clipped so that appending to it cannot overwrite es.
 func keyRange(es []Entry, key uint64) []Entry {
-	lo, _ := slices.BinarySearchFunc(es, key, func(e Entry, k uint64) int { return cmpKey(e.Key, k) })
+	lo, _ := slices.BinarySearchFunc(es, key, func(e Entry, k uint64) int { return cmp.Compare(e.Key, k) })
 	hi := lo
 	for hi < len(es) && es[hi].Key == key {
 		hi++

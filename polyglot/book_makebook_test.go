@@ -21,6 +21,7 @@ type makeBook struct {
 	byKey           map[uint64][]int
 	skipped         []string
 	fromFEN         int
+	halvings        int
 }
 
 type mbKey struct {
@@ -68,6 +69,7 @@ func (mb *makeBook) Game(g *ingest.Game) error {
 		e.n++
 		e.sum += result + 1
 		if e.n >= 16384 {
+			mb.halvings++
 			for _, j := range mb.byKey[k.key] {
 				mb.entries[j].n = (mb.entries[j].n + 1) / 2
 				mb.entries[j].sum = (mb.entries[j].sum + 1) / 2
@@ -151,6 +153,7 @@ func TestWriteBookReproducesMakeBook(t *testing.T) {
 				t.Fatalf("skipped %d games (want %d), %d FEN games (want %d): %v",
 					len(mb.skipped), c.illegal, mb.fromFEN, c.fromFEN, mb.skipped[:min(3, len(mb.skipped))])
 			}
+			t.Logf("%d entries, %d halvings", len(mb.entries), mb.halvings)
 			var got bytes.Buffer
 			if err := WriteBook(&got, mb.book()); err != nil {
 				t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"testing/iotest"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/ingest"
 )
 
 // sharedData returns the shared data directory (../../shared/data from the
@@ -443,5 +444,55 @@ func TestProbeBadEntries(t *testing.T) {
 	checkProbe(t, moves)
 	if m, err := NewBook(nil).Probe(&p); m != nil || err != nil {
 		t.Errorf("empty book: %v %v", m, err)
+	}
+}
+
+// probeSink probes every position of real games in every real book.
+type probeSink struct {
+	t     *testing.T
+	books map[string]*Book
+	moves map[string]int
+}
+
+func (s *probeSink) Game(g *ingest.Game) error {
+	p := g.Start
+	for _, m := range g.Moves {
+		for name, b := range s.books {
+			moves, err := b.Probe(&p)
+			if err != nil {
+				s.t.Errorf("%s: %v", name, err)
+			}
+			s.moves[name] += len(moves)
+		}
+		p.Play(m)
+	}
+	return nil
+}
+
+func (s *probeSink) Skip(*ingest.GameError) {}
+
+// TestProbeRealGames probes every position of 500 master games in every
+// real book: no book holds a move that is illegal where it is found (the
+// castling, promotion and en-passant decoding agree with the books), and
+// every book knows some of the positions.
+func TestProbeRealGames(t *testing.T) {
+	f, err := os.Open("../testdata/champions500.pgn")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	s := &probeSink{t: t, books: map[string]*Book{}, moves: map[string]int{}}
+	for _, rb := range realBooks {
+		if rb.entries > 1000 {
+			s.books[rb.path] = openShared(t, rb.path)
+		}
+	}
+	if err := ingest.Read(f, ingest.NewReplayer("champions500.pgn", s)); err != nil {
+		t.Fatal(err)
+	}
+	for name := range s.books {
+		if s.moves[name] == 0 {
+			t.Errorf("%s: no moves found", name)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package polyglot
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -12,7 +13,7 @@ import (
 // equal key and weight, whatever their moves: make-book has no further
 // tie-break (see SortEntries).
 func CompareEntries(a, b Entry) int {
-	if c := cmpKey(a.Key, b.Key); c != 0 {
+	if c := cmp.Compare(a.Key, b.Key); c != 0 {
 		return c
 	}
 	return int(b.Weight) - int(a.Weight)

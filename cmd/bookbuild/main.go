@@ -11,12 +11,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"syscall"
+	"time"
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/ingest"
@@ -94,8 +97,8 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("-mem %d: want at least 256 (MiB)", c.memMiB)
 	}
 	// The store (block cache, memtables) and the pipeline's buffers take
-	// about 420 MiB with Go's headroom; the aggregation tables get the rest.
-	c.build.MemBudget = int64(c.memMiB-420) << 20
+	// about 480 MiB with Go's headroom; the aggregation tables get the rest.
+	c.build.MemBudget = int64(c.memMiB-480) << 20
 	if c.build.MemBudget < 64<<20 {
 		c.build.MemBudget = 64 << 20
 	}
@@ -153,11 +156,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "bookbuild:", err)
 			return 1
 		}
-		defer st.Close()
+		defer func() {
+			if st != nil {
+				st.Close()
+			}
+		}()
 		b = book.NewBuilder(st, c.build, workers)
 		newSink = b.Sink
 	}
 
+	start := time.Now()
 	prog := newProgress(c.progress, stderr)
 	sum, runErr := ingest.Run(ctx, c.inputs, ingest.Options{Workers: workers, Progress: prog.update}, newSink)
 	prog.finish()
@@ -168,13 +176,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 			runErr = err
 		}
 	}
+	var info *storeInfo
+	if st != nil {
+		info = &storeInfo{dir: st.Dir(), meta: st.Meta()}
+		err := st.Close() // waits for the store's background work: part of the build
+		st = nil
+		if err != nil && runErr == nil {
+			runErr = fmt.Errorf("closing the store: %w", err)
+		}
+		info.size = dirSize(info.dir)
+	}
 	if sum != nil {
+		sum.Elapsed = time.Since(start)
 		var bs *book.Stats
 		if b != nil {
 			s := b.Stats()
 			bs = &s
 		}
-		printSummary(stdout, sum, bs, st)
+		printSummary(stdout, sum, bs, info)
 		if c.report != "" {
 			if werr := writeReport(c.report, sum); werr != nil {
 				fmt.Fprintln(stderr, "bookbuild:", werr)
@@ -220,7 +239,28 @@ type nullSink struct{}
 func (nullSink) Game(*ingest.Game) error { return nil }
 func (nullSink) Skip(*ingest.GameError)  {}
 
-func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *store.Store) {
+// storeInfo is what the summary says of the store, read before it closed.
+type storeInfo struct {
+	dir  string
+	meta store.Meta
+	size int64
+}
+
+// dirSize returns the bytes of the files under dir.
+func dirSize(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *storeInfo) {
 	secs := s.Elapsed.Seconds()
 	if secs <= 0 {
 		secs = 1e-9
@@ -264,9 +304,9 @@ func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *store.Stor
 		fmt.Fprintf(w, "positions added: %d\n", bs.Positions)
 	}
 	if st != nil {
-		m := st.Meta()
+		m := st.meta
 		fmt.Fprintf(w, "store:           %s, %s on disk, %d games in all (max-ply %d, count %s)\n",
-			st.Dir(), mib(int64(st.DiskUsage())), m.Games, m.MaxPly, m.CountMode)
+			st.dir, mib(st.size), m.Games, m.MaxPly, m.CountMode)
 	}
 	fmt.Fprintf(w, "input:           %s\n", mib(s.Bytes))
 	fmt.Fprintf(w, "elapsed:         %.2fs\n", secs)

@@ -1,0 +1,183 @@
+// Command bookquery looks things up in a chess opening book.
+//
+//	bookquery [-db DIR] <command> [flags] [arguments]
+//
+// Commands:
+//
+//	encode   the position key of a position (-fen FEN, -moves "e4 e5 Nf3")
+//	decode   the position (FEN) of position keys given as hex or URL-safe text
+//
+// Every command takes -json for machine-readable output. The exit status is 0
+// on success, 1 for a runtime or I/O error and 2 for bad usage or bad input
+// (an unknown command, a bad FEN, move or key); errors go to standard error
+// as "bookquery: <command>: <reason>".
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// command is one subcommand of bookquery.
+type command struct {
+	name    string
+	args    string // synopsis of the flags and arguments, for the usage text
+	summary string // one line for the command list
+	// run parses args (the arguments after the command name) with the
+	// FlagSet made by env.flags and does the work. An error wrapped by
+	// badInput means bad usage or bad input (exit status 2); any other
+	// error is a runtime error (exit status 1).
+	run func(e *env, args []string) error
+}
+
+// commands are the implemented commands, in the order usage lists them.
+// (Planned: moves, games, game, positions, export, probe, serve, savings.)
+var commands = []*command{encodeCmd, decodeCmd}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// env is what a command runs with: the global flags and the output streams.
+type env struct {
+	db             string // -db: the book store directory ("" if not given)
+	stdout, stderr io.Writer
+	cmd            *command
+	json           bool // the command's -json flag
+}
+
+// flags returns a FlagSet for the command with the -json flag every command
+// has. The FlagSet prints nothing itself: parse errors are reported by run
+// like every other error, and -h prints the command's usage.
+func (e *env) flags() *flag.FlagSet {
+	fs := flag.NewFlagSet("bookquery "+e.cmd.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.BoolVar(&e.json, "json", false, "print JSON (one object per line) instead of text")
+	return fs
+}
+
+// parse parses args with fs, turning flag errors into bad-usage errors.
+func (e *env) parse(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		e.usage(fs)
+		return err
+	default:
+		return badInput("%v (see 'bookquery %s -h')", err, e.cmd.name)
+	}
+}
+
+// usage prints the command's usage and flags to stderr.
+func (e *env) usage(fs *flag.FlagSet) {
+	fmt.Fprintf(e.stderr, "usage: bookquery [-db DIR] %s %s\n\n%s\n\nflags:\n", e.cmd.name, e.cmd.args, e.cmd.summary)
+	fs.SetOutput(e.stderr)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// emit prints v as one line of JSON with -json, else calls text.
+func (e *env) emit(v any, text func(w io.Writer) error) error {
+	if e.json {
+		if err := json.NewEncoder(e.stdout).Encode(v); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+		return nil
+	}
+	if err := text(e.stdout); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// inputError marks an error as the user's: bad usage or bad input, exit
+// status 2.
+type inputError struct{ err error }
+
+func (e *inputError) Error() string { return e.err.Error() }
+func (e *inputError) Unwrap() error { return e.err }
+
+// badInput returns an inputError formatted as by fmt.Errorf.
+func badInput(format string, args ...any) error {
+	return &inputError{fmt.Errorf(format, args...)}
+}
+
+// run runs bookquery with args (without the program name) and returns the
+// exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bookquery", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	db := fs.String("db", "", "the book store directory (for the store commands; encode and decode do not need it)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stderr, fs)
+			return 0
+		}
+		fmt.Fprintf(stderr, "bookquery: %v (see 'bookquery -h')\n", err)
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "bookquery: no command given")
+		usage(stderr, fs)
+		return 2
+	}
+	name := fs.Arg(0)
+	c := lookup(name)
+	if c == nil {
+		fmt.Fprintf(stderr, "bookquery: unknown command %q (commands: %s; see 'bookquery -h')\n", name, commandNames())
+		return 2
+	}
+	e := &env{db: *db, stdout: stdout, stderr: stderr, cmd: c}
+	err := c.run(e, fs.Args()[1:])
+	var in *inputError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &in):
+		fmt.Fprintf(stderr, "bookquery: %s: %v\n", c.name, err)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "bookquery: %s: %v\n", c.name, err)
+		return 1
+	}
+}
+
+func commandNames() string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// usage prints the program's usage: the commands and the global flags.
+func usage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: bookquery [-db DIR] <command> [flags] [arguments]\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nglobal flags:\n")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	fmt.Fprintf(w, "\nEvery command takes -json. 'bookquery <command> -h' shows its flags.\n"+
+		"Exit status: 0 ok, 1 runtime or I/O error, 2 bad usage or bad input.\n")
+}
