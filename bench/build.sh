@@ -20,49 +20,9 @@ input=${1:-$root/../shared/data/large/pgnmentor_players_239files.pgn.zst}
 repeat=${REPEAT:-3}
 scale=${SCALE:-10}
 cache=${BENCH_CACHE:-${TMPDIR:-/tmp}/chessbook-bench}
-mkdir -p "$cache/bin"
-export PATH=$PATH:/usr/games
-for tool in polyglot pgn-extract zstd /usr/bin/time; do
-  command -v "$tool" >/dev/null 2>&1 || {
-    echo "installing polyglot pgn-extract zstd time (apt-get)" >&2
-    apt-get install -y -qq polyglot pgn-extract zstd time >/dev/null
-    break
-  }
-done
+. "$root/bench/lib.sh"
 (cd "$root" && go build -o "$cache/bin/" ./cmd/bookbuild)
 bb=$cache/bin/bookbuild
-
-decompress() {
-  case "$1" in
-    *.zst) zstd -dc "$1" ;;
-    *.gz) gzip -dc "$1" ;;
-    *.bz2) bzip2 -dc "$1" ;;
-    *) cat "$1" ;;
-  esac
-}
-clean=$cache/$(basename "$input" | sed 's/\.\(zst\|gz\|bz2\)$//; s/\.pgn$//')-clean.pgn
-if [ ! -s "$clean" ]; then
-  echo "preparing $clean with pgn-extract (once)" >&2
-  decompress "$input" | pgn-extract -s --nosetuptags -o "$clean" 2>/dev/null
-fi
-
-# measure NAME CMD...: median seconds and max RSS (KiB) over $repeat runs.
-# A fresh store directory $cache/NAME.db is made for every run.
-measure() {
-  local name=$1; shift
-  local times=() rss=0 out
-  for ((i = 0; i < repeat; i++)); do
-    rm -rf "$cache/$name.db"
-    /usr/bin/time -o "$cache/$name.time" -f '%e %M' "$@" >"$cache/$name.out" 2>"$cache/$name.err" ||
-      { echo "$name failed: $(tail -3 "$cache/$name.err")" >&2; exit 1; }
-    out=$(tail -1 "$cache/$name.time")
-    times+=("${out% *}")
-    [ "${out#* }" -gt "$rss" ] && rss=${out#* }
-  done
-  printf '%s %s\n' "$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')" "$rss"
-}
-field() { sed -n "s/^$2: *\([0-9]*\).*/\1/p" "$cache/$1.out" | head -1; }
-size() { du -sb "$1" | cut -f1; }
 
 games=$(grep -c '^\[Event ' "$clean")
 echo "input: $input ($(size "$input") bytes); cleaned: $games games, $(size "$clean") bytes; $(nproc) cores; repeat=$repeat"

@@ -16,61 +16,21 @@ input=${1:-$root/../shared/data/large/pgnmentor_players_239files.pgn.zst}
 repeat=${REPEAT:-3}
 notnil_games=${NOTNIL_GAMES:-20000}
 cache=${BENCH_CACHE:-${TMPDIR:-/tmp}/chessbook-bench}
-mkdir -p "$cache/bin"
-
-need() { command -v "$1" >/dev/null 2>&1 || PATH=$PATH:/usr/games command -v "$1" >/dev/null 2>&1; }
-export PATH=$PATH:/usr/games
-for tool in polyglot pgn-extract zstd /usr/bin/time; do
-  if ! need "$tool"; then
-    echo "installing polyglot pgn-extract zstd time (apt-get)" >&2
-    apt-get install -y -qq polyglot pgn-extract zstd time >/dev/null
-    break
-  fi
-done
-
+. "$root/bench/lib.sh"
 (cd "$root" && go build -o "$cache/bin/" ./cmd/bookbuild ./bench/notnilreplay)
-
-clean=$cache/$(basename "$input" | sed 's/\.\(zst\|gz\|bz2\)$//; s/\.pgn$//')-clean.pgn
-if [ ! -s "$clean" ]; then
-  echo "preparing $clean with pgn-extract (once)" >&2
-  case "$input" in
-    *.zst) zstd -dc "$input" ;;
-    *.gz) gzip -dc "$input" ;;
-    *.bz2) bzip2 -dc "$input" ;;
-    *) cat "$input" ;;
-  esac | pgn-extract -s --nosetuptags -o "$clean" 2>/dev/null
-fi
-
-# measure NAME CMD...: runs CMD $repeat times, prints "NAME seconds peakRSS_KiB" (median time, max RSS)
-measure() {
-  local name=$1; shift
-  local times=() rss=0 out
-  for ((i = 0; i < repeat; i++)); do
-    /usr/bin/time -o "$cache/$name.time" -f '%e %M' "$@" >"$cache/$name.out" 2>"$cache/$name.err" ||
-      { echo "$name failed: $(tail -3 "$cache/$name.err")" >&2; exit 1; }
-    out=$(tail -1 "$cache/$name.time")
-    times+=("${out% *}")
-    [ "${out#* }" -gt "$rss" ] && rss=${out#* }
-  done
-  local med
-  med=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-  echo "$name $med $rss"
-}
-
-field() { sed -n "s/^$2: *\([0-9]*\).*/\1/p" "$cache/$1.out" | head -1; }
 
 echo "input: $input ($(stat -c %s "$input") bytes); cleaned copy: $clean ($(stat -c %s "$clean") bytes)"
 echo "machine: $(nproc) cores; repeat=$repeat (median time, max RSS)"
 echo
 
-read -r _ t_ours_zst rss_ours_zst < <(measure ours_zst "$cache/bin/bookbuild" -q "$input")
+read -r t_ours_zst rss_ours_zst < <(measure ours_zst "$cache/bin/bookbuild" -q "$input")
 games_zst=$(field ours_zst "games read"); plies_zst=$(field ours_zst "plies replayed")
-read -r _ t_ours rss_ours < <(measure ours "$cache/bin/bookbuild" -q "$clean")
+read -r t_ours rss_ours < <(measure ours "$cache/bin/bookbuild" -q "$clean")
 games=$(field ours "games ingested"); plies=$(field ours "plies replayed")
-read -r _ t_ours1 rss_ours1 < <(measure ours_1core "$cache/bin/bookbuild" -q -workers 1 "$clean")
-read -r _ t_pg rss_pg < <(measure polyglot polyglot make-book -max-ply 1024 -pgn "$clean" -bin "$cache/polyglot.bin")
+read -r t_ours1 rss_ours1 < <(measure ours_1core "$cache/bin/bookbuild" -q -workers 1 "$clean")
+read -r t_pg rss_pg < <(measure polyglot polyglot make-book -max-ply 1024 -pgn "$clean" -bin "$cache/polyglot.bin")
 saved=$repeat; repeat=1
-read -r _ t_nn rss_nn < <(measure notnil "$cache/bin/notnilreplay" -limit "$notnil_games" "$clean")
+read -r t_nn rss_nn < <(measure notnil "$cache/bin/notnilreplay" -limit "$notnil_games" "$clean")
 repeat=$saved
 nn_line=$(cat "$cache/notnil.out")
 nn_games=$(echo "$nn_line" | awk '{print $2}'); nn_plies=$(echo "$nn_line" | awk '{print $4}')

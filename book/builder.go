@@ -3,6 +3,7 @@ package book
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"strconv"
 	"sync"
 
@@ -40,6 +41,7 @@ type Stats struct {
 	Games     int64             // games added to the book
 	Filtered  [numFilters]int64 // games left out, by filter
 	Positions int64             // (position, move) occurrences added
+	Distinct  int64             // distinct positions added, estimated (about 1% error)
 	Flushes   int64             // sorted runs written to the store
 }
 
@@ -71,6 +73,7 @@ type Builder struct {
 	done     chan struct{}     // closed when the flusher has stopped
 	flushErr error             // the flusher's first error (under mu)
 	start    sync.Once
+	distinct *distinctCounter // the positions flushed so far (under mu)
 }
 
 // fullTable is a table handed to the flusher with the games it holds.
@@ -92,7 +95,7 @@ func NewBuilder(st *store.Store, opts Options, workers int) *Builder {
 	workers = max(workers, 1)
 	// One table per worker plus one being flushed.
 	per := int(opts.MemBudget / int64(workers+1) / stats.RecordBytes)
-	return &Builder{st: st, opts: opts, perTable: max(per, 1024),
+	return &Builder{st: st, opts: opts, perTable: max(per, 1024), distinct: newDistinctCounter(maphash.MakeSeed()),
 		free: make(chan *stats.Table, workers+1), full: make(chan fullTable, workers+1), done: make(chan struct{})}
 }
 
@@ -128,7 +131,11 @@ func (b *Builder) write(ft fullTable) error {
 	if err != nil {
 		return fmt.Errorf("flushing to the store: %w", err)
 	}
-	err = ft.t.Flush(sst.Merge)
+	seen := newDistinctCounter(b.distinct.seed)
+	err = ft.t.Flush(func(key, enc []byte) error {
+		seen.add(key)
+		return sst.MergeTrusted(key, enc)
+	})
 	if err == nil {
 		sst.AddGames(ft.games)
 		err = sst.Ingest()
@@ -140,6 +147,9 @@ func (b *Builder) write(ft fullTable) error {
 	if err := sst.Close(); err != nil {
 		return fmt.Errorf("flushing to the store: %w", err)
 	}
+	b.mu.Lock()
+	b.distinct.merge(seen)
+	b.mu.Unlock()
 	return nil
 }
 
@@ -209,7 +219,9 @@ func (b *Builder) Finish() error {
 func (b *Builder) Stats() Stats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.stats
+	s := b.stats
+	s.Distinct = b.distinct.estimate()
+	return s
 }
 
 // worker is one pipeline worker's sink: its own table and scratch space.

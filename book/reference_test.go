@@ -2,7 +2,7 @@ package book_test
 
 import (
 	"context"
-	"os"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"path/filepath"
 	"testing"
 
@@ -14,17 +14,6 @@ import (
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
-
-func sharedData(t testing.TB) string {
-	t.Helper()
-	for _, d := range []string{"../../shared/data", "/work/shared/data"} {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-	}
-	t.Skip("shared/data not found")
-	return ""
-}
 
 // build runs the whole pipeline into a new store in a temporary directory.
 func build(t *testing.T, opts book.Options, inputs ...string) (*store.Store, *ingest.Summary, book.Stats) {
@@ -195,7 +184,7 @@ func isAliased(alias map[uint64]uint64, key uint64) bool {
 }
 
 func TestReferenceBooksWorldChampions(t *testing.T) {
-	data := sharedData(t)
+	data := testutil.SharedData(t)
 	in := filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")
 	t.Run("default", func(t *testing.T) {
 		st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence}, in)
@@ -211,7 +200,7 @@ func TestReferenceBooksWorldChampions(t *testing.T) {
 }
 
 func TestReferenceBookLichess(t *testing.T) {
-	data := sharedData(t)
+	data := testutil.SharedData(t)
 	st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, StandardStartOnly: true},
 		filepath.Join(data, "medium", "lichess_10k.pgn.zst"))
 	// 106 games start from a FEN: 104 are filtered out, and 2 are skipped
@@ -226,7 +215,7 @@ func TestReferenceBookPlayers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large corpus skipped with -short")
 	}
-	data := sharedData(t)
+	data := testutil.SharedData(t)
 	st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence},
 		filepath.Join(data, "large", "pgnmentor_players_239files.pgn.zst"))
 	if sum.Games != 412227 || bs.Games != 412225 || sum.Skipped[ingest.SkipIllegalMove] != 2 {

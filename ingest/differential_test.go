@@ -2,7 +2,7 @@ package ingest_test
 
 import (
 	"fmt"
-	"os"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -14,18 +14,6 @@ import (
 	"github.com/chessbook/chessbook/ingest"
 	nchess "github.com/notnil/chess"
 )
-
-// sharedData returns the path of ../shared/data beside the module, or skips.
-func sharedData(t testing.TB) string {
-	t.Helper()
-	for _, d := range []string{"../../shared/data", "/work/shared/data"} {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-	}
-	t.Skip("shared/data not found")
-	return ""
-}
 
 // sanGame is a game as raw SAN tokens, for differential replay.
 type sanGame struct {
@@ -177,7 +165,7 @@ func checkGame(g sanGame) (plies int, disagreement string) {
 // same verdict on bad moves and the same FEN after every ply. With -short
 // only every 20th game is checked.
 func TestDifferentialNotnil(t *testing.T) {
-	data := sharedData(t)
+	data := testutil.SharedData(t)
 	files, _ := filepath.Glob(filepath.Join(data, "small", "*"))
 	more, _ := filepath.Glob(filepath.Join(data, "medium", "*"))
 	files = append(files, more...)

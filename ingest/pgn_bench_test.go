@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"io"
 	"path/filepath"
 	"sync"
@@ -31,7 +32,7 @@ func benchCorpus(b *testing.B, name string) []byte {
 	if data, ok := benchData.m[name]; ok {
 		return data
 	}
-	data := pgnReadAll(b, filepath.Join(pgnSharedData(b), "medium", name))
+	data := pgnReadAll(b, filepath.Join(testutil.SharedData(b), "medium", name))
 	if benchData.m == nil {
 		benchData.m = map[string][]byte{}
 	}

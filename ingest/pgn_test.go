@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,19 +12,6 @@ import (
 	"testing"
 	"testing/iotest"
 )
-
-// pgnSharedData returns the shared real-data directory (../shared/data
-// beside the module root), or skips the test when it is absent.
-func pgnSharedData(t testing.TB) string {
-	t.Helper()
-	for _, d := range []string{"../../shared/data", "/work/shared/data"} {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-	}
-	t.Skip("shared/data not found")
-	return ""
-}
 
 // recorder is a Visitor writing every callback into a compact log:
 //
@@ -369,7 +357,7 @@ func TestParseStats(t *testing.T) {
 // TestParseLatin1Scid checks the Latin-1 conversion on Scid's test game,
 // against Scid's own expected UTF-8 output.
 func TestParseLatin1Scid(t *testing.T) {
-	dir := filepath.Join(pgnSharedData(t), "tricky", "scid_gtest")
+	dir := filepath.Join(testutil.SharedData(t), "tricky", "scid_gtest")
 	tags := func(name string) map[string]string {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
@@ -454,7 +442,7 @@ func pgnReadAll(t testing.TB, path string) []byte {
 // checks the game counts its README gives, that nothing is reported as
 // broken, and that splitting at several chunk sizes changes nothing.
 func TestCorpusCounts(t *testing.T) {
-	data := pgnSharedData(t)
+	data := testutil.SharedData(t)
 	want := map[string]int{
 		"small/notnil_twic0920.pgn":                            2245,
 		"small/notnil_Carlsen.pgn":                             1782,
@@ -531,7 +519,7 @@ func b2i(b bool) int {
 // BeginGame and EndGame balanced, chunked parsing equal to whole parsing,
 // and no flood of games out of files that are not PGN.
 func TestCorpusTricky(t *testing.T) {
-	dir := filepath.Join(pgnSharedData(t), "tricky")
+	dir := filepath.Join(testutil.SharedData(t), "tricky")
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -572,7 +560,7 @@ func TestCorpusTricky(t *testing.T) {
 // TestCorpusTrickyCounts pins the game counts of tricky files whose
 // structure is unusual.
 func TestCorpusTrickyCounts(t *testing.T) {
-	dir := filepath.Join(pgnSharedData(t), "tricky")
+	dir := filepath.Join(testutil.SharedData(t), "tricky")
 	for name, want := range map[string][3]int{ // games, moves, errors
 		"scalachess_fixtures/FWWRC.pgn":                                                         {605, 0, 0},
 		"scalachess_fixtures/uzchesscup.pgn":                                                    {45, 0, 0},
@@ -610,7 +598,7 @@ func TestCorpusLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large corpus skipped with -short")
 	}
-	path := filepath.Join(pgnSharedData(t), "large", "pgnmentor_players_239files.pgn.zst")
+	path := filepath.Join(testutil.SharedData(t), "large", "pgnmentor_players_239files.pgn.zst")
 	if _, err := os.Stat(path); err != nil {
 		t.Skip(err)
 	}
@@ -650,7 +638,7 @@ func TestParseNoAllocs(t *testing.T) {
 // HTML page saved as a book, compressed PGN read raw): each must come out
 // as at most one broken game, not a flood of bogus ones.
 func TestParseNotPGN(t *testing.T) {
-	data := pgnSharedData(t)
+	data := testutil.SharedData(t)
 	var files []string
 	for _, g := range []string{"books/*.bin", "books/broken/*.bin", "medium/*.zst", "small/*.bz2"} {
 		m, _ := filepath.Glob(filepath.Join(data, g))

@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"context"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,7 +90,7 @@ func TestRunCountsMatchNotnil(t *testing.T) {
 }
 
 func TestRunSkipsIllegalMoveWithLine(t *testing.T) {
-	path := filepath.Join(sharedData(t), "tricky", "pgnmentor_Gelfand_illegal_move_31Qxe1.pgn")
+	path := filepath.Join(testutil.SharedData(t), "tricky", "pgnmentor_Gelfand_illegal_move_31Qxe1.pgn")
 	// The same file twice, with a good game between: the bad game is
 	// skipped both times and the good one kept.
 	r := runPipeline(t, 2, path, "../testdata/champions500.pgn", path)
@@ -134,7 +135,7 @@ func TestRunLargeCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large corpus skipped with -short")
 	}
-	path := filepath.Join(sharedData(t), "large", "pgnmentor_players_239files.pgn.zst")
+	path := filepath.Join(testutil.SharedData(t), "large", "pgnmentor_players_239files.pgn.zst")
 	if _, err := os.Stat(path); err != nil {
 		t.Skip(err)
 	}

@@ -3,6 +3,7 @@ package polyglot
 import (
 	"bytes"
 	"flag"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,7 +117,7 @@ func TestGoldenBook(t *testing.T) {
 // moves of the Lasker trap, weight 2 each) with Key, EncodeMove and
 // WriteBook: a check against a book written by another implementation.
 func TestLaskerTrapIndependent(t *testing.T) {
-	want, err := os.ReadFile(filepath.Join(sharedData(t), "books/pychesslib_lasker-trap.bin"))
+	want, err := os.ReadFile(filepath.Join(testutil.SharedData(t), "books/pychesslib_lasker-trap.bin"))
 	if err != nil {
 		t.Skip(err)
 	}

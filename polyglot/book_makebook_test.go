@@ -2,6 +2,7 @@ package polyglot
 
 import (
 	"bytes"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -109,7 +110,7 @@ func TestWriteBookReproducesMakeBook(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays tens of thousands of games")
 	}
-	dir := sharedData(t)
+	dir := testutil.SharedData(t)
 	cases := []struct {
 		pgn, ref        string
 		maxPly, minGame int

@@ -3,6 +3,7 @@ package polyglot
 import (
 	"bytes"
 	"errors"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,23 +15,10 @@ import (
 	"github.com/chessbook/chessbook/ingest"
 )
 
-// sharedData returns the shared data directory (../../shared/data from the
-// package, else /work/shared/data), skipping the test when it is absent.
-func sharedData(t testing.TB) string {
-	t.Helper()
-	for _, d := range []string{"../../shared/data", "/work/shared/data"} {
-		if st, err := os.Stat(filepath.Join(d, "books")); err == nil && st.IsDir() {
-			return d
-		}
-	}
-	t.Skip("shared/data not found")
-	return ""
-}
-
 // openShared opens a book of shared/data, skipping when it is absent.
 func openShared(t testing.TB, rel string) *Book {
 	t.Helper()
-	path := filepath.Join(sharedData(t), rel)
+	path := filepath.Join(testutil.SharedData(t), rel)
 	if _, err := os.Stat(path); err != nil {
 		t.Skip(err)
 	}
@@ -70,7 +58,7 @@ var realBooks = []struct {
 // that Lookup finds every entry (unsorted tails included), and that Check
 // and Probe of the start position run.
 func TestReadRealBooks(t *testing.T) {
-	dir := sharedData(t)
+	dir := testutil.SharedData(t)
 	// Every .bin under books/ and reference/ must be in the table, so that
 	// a new book gets a count.
 	var found []string
@@ -193,7 +181,7 @@ func mustFEN(t testing.TB, fen string) *board.Position {
 
 // TestNotABook reads the HTML page saved as a .bin.
 func TestNotABook(t *testing.T) {
-	path := filepath.Join(sharedData(t), "books/broken/dimtrigkakis_komodo_NOT_A_BOOK.bin")
+	path := filepath.Join(testutil.SharedData(t), "books/broken/dimtrigkakis_komodo_NOT_A_BOOK.bin")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Skip(err)

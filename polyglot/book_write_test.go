@@ -3,6 +3,7 @@ package polyglot
 import (
 	"bytes"
 	"errors"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,7 +18,7 @@ import (
 func TestWriteBookRoundTrip(t *testing.T) {
 	for _, rb := range realBooks {
 		t.Run(filepath.Base(rb.path), func(t *testing.T) {
-			path := filepath.Join(sharedData(t), rb.path)
+			path := filepath.Join(testutil.SharedData(t), rb.path)
 			want, err := os.ReadFile(path)
 			if err != nil {
 				t.Skip(err)

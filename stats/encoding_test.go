@@ -6,8 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,7 +21,7 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of data-d
 // listed one per line (move result rating date) and shows the encoding one
 // move record per line; "decode HEX" shows the decoded entry or the error.
 func TestEncodingDataDriven(t *testing.T) {
-	runDataDriven(t, "testdata/encoding", func(cmd string, args []string, input []string) string {
+	testutil.RunDataDriven(t, "testdata/encoding", *rewrite, func(cmd string, args []string, input []string) string {
 		switch cmd {
 		case "encode":
 			var e Entry
@@ -232,68 +232,6 @@ func BenchmarkDecode(b *testing.B) {
 	for b.Loop() {
 		if err := DecodeInto(&e, x); err != nil {
 			b.Fatal(err)
-		}
-	}
-}
-
-// runDataDriven runs the test file at path: blocks of
-//
-//	command args...
-//	input lines...
-//	----
-//	expected output
-//
-// separated by blank lines; lines starting with # between blocks are
-// comments. With -rewrite it writes the actual output back to the file.
-func runDataDriven(t *testing.T, path string, run func(cmd string, args, input []string) string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
-	var out strings.Builder
-	for i := 0; i < len(lines); {
-		line := lines[i]
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			out.WriteString(line + "\n")
-			i++
-			continue
-		}
-		head := strings.Fields(line)
-		startLine := i + 1
-		i++
-		var input []string
-		for i < len(lines) && lines[i] != "----" {
-			input = append(input, lines[i])
-			i++
-		}
-		if i == len(lines) {
-			t.Fatalf("%s:%d: missing ----", path, startLine)
-		}
-		i++
-		var want []string
-		for i < len(lines) && lines[i] != "" {
-			want = append(want, lines[i])
-			i++
-		}
-		got := run(head[0], head[1:], input)
-		wantStr := strings.Join(want, "\n")
-		if len(want) > 0 {
-			wantStr += "\n"
-		}
-		if got != wantStr && !*rewrite {
-			t.Errorf("%s:%d: %s\n got:\n%s\nwant:\n%s", path, startLine, line, got, wantStr)
-		}
-		out.WriteString(line + "\n")
-		for _, in := range input {
-			out.WriteString(in + "\n")
-		}
-		out.WriteString("----\n" + got)
-	}
-	if *rewrite {
-		if err := os.WriteFile(path, []byte(strings.TrimSuffix(out.String(), "\n")), 0o644); err != nil {
-			t.Fatal(err)
 		}
 	}
 }

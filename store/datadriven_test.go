@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"os"
 	"sort"
 	"strconv"
@@ -50,7 +51,7 @@ func TestDataDriven(t *testing.T) {
 					_ = s.Close()
 				}
 			}()
-			runDataDriven(t, "testdata/"+f.Name(), func(cmd string, args, input []string) string {
+			testutil.RunDataDriven(t, "testdata/"+f.Name(), *rewrite, func(cmd string, args, input []string) string {
 				out, err := runCommand(t, dir, &s, cmd, args, input)
 				if err != nil {
 					return "error: " + strings.ReplaceAll(err.Error(), dir, "$DIR") + "\n"
@@ -249,66 +250,4 @@ func formatEntry(e stats.Entry) string {
 			m.RatingSum, m.RatingCount, m.FirstDate, m.LastDate)
 	}
 	return sb.String()
-}
-
-// runDataDriven runs the test file at path: blocks of
-//
-//	command args...
-//	input lines...
-//	----
-//	expected output
-//
-// separated by blank lines; lines starting with # between blocks are
-// comments. With -rewrite it writes the actual output back to the file.
-func runDataDriven(t *testing.T, path string, run func(cmd string, args, input []string) string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
-	var out strings.Builder
-	for i := 0; i < len(lines); {
-		line := lines[i]
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			out.WriteString(line + "\n")
-			i++
-			continue
-		}
-		head := strings.Fields(line)
-		startLine := i + 1
-		i++
-		var input []string
-		for i < len(lines) && lines[i] != "----" {
-			input = append(input, lines[i])
-			i++
-		}
-		if i == len(lines) {
-			t.Fatalf("%s:%d: missing ----", path, startLine)
-		}
-		i++
-		var want []string
-		for i < len(lines) && lines[i] != "" {
-			want = append(want, lines[i])
-			i++
-		}
-		got := run(head[0], head[1:], input)
-		wantStr := strings.Join(want, "\n")
-		if len(want) > 0 {
-			wantStr += "\n"
-		}
-		if got != wantStr && !*rewrite {
-			t.Errorf("%s:%d: %s\n got:\n%s\nwant:\n%s", path, startLine, line, got, wantStr)
-		}
-		out.WriteString(line + "\n")
-		for _, in := range input {
-			out.WriteString(in + "\n")
-		}
-		out.WriteString("----\n" + got)
-	}
-	if *rewrite {
-		if err := os.WriteFile(path, []byte(strings.TrimSuffix(out.String(), "\n")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }

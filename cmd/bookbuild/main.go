@@ -97,8 +97,8 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("-mem %d: want at least 256 (MiB)", c.memMiB)
 	}
 	// The store (block cache, memtables) and the pipeline's buffers take
-	// about 480 MiB with Go's headroom; the aggregation tables get the rest.
-	c.build.MemBudget = int64(c.memMiB-480) << 20
+	// about 520 MiB with Go's headroom; the aggregation tables get the rest.
+	c.build.MemBudget = int64(c.memMiB-520) << 20
 	if c.build.MemBudget < 64<<20 {
 		c.build.MemBudget = 64 << 20
 	}
@@ -301,7 +301,8 @@ func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *storeInfo)
 	}
 	fmt.Fprintf(w, "plies replayed:  %d\n", s.Plies)
 	if bs != nil {
-		fmt.Fprintf(w, "positions added: %d\n", bs.Positions)
+		fmt.Fprintf(w, "positions added: %d (position-move occurrences)\n", bs.Positions)
+		fmt.Fprintf(w, "distinct positions: about %d in this run (estimate, ~1%%)\n", bs.Distinct)
 	}
 	if st != nil {
 		m := st.meta

@@ -1,0 +1,29 @@
+package book
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"math"
+	"testing"
+)
+
+func TestDistinctCounter(t *testing.T) {
+	seed := maphash.MakeSeed()
+	for _, n := range []int{0, 1, 100, 10000, 1000000} {
+		a, b := newDistinctCounter(seed), newDistinctCounter(seed)
+		var buf [8]byte
+		for i := range n {
+			binary.LittleEndian.PutUint64(buf[:], uint64(i))
+			a.add(buf[:])
+			a.add(buf[:]) // repeats do not count
+			if i%2 == 0 {
+				b.add(buf[:]) // a subset: merging it changes nothing
+			}
+		}
+		a.merge(b)
+		got := a.estimate()
+		if err := math.Abs(float64(got)-float64(n)) / math.Max(float64(n), 1); err > 0.03 {
+			t.Errorf("n=%d: estimate %d, error %.1f%% > 3%%", n, got, 100*err)
+		}
+	}
+}
