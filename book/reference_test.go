@@ -240,4 +240,11 @@ func TestStartPositionCountsEveryGame(t *testing.T) {
 	if m := st.Meta(); m.Games != 500 {
 		t.Fatalf("meta games %d, want 500", m.Games)
 	}
+	var n int64
+	if err := st.Positions(func([]byte, *stats.Entry) error { n++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if d := float64(bs.Distinct-n) / float64(n); d > 0.03 || d < -0.03 {
+		t.Fatalf("distinct positions estimated %d, the store holds %d", bs.Distinct, n)
+	}
 }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chessbook/chessbook/internal/testutil"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(append([]string{"-progress", "none"}, args...), &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestBuildAndAddAgain(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "book")
+	code, out, errOut := runCLI(t, "-db", db, "../../testdata/champions500.pgn")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"games read:      500", "games ingested:  500", "games skipped:   0", "plies replayed:  38955", "500 games in all (max-ply 0, count game)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	// Incremental: the same store takes more games.
+	if code, out, errOut = runCLI(t, "-db", db, "../../testdata/champions500.pgn"); code != 0 || !strings.Contains(out, "1000 games in all") {
+		t.Fatalf("second run: exit %d, %s %s", code, out, errOut)
+	}
+	// Other build options than the store's: refused, naming both values.
+	code, _, errOut = runCLI(t, "-db", db, "-max-ply", "20", "../../testdata/champions500.pgn")
+	if code != 1 || !strings.Contains(errOut, "incompatible max-ply: the store has 0 (all plies), this run asks for 20") {
+		t.Fatalf("incompatible options: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "-db", db, "-count", "occurrence", "../../testdata/champions500.pgn")
+	if code != 1 || !strings.Contains(errOut, "incompatible") {
+		t.Fatalf("incompatible count mode: exit %d, %q", code, errOut)
+	}
+}
+
+func TestBadUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"-count", "sometimes", "x.pgn"},
+		{"-speed", "lightning", "x.pgn"},
+		{"-since", "yesterday", "x.pgn"},
+		{"-max-ply", "-1", "x.pgn"},
+		{"-mem", "10", "x.pgn"},
+		{"-no-such-flag", "x.pgn"},
+	} {
+		if code, _, errOut := runCLI(t, args...); code != 2 || errOut == "" {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and a message", args, code, errOut)
+		}
+	}
+}
+
+func TestMissingInput(t *testing.T) {
+	code, _, errOut := runCLI(t, "-db", filepath.Join(t.TempDir(), "b"), "no/such/file.pgn")
+	if code != 1 || !strings.Contains(errOut, "no/such/file.pgn") {
+		t.Fatalf("exit %d, %q; want 1 and the file named", code, errOut)
+	}
+}
+
+func TestReportAndFilters(t *testing.T) {
+	data := testutil.SharedData(t)
+	bad := filepath.Join(data, "tricky", "pgnmentor_Gelfand_illegal_move_31Qxe1.pgn")
+	report := filepath.Join(t.TempDir(), "report.json")
+	code, out, errOut := runCLI(t, "-db", filepath.Join(t.TempDir(), "b"), "-report", report, "-standard-start-only",
+		filepath.Join(data, "medium", "lichess_10k.pgn.zst"), bad)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"games read:      10001", "games ingested:  9894", "starts from a FEN:   104", "illegal move:        1", "bad FEN:             2",
+		"pgnmentor_Gelfand_illegal_move_31Qxe1.pgn:16: illegal move: 31.Qxe1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	raw, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r reportJSON
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Games != 10001 || len(r.Errors) != 3 || r.Skipped["illegal move"] != 1 || r.Skipped["bad FEN"] != 2 {
+		t.Fatalf("report %+v", r)
+	}
+}
