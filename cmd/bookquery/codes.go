@@ -50,19 +50,11 @@ func runEncode(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return badInput("unexpected arguments %q: give the position with -fen \"FEN\" (quoted) and the moves with -moves", strings.Join(fs.Args(), " "))
 	}
-	p := board.StartPosition()
-	if *fen != "" {
-		var err error
-		if p, err = board.ParseFEN(*fen); err != nil {
-			return badInput("bad FEN %q: %v", *fen, err)
-		}
+	line, err := movesLine(*fen, *moves)
+	if err != nil {
+		return err
 	}
-	if strings.TrimSpace(*moves) != "" {
-		var err error
-		if p, err = playMoves(p, *moves); err != nil {
-			return err
-		}
-	}
+	p := line[len(line)-1]
 	k := keys.Encode(&p)
 	if k == nil { // cannot happen: ParseFEN and Play only give valid positions
 		return fmt.Errorf("position %s has no key", p.FEN())
@@ -74,14 +66,14 @@ func runEncode(e *env, args []string) error {
 	})
 }
 
-// playMoves plays the moves of text from p and returns the position
-// reached. text is read as PGN movetext by the parser and replayer the book
+// playMoves plays the moves of text from p and returns the positions of
+// the line: p first, the position reached last. text is read as PGN movetext by the parser and replayer the book
 // builder uses (package ingest), so it takes what a PGN file may hold: SAN,
 // long algebraic and UCI moves ("Nf3", "Ng1-f3", "g1f3", "e7e8q"), move
 // numbers ("1.e4 e5 2.Nf3", "1...e5"), check and annotation marks,
 // comments, NAGs, variations and a result, and a line copied from a game
 // gives the position the book has for it.
-func playMoves(p board.Position, text string) (board.Position, error) {
+func playMoves(p board.Position, text string) ([]board.Position, error) {
 	var pgn bytes.Buffer
 	fmt.Fprintf(&pgn, "[FEN \"%s\"]\n\n%s\n", p.FEN(), text)
 	v := &movesVisitor{sink: &movesSink{}}
@@ -98,19 +90,22 @@ func playMoves(p board.Position, text string) (board.Position, error) {
 				if tok == "" || tok[0] < '0' || tok[0] > '9' { // else numbered already
 					tok = num + tok
 				}
-				return p, badInput("-moves: %s: not a move", tok)
+				return nil, badInput("-moves: %s: not a move", tok)
 			}
 		}
-		return p, badInput("-moves: at move %s: %s", num, s.err.Detail)
+		return nil, badInput("-moves: at move %s: %s", num, s.err.Detail)
 	case s.err != nil:
-		return p, badInput("-moves: %s: %s", s.err.Reason, s.err.Detail)
+		return nil, badInput("-moves: %s: %s", s.err.Reason, s.err.Detail)
 	case s.games > 1:
-		return p, badInput("-moves %q: more than one game (a result such as 1-0, or a tag, ends the moves)", text)
+		return nil, badInput("-moves %q: more than one game (a result such as 1-0, or a tag, ends the moves)", text)
 	}
+	line := make([]board.Position, 0, len(s.moves)+1)
+	line = append(line, p)
 	for _, m := range s.moves {
 		p.Play(m)
+		line = append(line, p)
 	}
-	return p, nil
+	return line, nil
 }
 
 // moveNumber names the move after plies plies from p as PGN numbers it:

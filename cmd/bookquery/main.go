@@ -6,6 +6,7 @@
 //
 //	encode   the position key of a position (-fen FEN, -moves "e4 e5 Nf3")
 //	decode   the position (FEN) of position keys given as hex or URL-safe text
+//	moves    the moves played from a position, their results and the opening (-db DIR)
 //
 // Every command takes -json for machine-readable output. The exit status is 0
 // on success, 1 for a runtime or I/O error and 2 for bad usage or bad input
@@ -41,7 +42,7 @@ type command struct {
 
 // commands are the implemented commands, in the order usage lists them.
 // (Planned: moves, games, game, positions, export, probe, serve, savings.)
-var commands = []*command{encodeCmd, decodeCmd}
+var commands = []*command{encodeCmd, decodeCmd, movesCmd}
 
 func lookup(name string) *command {
 	for _, c := range commands {
