@@ -168,13 +168,7 @@ var errSSTDone = errors.New("store: sstable writer already ingested or closed")
 func (s *Store) ingestWithMeta(path string, games uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed.Load() {
-		return ErrClosed
-	}
-	m := s.meta
-	m.Games += games
-	m.Updated = timeNow()
-	raw, err := m.marshal()
+	m, raw, err := s.advanceMeta(games)
 	if err != nil {
 		return err
 	}

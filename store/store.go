@@ -337,13 +337,7 @@ func (s *Store) Metrics() *pebble.Metrics {
 func (s *Store) commitMeta(b *pebble.Batch, games uint64, sync bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed.Load() {
-		return ErrClosed
-	}
-	m := s.meta
-	m.Games += games
-	m.Updated = timeNow()
-	raw, err := m.marshal()
+	m, raw, err := s.advanceMeta(games)
 	if err != nil {
 		return err
 	}
@@ -359,6 +353,20 @@ func (s *Store) commitMeta(b *pebble.Batch, games uint64, sync bool) error {
 	}
 	s.meta = m
 	return nil
+}
+
+// advanceMeta returns the Meta advanced by games, and its encoding, for a
+// write that commits it with the data it describes. s.mu must be held; the
+// caller stores the returned Meta in s.meta once the write succeeded.
+func (s *Store) advanceMeta(games uint64) (Meta, []byte, error) {
+	if s.closed.Load() {
+		return Meta{}, nil, ErrClosed
+	}
+	m := s.meta
+	m.Games += games
+	m.Updated = timeNow()
+	raw, err := m.marshal()
+	return m, raw, err
 }
 
 // Directory kinds found by inspectDir.
