@@ -1,0 +1,268 @@
+package gamecode
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/testutil"
+)
+
+// funcSink adapts a function to ingest.Sink.
+type funcSink func(g *ingest.Game) error
+
+func (f funcSink) Game(g *ingest.Game) error { return f(g) }
+func (f funcSink) Skip(*ingest.GameError)    {}
+
+// cloneGame copies what a test keeps of a game the pipeline will reuse.
+func cloneGame(g *ingest.Game) *ingest.Game {
+	c := &ingest.Game{File: g.File, Line: g.Line, Start: g.Start, FromFEN: g.FromFEN, Result: g.Result}
+	c.Moves = append([]board.Move(nil), g.Moves...)
+	for _, t := range g.Tags {
+		c.Tags = append(c.Tags, ingest.Tag{Name: bytes.Clone(t.Name), Value: bytes.Clone(t.Value)})
+	}
+	return c
+}
+
+// readGames returns every game of a PGN file (plain or compressed).
+func readGames(tb testing.TB, path string) []*ingest.Game {
+	tb.Helper()
+	var mu sync.Mutex
+	var games []*ingest.Game
+	_, err := ingest.Run(context.Background(), []string{path}, ingest.Options{}, func(int) ingest.Sink {
+		return funcSink(func(g *ingest.Game) error {
+			c := cloneGame(g)
+			mu.Lock()
+			games = append(games, c)
+			mu.Unlock()
+			return nil
+		})
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return games
+}
+
+// sameGame compares a decoded game with the ingested original.
+func sameGame(want *ingest.Game, got *Game, checkResult bool) error {
+	if len(want.Tags) != len(got.Tags) {
+		return fmt.Errorf("%d tags, want %d", len(got.Tags), len(want.Tags))
+	}
+	for i, t := range want.Tags {
+		if string(t.Name) != got.Tags[i].Name || string(t.Value) != got.Tags[i].Value {
+			return fmt.Errorf("tag %d: %q %q, want %q %q", i, got.Tags[i].Name, got.Tags[i].Value, t.Name, t.Value)
+		}
+	}
+	if len(want.Moves) != len(got.Moves) {
+		return fmt.Errorf("%d moves, want %d", len(got.Moves), len(want.Moves))
+	}
+	for i, m := range want.Moves {
+		if got.Moves[i] != m {
+			return fmt.Errorf("ply %d: %v, want %v", i+1, got.Moves[i], m)
+		}
+	}
+	if want.FromFEN != got.FromFEN || want.Start.FEN() != got.Start.FEN() {
+		return fmt.Errorf("start %v %q, want %v %q", got.FromFEN, got.Start.FEN(), want.FromFEN, want.Start.FEN())
+	}
+	if checkResult && want.Result != got.Result {
+		return fmt.Errorf("result %v, want %v", got.Result, want.Result)
+	}
+	return nil
+}
+
+// reparse parses PGN text with ingest and returns its only game.
+func reparse(text []byte) (*ingest.Game, error) {
+	var got *ingest.Game
+	var skipped error
+	sink := &collectSink{game: func(g *ingest.Game) { got = cloneGame(g) }, skip: func(e *ingest.GameError) { skipped = e }}
+	r := ingest.NewReplayer("printed", sink)
+	ingest.Parse(text, 1, r)
+	if skipped != nil {
+		return nil, skipped
+	}
+	if got == nil {
+		return nil, errors.New("no game parsed")
+	}
+	return got, nil
+}
+
+type collectSink struct {
+	game func(*ingest.Game)
+	skip func(*ingest.GameError)
+}
+
+func (s *collectSink) Game(g *ingest.Game) error { s.game(g); return nil }
+func (s *collectSink) Skip(e *ingest.GameError)  { s.skip(e) }
+
+// checkRoundTrip encodes, decodes, prints and re-parses one game.
+func checkRoundTrip(g *ingest.Game, buf []byte) ([]byte, error) {
+	rec, err := AppendGame(buf[:0], g)
+	if err != nil {
+		return buf, fmt.Errorf("encode: %w", err)
+	}
+	dg, err := DecodeGame(rec)
+	if err != nil {
+		return rec, fmt.Errorf("decode: %w", err)
+	}
+	if err := sameGame(g, &dg, true); err != nil {
+		return rec, fmt.Errorf("decoded: %w", err)
+	}
+	text := dg.PGN()
+	pg, err := reparse(text)
+	if err != nil {
+		return rec, fmt.Errorf("re-parse: %w\n%s", err, text)
+	}
+	if err := sameGame(g, &Game{Tags: dg.Tags, Moves: pg.Moves, Start: pg.Start, FromFEN: pg.FromFEN}, false); err != nil {
+		return rec, fmt.Errorf("re-parsed: %w\n%s", err, text)
+	}
+	// The re-parsed tags, too.
+	for i, t := range pg.Tags {
+		if i >= len(g.Tags) || !bytes.Equal(t.Name, g.Tags[i].Name) || !bytes.Equal(t.Value, g.Tags[i].Value) {
+			return rec, fmt.Errorf("re-parsed tag %d: %q %q\n%s", i, t.Name, t.Value, text)
+		}
+	}
+	if len(pg.Tags) != len(g.Tags) {
+		return rec, fmt.Errorf("re-parsed %d tags, want %d\n%s", len(pg.Tags), len(g.Tags), text)
+	}
+	return rec, nil
+}
+
+// TestRoundTripMedium checks every game of shared/data/medium: decoded
+// equal to the ingested game, and printed PGN re-parsed to the same moves
+// and tags.
+func TestRoundTripMedium(t *testing.T) {
+	dir := filepath.Join(testutil.SharedData(t), "medium")
+	files, err := filepath.Glob(filepath.Join(dir, "*.pgn*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no medium inputs in %s: %v", dir, err)
+	}
+	var mu sync.Mutex
+	var games, bad int
+	_, err = ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
+		var buf []byte
+		return funcSink(func(g *ingest.Game) error {
+			var err error
+			buf, err = checkRoundTrip(g, buf)
+			mu.Lock()
+			defer mu.Unlock()
+			games++
+			if err != nil {
+				bad++
+				if bad <= 10 {
+					t.Errorf("%s:%d: %v", g.File, g.Line, err)
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if games < 40000 {
+		t.Errorf("only %d games", games)
+	}
+	t.Logf("%d games round-tripped, %d failures", games, bad)
+}
+
+// TestRoundTripSmall covers the small and tricky inputs (FEN starts,
+// odd tags) when they are present.
+func TestRoundTripSmall(t *testing.T) {
+	root := testutil.SharedData(t)
+	var files []string
+	for _, pat := range []string{"small/*", "tricky/*.pgn", "tricky/*/*.pgn"} {
+		m, _ := filepath.Glob(filepath.Join(root, pat))
+		for _, f := range m {
+			if filepath.Ext(f) != ".txt" && filepath.Ext(f) != ".md" {
+				files = append(files, f)
+			}
+		}
+	}
+	if testing.Short() && len(files) > 3 {
+		files = files[:3]
+	}
+	var mu sync.Mutex
+	n := 0
+	for _, f := range files {
+		_, err := ingest.Run(context.Background(), []string{f}, ingest.Options{}, func(int) ingest.Sink {
+			var buf []byte
+			return funcSink(func(g *ingest.Game) error {
+				var err error
+				buf, err = checkRoundTrip(g, buf)
+				mu.Lock()
+				defer mu.Unlock()
+				n++
+				if err != nil {
+					t.Errorf("%s:%d: %v", g.File, g.Line, err)
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			t.Logf("%s: %v", f, err)
+		}
+	}
+	t.Logf("%d games from %d files", n, len(files))
+}
+
+func TestGarbage(t *testing.T) {
+	g := readGames(t, "../testdata/champions500.pgn")
+	rec, err := AppendGame(nil, g[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A truncated record decodes to an error or to some legal game (the
+	// store keeps record lengths; the format has no checksum): never a panic.
+	for i := range rec {
+		if _, err := DecodeGame(rec[:i]); err != nil && !IsCorrupt(err) {
+			t.Errorf("truncated to %d bytes: error %v does not wrap the corrupt error", i, err)
+		}
+	}
+	for _, b := range [][]byte{nil, {0}, {Version}, {2, 1, 2, 3}, bytes.Repeat([]byte{0xFF}, 100)} {
+		if _, err := DecodeGame(b); err != nil && !IsCorrupt(err) {
+			t.Errorf("%x: error %v does not wrap the corrupt error", b, err)
+		}
+	}
+}
+
+func FuzzDecodeGame(f *testing.F) {
+	games := readGames(f, "../testdata/champions500.pgn")
+	for _, g := range games[:20] {
+		rec, err := AppendGame(nil, g)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(rec)
+	}
+	f.Add([]byte{Version, 0xFF, 0xFF, 0xFF})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g, err := DecodeGame(b)
+		if err != nil {
+			return
+		}
+		// Whatever decodes is a legal game: it prints, and re-encodes to a
+		// record that decodes to the same game.
+		_ = g.PGN()
+		ig := &ingest.Game{Start: g.Start, FromFEN: g.FromFEN, Moves: g.Moves, Result: g.Result}
+		for _, t := range g.Tags {
+			ig.Tags = append(ig.Tags, ingest.Tag{Name: []byte(t.Name), Value: []byte(t.Value)})
+		}
+		rec, err := AppendGame(nil, ig)
+		if err != nil {
+			t.Fatalf("re-encoding a decoded game: %v", err)
+		}
+		g2, err := DecodeGame(rec)
+		if err != nil {
+			t.Fatalf("decoding a re-encoded game: %v", err)
+		}
+		if err := sameGame(ig, &g2, true); err != nil {
+			t.Fatalf("re-encoded game differs: %v", err)
+		}
+	})
+}

@@ -1,0 +1,147 @@
+package gamecode
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/klauspost/compress/zstd"
+)
+
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+// measurement is what measureFiles reports.
+type measurement struct {
+	games, plies   int64
+	record, noTags int64
+	blocks         int64 // the records in blocks of 100 through BlockCodec
+	pgn, zstdPGN   int64
+	stats          Stats
+	pending        [][]byte
+	bc             *BlockCodec
+}
+
+func (m *measurement) flush() {
+	if len(m.pending) > 0 {
+		m.blocks += int64(len(m.bc.Compress(nil, m.pending)))
+		m.pending = m.pending[:0]
+	}
+}
+
+func (m *measurement) add(o *measurement) {
+	m.games += o.games
+	m.plies += o.plies
+	m.record += o.record
+	m.noTags += o.noTags
+	m.blocks += o.blocks
+	m.pgn += o.pgn
+	m.stats.Merge(&o.stats)
+}
+
+// measureFiles encodes every game of files and compares the records with
+// zstd at its best level over the same games printed as PGN (one stream).
+func measureFiles(t *testing.T, files []string) *measurement {
+	cw := &countWriter{}
+	zw, err := zstd.NewWriter(cw, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var parts []*measurement
+	_, err = ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
+		bc, err := NewBlockCodec()
+		if err != nil {
+			t.Error(err)
+		}
+		m := &measurement{bc: bc}
+		mu.Lock()
+		parts = append(parts, m)
+		mu.Unlock()
+		var bare ingest.Game
+		return funcSink(func(g *ingest.Game) error {
+			rec, err := AppendGame(nil, g)
+			if err != nil {
+				return err
+			}
+			bare = *g
+			bare.Tags = nil
+			noTags, err := AppendGame(nil, &bare)
+			if err != nil {
+				return err
+			}
+			dg, err := DecodeGame(rec)
+			if err != nil {
+				return err
+			}
+			if err := m.stats.Add(g); err != nil {
+				return err
+			}
+			text := dg.PGN()
+			m.games++
+			m.plies += int64(len(g.Moves))
+			m.record += int64(len(rec))
+			m.noTags += int64(len(noTags))
+			m.pgn += int64(len(text))
+			m.pending = append(m.pending, rec)
+			if len(m.pending) == 100 {
+				m.flush()
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			_, err = zw.Write(text)
+			return err
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var all measurement
+	for _, m := range parts {
+		m.flush()
+		all.add(m)
+	}
+	all.zstdPGN = cw.n
+	return &all
+}
+
+func report(t *testing.T, m *measurement) {
+	g, p := float64(m.games), float64(m.plies)
+	hr, hi := m.stats.Entropy()
+	t.Logf("%d games, %d plies", m.games, m.plies)
+	t.Logf("moves: %.3f bits/ply (frozen tables); empirical entropy: ranks %.3f, plain LegalMoves indices %.3f bits/ply", m.stats.ModelBits/p, hr, hi)
+	t.Logf("record: %.1f bytes/game, %.1f without tags; blocks of 100: %.1f bytes/game", float64(m.record)/g, float64(m.noTags)/g, float64(m.blocks)/g)
+	t.Logf("PGN %.1f bytes/game, zstd best %.1f bytes/game; record/zstd = %.3f", float64(m.pgn)/g, float64(m.zstdPGN)/g, float64(m.record)/float64(m.zstdPGN))
+	if bits := m.stats.ModelBits / p; bits > 8 {
+		t.Errorf("%.3f bits/ply, want <= 8", bits)
+	}
+	if r := float64(m.record) / float64(m.zstdPGN); r > 1 {
+		t.Errorf("records are %.3f of zstd -19's PGN, want <= 1", r)
+	}
+}
+
+func TestMeasureMedium(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(testutil.SharedData(t), "medium", "*.pgn*"))
+	if len(files) == 0 {
+		t.Skip("no medium inputs")
+	}
+	report(t, measureFiles(t, files))
+}
+
+func TestMeasureLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large input: not with -short")
+	}
+	files, _ := filepath.Glob(filepath.Join(testutil.SharedData(t), "large", "*.pgn*"))
+	if len(files) == 0 {
+		t.Skip("no large inputs")
+	}
+	report(t, measureFiles(t, files))
+}
