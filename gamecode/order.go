@@ -21,24 +21,30 @@ func leastAttacker(p *board.Position, s board.Square, c board.Color) int32 {
 	return 2000
 }
 
+// attacksAfter returns the squares a piece of type pt (not a king) attacks
+// after moving from from to to, with the board occupied as occ before the
+// move.
+func attacksAfter(pt board.PieceType, us board.Color, from, to board.Square, occ board.Bitboard) board.Bitboard {
+	occ = occ&^(board.Bitboard(1)<<from) | board.Bitboard(1)<<to
+	switch pt {
+	case board.Pawn:
+		return board.PawnAttacks(us, to)
+	case board.Knight:
+		return board.KnightAttacks(to)
+	case board.Bishop:
+		return board.BishopAttacks(to, occ)
+	case board.Rook:
+		return board.RookAttacks(to, occ)
+	case board.Queen:
+		return board.QueenAttacks(to, occ)
+	}
+	return 0
+}
+
 // threatBonus scores the attacks a piece makes from its new square on
 // enemy pieces worth more than itself.
 func threatBonus(pt board.PieceType, us board.Color, from, to board.Square, occ board.Bitboard, p *board.Position, them board.Color) int32 {
-	occ = occ&^(board.Bitboard(1)<<from) | board.Bitboard(1)<<to
-	var att board.Bitboard
-	switch pt {
-	case board.Pawn:
-		att = board.PawnAttacks(us, to)
-	case board.Knight:
-		att = board.KnightAttacks(to)
-	case board.Bishop:
-		att = board.BishopAttacks(to, occ)
-	case board.Rook:
-		att = board.RookAttacks(to, occ)
-	case board.Queen:
-		att = board.QueenAttacks(to, occ)
-	}
-	att &= p.ByColor(them) &^ p.Pieces(them, board.King)
+	att := attacksAfter(pt, us, from, to, occ) & p.ByColor(them) &^ p.Pieces(them, board.King)
 	best := int32(0)
 	for att != 0 {
 		s := att.PopLSB()
@@ -66,20 +72,7 @@ func givesDirectCheck(p *board.Position, pt board.PieceType, us board.Color, fro
 	if ksq >= board.NoSquare {
 		return false
 	}
-	occ = occ&^(board.Bitboard(1)<<from) | board.Bitboard(1)<<to
-	var att board.Bitboard
-	switch pt {
-	case board.Pawn:
-		att = board.PawnAttacks(us, to)
-	case board.Knight:
-		att = board.KnightAttacks(to)
-	case board.Bishop:
-		att = board.BishopAttacks(to, occ)
-	case board.Rook:
-		att = board.RookAttacks(to, occ)
-	case board.Queen:
-		att = board.QueenAttacks(to, occ)
-	}
+	att := attacksAfter(pt, us, from, to, occ)
 	return att.Has(ksq)
 }
 
