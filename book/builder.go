@@ -113,22 +113,24 @@ func (b *Builder) flusher() {
 			b.stats.Flushes++
 		}
 		b.mu.Unlock()
-		ft.t.Reset()
-		b.free <- ft.t
+		b.free <- ft.t // emptied by write
 	}
 }
 
 // write writes one table to the store as a sorted run, with the number of
-// games it holds, in one atomic ingestion.
+// games it holds, in one atomic ingestion. The table is empty afterwards,
+// whatever happened (Table.Flush empties it).
 func (b *Builder) write(ft fullTable) error {
 	b.mu.Lock()
 	failed := b.flushErr != nil
 	b.mu.Unlock()
 	if failed {
+		ft.t.Reset()
 		return nil // the build is failing: drop the rest
 	}
 	sst, err := b.st.NewSSTWriter()
 	if err != nil {
+		ft.t.Reset()
 		return fmt.Errorf("flushing to the store: %w", err)
 	}
 	seen := newDistinctCounter(b.distinct.seed)
@@ -245,12 +247,12 @@ type seenRec struct {
 // Game implements ingest.Sink.
 func (w *worker) Game(g *ingest.Game) error {
 	o := &w.b.opts
-	if f, drop := w.filter(g); drop {
+	white, black := rating(g.Tag("WhiteElo")), rating(g.Tag("BlackElo"))
+	date := stats.ParseDate(string(g.Tag("Date")))
+	if f, drop := w.filter(g, white, black, date); drop {
 		w.stats.Filtered[f]++
 		return nil
 	}
-	white, black := rating(g.Tag("WhiteElo")), rating(g.Tag("BlackElo"))
-	date := stats.ParseDate(string(g.Tag("Date")))
 	res := result(g.Result)
 	perGame := o.CountMode == store.CountGame
 	if !w.table.HasRoom(len(g.Moves)) && w.table.Len() > 0 {
@@ -304,18 +306,18 @@ func (w *worker) repeat(pos *board.Position, m board.Move) bool {
 	return false
 }
 
-// filter reports whether a game is left out, and by which filter.
-func (w *worker) filter(g *ingest.Game) (Filter, bool) {
+// filter reports whether a game, whose players' ratings and date are
+// given, is left out, and by which filter.
+func (w *worker) filter(g *ingest.Game, white, black int, date stats.Date) (Filter, bool) {
 	o := &w.b.opts
 	if o.StandardStartOnly && g.FromFEN {
 		return FilterFEN, true
 	}
-	if o.MinRating > 0 && (rating(g.Tag("WhiteElo")) < o.MinRating || rating(g.Tag("BlackElo")) < o.MinRating) {
+	if o.MinRating > 0 && (white < o.MinRating || black < o.MinRating) {
 		return FilterRating, true
 	}
 	if o.Since != 0 || o.Until != 0 {
-		d := stats.ParseDate(string(g.Tag("Date")))
-		if !d.Known() || (o.Since != 0 && d < o.Since) || (o.Until != 0 && d > o.Until) {
+		if d := date; !d.Known() || (o.Since != 0 && d < o.Since) || (o.Until != 0 && d > o.Until) {
 			return FilterDate, true
 		}
 	}

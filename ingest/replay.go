@@ -199,12 +199,13 @@ func (r *Replayer) SAN(san []byte, line int) bool {
 	if r.skip != nil {
 		return false
 	}
-	if isNullMove(san) {
-		r.fail(line, SkipNullMove, fmt.Sprintf("%q after %d plies", san, len(r.game.Moves)))
-		return false
-	}
 	m, err := r.pos.ParseSAN(san)
 	if err != nil {
+		// Not SAN: a null move, or another notation (rare: off the hot path).
+		if isNullMove(san) {
+			r.fail(line, SkipNullMove, fmt.Sprintf("%q after %d plies", san, len(r.game.Moves)))
+			return false
+		}
 		var ok bool
 		if m, ok = r.coordinateMove(san); !ok {
 			r.moveError(line, san, err)

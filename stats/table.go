@@ -25,7 +25,7 @@ type Table struct {
 	recs  []tableRec
 	arena []byte
 	// big is set when a counter comes close to the 32-bit limit of the
-	// in-memory record; the owner should flush.
+	// in-memory record; HasRoom then says no, so the owner flushes.
 	big bool
 
 	order   []sortRec // scratch for Flush: records in key order
@@ -68,13 +68,15 @@ func (t *Table) sameKey(a, b *sortRec) bool {
 	return a.n <= 16 || bytes.Equal(t.key(&t.recs[a.idx]), t.key(&t.recs[b.idx]))
 }
 
-// tableRecBytes is the memory one record costs: the record (48), its key
-// bytes (about 13 on average, 16 reserved), its slots (8 bytes at a load
-// between 1/4 and 1/2: up to 16) and its two sort entries at flush time
-// (2 x 24, the radix sort's source and destination).
-const tableRecBytes = 48 + 16 + 16 + 48
+// RecordBytes is the memory one record costs, for sizing a Table to a
+// memory budget: the record (48), its key bytes (about 13 on average, 16
+// reserved), its slots (8 bytes at a load between 1/4 and 1/2: up to 16)
+// and its two sort entries at flush time (2 x 24, the radix sort's source
+// and destination).
+const RecordBytes = 48 + 16 + 16 + 48
 
-// nearLimit is the counter value at which a Table asks to be flushed.
+// nearLimit is the counter value past which HasRoom says no, so that the
+// owner flushes long before a 32-bit counter could overflow.
 const nearLimit = 1 << 31
 
 // NewTable returns a Table sized for about n records before it must grow.
@@ -100,18 +102,6 @@ func (t *Table) Len() int { return len(t.recs) }
 func (t *Table) HasRoom(n int) bool {
 	return len(t.recs)+n <= cap(t.recs) && len(t.arena)+n*24 <= cap(t.arena) && !t.big
 }
-
-// MemSize returns an estimate of the bytes the Table holds on to.
-func (t *Table) MemSize() int {
-	return cap(t.recs)*48 + cap(t.arena) + cap(t.slots)*8 + (cap(t.order)+cap(t.scratch))*24
-}
-
-// RecordBytes is the average memory one record costs, for sizing a Table
-// to a memory budget.
-const RecordBytes = tableRecBytes
-
-// NeedsFlush reports whether a counter is close to its in-memory limit.
-func (t *Table) NeedsFlush() bool { return t.big }
 
 func (t *Table) hashOf(key []byte, m board.Move) uint32 {
 	h := maphash.Bytes(t.seed, key) ^ (uint64(m)+1)*0x9e3779b97f4a7c15
