@@ -2,6 +2,7 @@ package keys
 
 import (
 	"bytes"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
@@ -10,8 +11,8 @@ import (
 // FuzzDecode: Decode never panics, and any key it accepts decodes to a
 // valid position that encodes back to exactly that key.
 func FuzzDecode(f *testing.F) {
-	for _, g := range golden {
-		p, err := board.ParseFEN(g.fen)
+	for _, g := range testutil.GoldenKeys {
+		p, err := board.ParseFEN(g.FEN)
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package keys
 import (
 	"bytes"
 	"errors"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"math/bits"
 	"math/rand/v2"
 	"strings"
@@ -23,33 +24,20 @@ func mustFEN(t testing.TB, fen string) board.Position {
 	return p
 }
 
-// golden are keys that must never change: the format is frozen. They are
-// repeated in FORMAT.md for other implementations.
-var golden = []struct{ fen, hex, text string }{
-	{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "5000241c0402", "UAAkHAQC"},
-	{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "5080206da04020", "UIAgbaBAIA"},
-	{"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "5000207c80e05014", "UAAgfIDgUBQ"},
-	{"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", "5000207c80e05010", "UAAgfIDgUBA"},
-	{"r2q1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9", "11291400408e00b0c0", "ESkUAECOALDA"},
-	{"8/5pk1/6p1/3R4/5P2/6PK/r7/8 b - - 0 45", "00f3857f2ca7df1b68", "APOFfyyn3xto"},
-	{"4k3/8/8/KPp4r/8/8/8/8 w - c6 0 1", "007e7bfe22cffc80", "AH57_iLP_IA"},
-	{"8/8/8/8/8/8/8/K6k w - - 0 1", "00767fffffe0", "AHZ____g"},
-}
-
 func TestGolden(t *testing.T) {
-	for _, g := range golden {
-		p := mustFEN(t, g.fen)
+	for _, g := range testutil.GoldenKeys {
+		p := mustFEN(t, g.FEN)
 		k := Encode(&p)
-		if Hex(k) != g.hex || Text(k) != g.text {
-			t.Errorf("%s: key %s / %s, want %s / %s", g.fen, Hex(k), Text(k), g.hex, g.text)
+		if Hex(k) != g.Hex || Text(k) != g.Text {
+			t.Errorf("%s: key %s / %s, want %s / %s", g.FEN, Hex(k), Text(k), g.Hex, g.Text)
 		}
 		q, err := Decode(k)
 		if err != nil {
-			t.Errorf("%s: %v", g.fen, err)
+			t.Errorf("%s: %v", g.FEN, err)
 			continue
 		}
 		if want := normalize(&p); q != want {
-			t.Errorf("%s: decodes to %s, want %s", g.fen, q.FEN(), want.FEN())
+			t.Errorf("%s: decodes to %s, want %s", g.FEN, q.FEN(), want.FEN())
 		}
 	}
 }
@@ -186,16 +174,16 @@ func rawKey(cat uint8, p *board.Position, ep int, epBits uint) []byte {
 }
 
 func TestRawKeyMatchesAppend(t *testing.T) {
-	for _, g := range golden {
-		p := mustFEN(t, g.fen)
+	for _, g := range testutil.GoldenKeys {
+		p := mustFEN(t, g.FEN)
 		ep, epBits := -1, uint(0)
-		if strings.Contains(g.fen, "f6") {
+		if strings.Contains(g.FEN, "f6") {
 			ep, epBits = 2, 2
-		} else if strings.Contains(g.fen, "KQkq - 0 3") {
+		} else if strings.Contains(g.FEN, "KQkq - 0 3") {
 			ep, epBits = 0, 2
 		}
-		if got := Hex(rawKey(multitable.Category(&p), &p, ep, epBits)); got != g.hex {
-			t.Errorf("%s: rawKey %s, Append %s", g.fen, got, g.hex)
+		if got := Hex(rawKey(multitable.Category(&p), &p, ep, epBits)); got != g.Hex {
+			t.Errorf("%s: rawKey %s, Append %s", g.FEN, got, g.Hex)
 		}
 	}
 }
@@ -282,8 +270,8 @@ func TestDecodeShortStrings(t *testing.T) {
 func TestMutatedKeys(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	var seeds [][]byte
-	for _, g := range golden {
-		p := mustFEN(t, g.fen)
+	for _, g := range testutil.GoldenKeys {
+		p := mustFEN(t, g.FEN)
 		seeds = append(seeds, Encode(&p))
 	}
 	accepted := 0

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -43,18 +44,6 @@ func encodeJSONOf(t *testing.T, args ...string) encodeJSON {
 	return e
 }
 
-// golden are the golden keys of keys/FORMAT.md.
-var golden = []struct{ fen, hex, text string }{
-	{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "5000241c0402", "UAAkHAQC"},
-	{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "5080206da04020", "UIAgbaBAIA"},
-	{"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "5000207c80e05014", "UAAgfIDgUBQ"},
-	{"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", "5000207c80e05010", "UAAgfIDgUBA"},
-	{"r2q1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9", "11291400408e00b0c0", "ESkUAECOALDA"},
-	{"8/5pk1/6p1/3R4/5P2/6PK/r7/8 b - - 0 45", "00f3857f2ca7df1b68", "APOFfyyn3xto"},
-	{"4k3/8/8/KPp4r/8/8/8/8 w - c6 0 1", "007e7bfe22cffc80", "AH57_iLP_IA"},
-	{"8/8/8/8/8/8/8/K6k w - - 0 1", "00767fffffe0", "AHZ____g"},
-}
-
 func TestEncodeStartPosition(t *testing.T) {
 	want := encodeJSON{FEN: board.StartFEN, Hex: "5000241c0402", Text: "UAAkHAQC", Bytes: 6, Polyglot: "463b96181691fc9c"}
 	for _, args := range [][]string{nil, {"-fen", board.StartFEN}} {
@@ -71,10 +60,10 @@ func TestEncodeStartPosition(t *testing.T) {
 }
 
 func TestEncodeGolden(t *testing.T) {
-	for _, g := range golden {
-		got := encodeJSONOf(t, "-fen", g.fen)
-		if got.Hex != g.hex || got.Text != g.text || got.Bytes != len(g.hex)/2 || got.FEN != g.fen {
-			t.Errorf("encode -fen %q = %+v, want hex %s text %s", g.fen, got, g.hex, g.text)
+	for _, g := range testutil.GoldenKeys {
+		got := encodeJSONOf(t, "-fen", g.FEN)
+		if got.Hex != g.Hex || got.Text != g.Text || got.Bytes != len(g.Hex)/2 || got.FEN != g.FEN {
+			t.Errorf("encode -fen %q = %+v, want hex %s text %s", g.FEN, got, g.Hex, g.Text)
 		}
 	}
 }
@@ -151,18 +140,6 @@ func TestEncodeMovesNotations(t *testing.T) {
 	}
 }
 
-// perftFENs are the positions of the perft suite of board's tests
-// (chessprogramming.org "Perft Results").
-var perftFENs = []string{
-	board.StartFEN,
-	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-	"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-	"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-	"r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
-	"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-	"r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-}
-
 // gamePositions returns every position of the first n games of the PGN
 // file path, as the book builder replays them.
 func gamePositions(t *testing.T, path string, n int) []board.Position {
@@ -208,15 +185,15 @@ func decodedFEN(p board.Position) string {
 // TestRoundTrip encodes positions and decodes both forms of their keys.
 func TestRoundTrip(t *testing.T) {
 	var ps []board.Position
-	for _, f := range perftFENs {
+	for _, f := range testutil.PerftFENs {
 		p, err := board.ParseFEN(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ps = append(ps, p)
 	}
-	for _, g := range golden {
-		p, err := board.ParseFEN(g.fen)
+	for _, g := range testutil.GoldenKeys {
+		p, err := board.ParseFEN(g.FEN)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,9 +237,9 @@ func TestRoundTrip(t *testing.T) {
 func TestDecodeSeveral(t *testing.T) {
 	var codes []string
 	var want strings.Builder
-	for _, g := range golden {
-		codes = append(codes, g.hex, g.text)
-		p, err := board.ParseFEN(g.fen)
+	for _, g := range testutil.GoldenKeys {
+		codes = append(codes, g.Hex, g.Text)
+		p, err := board.ParseFEN(g.FEN)
 		if err != nil {
 			t.Fatal(err)
 		}
