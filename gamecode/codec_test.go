@@ -143,25 +143,7 @@ func TestRoundTripMedium(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no medium inputs in %s: %v", dir, err)
 	}
-	var mu sync.Mutex
-	var games, bad int
-	_, err = ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
-		var buf []byte
-		return funcSink(func(g *ingest.Game) error {
-			var err error
-			buf, err = checkRoundTrip(g, buf)
-			mu.Lock()
-			defer mu.Unlock()
-			games++
-			if err != nil {
-				bad++
-				if bad <= 10 {
-					t.Errorf("%s:%d: %v", g.File, g.Line, err)
-				}
-			}
-			return nil
-		})
-	})
+	games, bad, err := roundTrip(t, files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,28 +169,40 @@ func TestRoundTripSmall(t *testing.T) {
 	if testing.Short() && len(files) > 3 {
 		files = files[:3]
 	}
-	var mu sync.Mutex
 	n := 0
 	for _, f := range files {
-		_, err := ingest.Run(context.Background(), []string{f}, ingest.Options{}, func(int) ingest.Sink {
-			var buf []byte
-			return funcSink(func(g *ingest.Game) error {
-				var err error
-				buf, err = checkRoundTrip(g, buf)
-				mu.Lock()
-				defer mu.Unlock()
-				n++
-				if err != nil {
-					t.Errorf("%s:%d: %v", g.File, g.Line, err)
-				}
-				return nil
-			})
-		})
+		games, _, err := roundTrip(t, []string{f})
 		if err != nil {
 			t.Logf("%s: %v", f, err)
 		}
+		n += games
 	}
 	t.Logf("%d games from %d files", n, len(files))
+}
+
+// roundTrip runs checkRoundTrip on every game of the files, reporting the
+// first ten failures, and returns the games checked and failed.
+func roundTrip(t *testing.T, files []string) (games, bad int, err error) {
+	t.Helper()
+	var mu sync.Mutex
+	_, err = ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
+		var buf []byte
+		return funcSink(func(g *ingest.Game) error {
+			var err error
+			buf, err = checkRoundTrip(g, buf)
+			mu.Lock()
+			defer mu.Unlock()
+			games++
+			if err != nil {
+				bad++
+				if bad <= 10 {
+					t.Errorf("%s:%d: %v", g.File, g.Line, err)
+				}
+			}
+			return nil
+		})
+	})
+	return games, bad, err
 }
 
 func TestGarbage(t *testing.T) {
