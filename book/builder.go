@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/stats"
@@ -38,11 +39,15 @@ func (f Filter) String() string {
 
 // Stats are a build's counters.
 type Stats struct {
-	Games     int64             // games added to the book
-	Filtered  [numFilters]int64 // games left out, by filter
-	Positions int64             // (position, move) occurrences added
-	Distinct  int64             // distinct positions added, estimated (about 1% error)
-	Flushes   int64             // sorted runs written to the store
+	Games      int64             // games added to the book (and stored)
+	Duplicates int64             // games already in the store or earlier in the input
+	Unstorable int64             // games the game codec refused (a bug; see Errors)
+	Filtered   [numFilters]int64 // games left out, by filter
+	Positions  int64             // (position, move) occurrences added
+	Distinct   int64             // distinct positions added, estimated (about 1% error)
+	Flushes    int64             // sorted runs written to the store
+	// Errors holds the first few reasons games could not be stored.
+	Errors []string
 }
 
 // FilteredTotal returns the number of games left out by filters.
@@ -67,19 +72,22 @@ type Builder struct {
 	// Tables rotate between the workers and one flusher goroutine: a worker
 	// whose table is full hands it to the flusher and takes a free one, so
 	// replay goes on while the full table is sorted and written.
-	perTable int               // records per table
-	free     chan *stats.Table // empty tables
-	full     chan fullTable    // tables waiting for the flusher
-	done     chan struct{}     // closed when the flusher has stopped
-	flushErr error             // the flusher's first error (under mu)
+	perTable int           // records per table
+	free     chan *unit    // empty units
+	full     chan *unit    // units waiting for the flusher
+	done     chan struct{} // closed when the flusher has stopped
+	flushErr error         // the flusher's first error (under mu)
 	start    sync.Once
 	distinct *distinctCounter // the positions flushed so far (under mu)
+	dedupe   *dedupe
+	inputs   map[string]uint64 // input name -> 1 + its index
 }
 
-// fullTable is a table handed to the flusher with the games it holds.
-type fullTable struct {
+// unit is what is committed in one atomic ingestion: a table of statistics
+// and the games they come from.
+type unit struct {
 	t     *stats.Table
-	games uint64
+	games gameBatch
 }
 
 // NewBuilder returns a Builder writing to st, which must have been opened
@@ -95,16 +103,25 @@ func NewBuilder(st *store.Store, opts Options, workers int) *Builder {
 	workers = max(workers, 1)
 	// One table per worker plus one being flushed.
 	per := int(opts.MemBudget / int64(workers+1) / stats.RecordBytes)
+	inputs := make(map[string]uint64, len(opts.Inputs))
+	for i, name := range opts.Inputs {
+		if _, dup := inputs[name]; !dup {
+			inputs[name] = uint64(i + 1)
+		}
+	}
 	return &Builder{st: st, opts: opts, perTable: max(per, 1024), distinct: newDistinctCounter(maphash.MakeSeed()),
-		free: make(chan *stats.Table, workers+1), full: make(chan fullTable, workers+1), done: make(chan struct{})}
+		free: make(chan *unit, workers+1), full: make(chan *unit, workers+1), done: make(chan struct{}),
+		dedupe: newDedupe(opts.KeepDuplicates), inputs: inputs}
 }
+
+func (b *Builder) newUnit() *unit { return &unit{t: stats.NewTable(b.perTable)} }
 
 // flusher writes the full tables to the store, one at a time, and returns
 // them to the free list.
 func (b *Builder) flusher() {
 	defer close(b.done)
-	for ft := range b.full {
-		err := b.write(ft)
+	for u := range b.full {
+		err := b.write(u)
 		b.mu.Lock()
 		if err != nil && b.flushErr == nil {
 			b.flushErr = err
@@ -113,33 +130,43 @@ func (b *Builder) flusher() {
 			b.stats.Flushes++
 		}
 		b.mu.Unlock()
-		b.free <- ft.t // emptied by write
+		b.free <- u // emptied by write
 	}
 }
 
-// write writes one table to the store as a sorted run, with the number of
-// games it holds, in one atomic ingestion. The table is empty afterwards,
-// whatever happened (Table.Flush empties it).
-func (b *Builder) write(ft fullTable) error {
+// write writes one unit to the store: its games, then its table as a
+// sorted run, with the number of games, in one atomic ingestion. The unit
+// is empty afterwards, whatever happened.
+func (b *Builder) write(u *unit) error {
+	defer func() {
+		b.dedupe.release(u.games.games)
+		u.games.reset()
+		u.t.Reset()
+	}()
 	b.mu.Lock()
 	failed := b.flushErr != nil
 	b.mu.Unlock()
 	if failed {
-		ft.t.Reset()
 		return nil // the build is failing: drop the rest
 	}
 	sst, err := b.st.NewSSTWriter()
 	if err != nil {
-		ft.t.Reset()
 		return fmt.Errorf("flushing to the store: %w", err)
 	}
+	for _, g := range u.games.sorted() {
+		if err = sst.SetGame(g.id, u.games.buf[g.off:g.end]); err != nil {
+			break
+		}
+	}
 	seen := newDistinctCounter(b.distinct.seed)
-	err = ft.t.Flush(func(key, enc []byte) error {
-		seen.add(key)
-		return sst.MergeTrusted(key, enc)
-	})
 	if err == nil {
-		sst.AddGames(ft.games)
+		err = u.t.Flush(func(key, enc []byte) error {
+			seen.add(key)
+			return sst.MergeTrusted(key, enc)
+		})
+	}
+	if err == nil {
+		sst.AddGames(uint64(len(u.games.games)))
 		err = sst.Ingest()
 	}
 	if err != nil {
@@ -165,10 +192,10 @@ func (b *Builder) err() error {
 // Sink returns the sink of pipeline worker i (see ingest.Run).
 func (b *Builder) Sink(i int) ingest.Sink {
 	b.start.Do(func() {
-		b.free <- stats.NewTable(b.perTable) // the spare
+		b.free <- b.newUnit() // the spare
 		go b.flusher()
 	})
-	w := &worker{b: b, table: stats.NewTable(b.perTable)}
+	w := &worker{b: b, unit: b.newUnit(), hasher: newContentHasher()}
 	b.mu.Lock()
 	b.workers = append(b.workers, w)
 	b.mu.Unlock()
@@ -185,17 +212,17 @@ func (b *Builder) Finish() error {
 	errs := make([]error, len(b.workers))
 	written := 0
 	for i, w := range b.workers {
-		ft := fullTable{t: w.table, games: w.games}
-		w.table, w.games = nil, 0
+		u := w.unit
+		w.unit = nil
 		w.handOver()
-		if ft.t == nil || (ft.t.Len() == 0 && ft.games == 0) {
+		if u == nil || (u.t.Len() == 0 && len(u.games.games) == 0) {
 			continue
 		}
 		written++
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = b.write(ft)
+			errs[i] = b.write(u)
 		}()
 	}
 	b.start.Do(func() { close(b.done) }) // no worker ever started
@@ -228,11 +255,12 @@ func (b *Builder) Stats() Stats {
 
 // worker is one pipeline worker's sink: its own table and scratch space.
 type worker struct {
-	b     *Builder
-	table *stats.Table
+	b      *Builder
+	unit   *unit
+	hasher *contentHasher
+	occ    stats.Occurrence
 
-	games    uint64 // games in the table, not yet flushed
-	stats    Stats  // counters not yet added to the builder's
+	stats    Stats // counters not yet added to the builder's
 	key      []byte
 	seen     []byte // keys of this game's positions since the last irreversible move...
 	seenOffs []seenRec
@@ -255,36 +283,92 @@ func (w *worker) Game(g *ingest.Game) error {
 	}
 	res := result(g.Result)
 	perGame := o.CountMode == store.CountGame
-	if !w.table.HasRoom(len(g.Moves)) && w.table.Len() > 0 {
-		// Hand the table over before the game rather than grow past the
+	if !w.unit.t.HasRoom(len(g.Moves)) && w.unit.t.Len() > 0 {
+		// Hand the unit over before the game rather than grow past the
 		// memory budget.
 		if err := w.b.err(); err != nil {
 			return err
 		}
 		w.handOver()
-		w.table = <-w.b.free
+		w.unit = <-w.b.free
 	}
 
+	// Identify the game; a game already stored or pending is a duplicate.
+	sum := w.hasher.content(g)
+	id := w.hasher.idOf(sum, w.b.dedupe.copyNumber(sum))
+	if !w.b.dedupe.claim(id) {
+		w.stats.Duplicates++
+		return nil
+	}
+	stored, err := w.b.st.HasGame(id)
+	if err != nil {
+		w.b.dedupe.release([]pendingGame{{id: id}})
+		return fmt.Errorf("checking for duplicates: %w", err)
+	}
+	if stored {
+		w.b.dedupe.release([]pendingGame{{id: id}})
+		w.stats.Duplicates++
+		return nil
+	}
+	gb := &w.unit.games
+	off := len(gb.buf)
+	gb.buf, err = gamecode.AppendGame(gb.buf, g)
+	if err != nil {
+		w.b.dedupe.release([]pendingGame{{id: id}})
+		w.stats.Unstorable++
+		if len(w.stats.Errors) < 10 {
+			w.stats.Errors = append(w.stats.Errors, fmt.Sprintf("%s:%d: game not stored: %v", g.File, g.Line, err))
+		}
+		return nil
+	}
+	gb.games = append(gb.games, pendingGame{id: id, off: off, end: len(gb.buf)})
+
+	w.occ = stats.Occurrence{Result: res, Date: date, Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
+	var stamp uint64
+	if o.CountMode == store.CountOccurrence {
+		if in := w.b.inputs[g.File]; in != 0 && g.Line > 0 && g.Line < 1<<32 {
+			stamp = in<<44 | uint64(g.Line)<<12
+		}
+	}
 	pos := g.Start
 	w.seen, w.seenOffs = w.seen[:0], w.seenOffs[:0]
+	t := w.unit.t
 	for ply, m := range g.Moves {
 		if o.MaxPly > 0 && ply >= o.MaxPly {
 			break
 		}
 		w.key = keys.Append(w.key[:0], &pos)
-		mover := white
+		w.occ.MoverRating = white
 		if pos.SideToMove() == board.Black {
-			mover = black
+			w.occ.MoverRating = black
 		}
 		if !perGame || !w.repeat(&pos, m) {
-			w.table.Add(w.key, m, res, mover, date)
+			w.occ.Ply = ply
+			if stamp != 0 {
+				w.occ.Seen = stamp | uint64(min(ply, 1<<12-1))
+			}
+			t.AddOccurrence(w.key, m, &w.occ)
 			w.stats.Positions++
 		}
 		pos.Play(m)
 	}
-	w.games++
 	w.stats.Games++
 	return nil
+}
+
+// averageRating returns the players' average rating, or the one known
+// rating, or 0.
+func averageRating(white, black int) uint16 {
+	var r int
+	switch {
+	case white > 0 && black > 0:
+		r = (white + black) / 2
+	case white > 0:
+		r = white
+	case black > 0:
+		r = black
+	}
+	return uint16(min(r, 65535))
 }
 
 // repeat reports whether (the current key, m) was already counted in this
@@ -333,17 +417,21 @@ func (w *worker) filter(g *ingest.Game, white, black int, date stats.Date) (Filt
 // Skip implements ingest.Sink; skipped games are counted by the pipeline.
 func (w *worker) Skip(*ingest.GameError) {}
 
-// handOver gives the worker's table, and the games in it, to the flusher,
-// and adds the worker's counters to the builder's.
+// handOver gives the worker's unit to the flusher, and adds the worker's
+// counters to the builder's.
 func (w *worker) handOver() {
-	if w.table != nil && (w.table.Len() > 0 || w.games > 0) {
-		w.b.full <- fullTable{t: w.table, games: w.games}
-		w.table = nil
+	if w.unit != nil && (w.unit.t.Len() > 0 || len(w.unit.games.games) > 0) {
+		w.b.full <- w.unit
+		w.unit = nil
 	}
-	w.games = 0
 	w.b.mu.Lock()
 	s := &w.b.stats
 	s.Games += w.stats.Games
+	s.Duplicates += w.stats.Duplicates
+	s.Unstorable += w.stats.Unstorable
+	if room := 10 - len(s.Errors); room > 0 {
+		s.Errors = append(s.Errors, w.stats.Errors[:min(room, len(w.stats.Errors))]...)
+	}
 	s.Positions += w.stats.Positions
 	for i, n := range w.stats.Filtered {
 		s.Filtered[i] += n

@@ -11,6 +11,12 @@
 //     and its games counter always agree, and parallel or incremental
 //     builds simply add up through the store's merge operator.
 //   - A game is always flushed whole: tables are flushed between games.
+//   - Every game is stored (package gamecode) under an id that is a hash of
+//     its content, in the same ingestion as the statistics it adds. A game
+//     whose id is already in the store, or pending in this run, is a
+//     duplicate and adds nothing; so a build killed at any point and run
+//     again on the same inputs ends with exactly the statistics of an
+//     uninterrupted build.
 package book
 
 import (
@@ -48,6 +54,15 @@ type Options struct {
 	// MemBudget is the memory, in bytes, for in-memory aggregation across
 	// all workers; 0 means DefaultMemBudget.
 	MemBudget int64
+	// KeepDuplicates stores and counts every copy of a game that occurs
+	// more than once in the input (PolyGlot does); by default a game whose
+	// content is already in the store, or earlier in the input, is counted
+	// once. The store must have been created with the same setting.
+	KeepDuplicates bool
+	// Inputs lists the input names in the order given, for first-seen
+	// stamps (see stats.MoveStats.FirstSeen): a game's stamp orders it by
+	// input, then line. Games of other inputs get no stamp.
+	Inputs []string
 }
 
 // DefaultMemBudget is the default aggregation memory: it keeps a whole

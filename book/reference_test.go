@@ -18,7 +18,7 @@ import (
 // build runs the whole pipeline into a new store in a temporary directory.
 func build(t *testing.T, opts book.Options, inputs ...string) (*store.Store, *ingest.Summary, book.Stats) {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Meta: &store.Meta{MaxPly: opts.MaxPly, CountMode: opts.CountMode}})
+	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Meta: &store.Meta{MaxPly: opts.MaxPly, CountMode: opts.CountMode, KeepDuplicates: opts.KeepDuplicates}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,21 +182,21 @@ func TestReferenceBooksWorldChampions(t *testing.T) {
 	data := testutil.SharedData(t)
 	in := filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")
 	t.Run("default", func(t *testing.T) {
-		st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence}, in)
+		st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true}, in)
 		if sum.Games != 32601 || bs.Games != 32601 {
 			t.Fatalf("read %d, ingested %d games; want 32601", sum.Games, bs.Games)
 		}
 		compareReference(t, st, filepath.Join(data, "reference", "polyglot204_makebook_default__pgnmentor_world_champions_16players.bin"), 3)
 	})
 	t.Run("maxply20_mingame1", func(t *testing.T) {
-		st, _, _ := build(t, book.Options{MaxPly: 20, CountMode: store.CountOccurrence}, in)
+		st, _, _ := build(t, book.Options{MaxPly: 20, CountMode: store.CountOccurrence, KeepDuplicates: true}, in)
 		compareReference(t, st, filepath.Join(data, "reference", "polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin"), 1)
 	})
 }
 
 func TestReferenceBookLichess(t *testing.T) {
 	data := testutil.SharedData(t)
-	st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, StandardStartOnly: true},
+	st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, StandardStartOnly: true, KeepDuplicates: true},
 		filepath.Join(data, "medium", "lichess_10k.pgn.zst"))
 	// 106 games start from a FEN: 104 are filtered out, and 2 are skipped
 	// because their FEN has more than 8 pawns of one colour.
@@ -211,7 +211,7 @@ func TestReferenceBookPlayers(t *testing.T) {
 		t.Skip("large corpus skipped with -short")
 	}
 	data := testutil.SharedData(t)
-	st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence},
+	st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true},
 		filepath.Join(data, "large", "pgnmentor_players_239files.pgn.zst"))
 	if sum.Games != 412227 || bs.Games != 412225 || sum.Skipped[ingest.SkipIllegalMove] != 2 {
 		t.Fatalf("read %d, ingested %d, skipped %v; want 412227, 412225 and the 2 illegal games", sum.Games, bs.Games, sum.Skipped)

@@ -25,7 +25,14 @@
 //	        bit 4: a rating is known  -> uvarint RatingCount, uvarint RatingSum
 //	        bit 5: a date is known    -> uvarint FirstDate
 //	        bit 6: LastDate!=FirstDate-> varint (LastDate - FirstDate), zig-zag
-//	        bit 7: reserved, must be 0
+//	        bit 7: extension          -> ext:byte, then its fields
+//	ext     bit 0: FirstSeen != 0     -> uvarint FirstSeen
+//	        bit 1: LowPly != 0        -> uvarint LowPly
+//	        bits 2-4: number of Top game references (0..4)  -> ref*
+//	        bits 5-7: number of Recent game references (0..4)
+//	                  -> per recent game: byte j, j = 1+index of the same
+//	                     game among the Top ones, or 0 followed by a ref
+//	ref     = id:uint64be uvarint(Rating) uvarint(Date)
 //
 // Fields follow in flag order. Moves are strictly increasing. A field whose
 // flag is clear is zero. The encoding is canonical: a value accepted by

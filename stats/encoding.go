@@ -26,7 +26,16 @@ const (
 	flagRating
 	flagDate
 	flagDateSpan
-	flagReserved
+	flagExt
+)
+
+// Bits of the extension byte that follows a move's fields when flagExt is
+// set.
+const (
+	extFirstSeen = 1 << 0 // uvarint FirstSeen follows
+	extLowPly    = 1 << 1 // uvarint LowPly follows
+	extTopShift  = 2      // bits 2-4: number of Top refs
+	extRecShift  = 5      // bits 5-7: number of Recent refs
 )
 
 // AppendEncode appends the encoding of e to dst and returns the extended
@@ -65,6 +74,18 @@ func appendMove(dst []byte, m board.Move, s *MoveStats) []byte {
 			flags |= flagDateSpan
 		}
 	}
+	var ext byte
+	nTop, nRecent := s.Refs.Len()
+	if s.FirstSeen != 0 {
+		ext |= extFirstSeen
+	}
+	if s.LowPly != 0 {
+		ext |= extLowPly
+	}
+	ext |= byte(nTop)<<extTopShift | byte(nRecent)<<extRecShift
+	if ext != 0 {
+		flags |= flagExt
+	}
 	dst = append(dst, byte(m), byte(m>>8), flags)
 	if flags&flagWhiteWins != 0 {
 		dst = binary.AppendUvarint(dst, s.WhiteWins)
@@ -88,7 +109,43 @@ func appendMove(dst []byte, m board.Move, s *MoveStats) []byte {
 			dst = binary.AppendVarint(dst, int64(s.LastDate)-int64(s.FirstDate))
 		}
 	}
+	if ext == 0 {
+		return dst
+	}
+	dst = append(dst, ext)
+	if ext&extFirstSeen != 0 {
+		dst = binary.AppendUvarint(dst, s.FirstSeen)
+	}
+	if ext&extLowPly != 0 {
+		dst = binary.AppendUvarint(dst, uint64(s.LowPly))
+	}
+	for _, r := range s.Refs.Top[:nTop] {
+		dst = appendRef(dst, r)
+	}
+	for _, r := range s.Refs.Recent[:nRecent] {
+		// A recent game that is also a top game is written as 1 + its
+		// index among the top games; 0 introduces a new reference.
+		j := 0
+		for i, t := range s.Refs.Top[:nTop] {
+			if t.ID == r.ID {
+				j = i + 1
+				break
+			}
+		}
+		dst = append(dst, byte(j))
+		if j == 0 {
+			dst = appendRef(dst, r)
+		}
+	}
 	return dst
+}
+
+// appendRef appends a game reference: its id (8 bytes, big-endian), then
+// uvarint rating and uvarint date.
+func appendRef(dst []byte, r GameRef) []byte {
+	dst = binary.BigEndian.AppendUint64(dst, r.ID)
+	dst = binary.AppendUvarint(dst, uint64(r.Rating))
+	return binary.AppendUvarint(dst, uint64(r.Date))
 }
 
 // Decode decodes an encoded [Entry]. It returns an error wrapping
@@ -215,9 +272,6 @@ func (r *reader) next() (m board.Move, s MoveStats, ok bool, err error) {
 	if r.started && m <= r.prev {
 		return 0, s, false, r.errorf("move %#04x after %#04x", uint16(m), uint16(r.prev))
 	}
-	if flags&flagReserved != 0 {
-		return 0, s, false, r.errorf("reserved flag set")
-	}
 	if flags&flagDateSpan != 0 && flags&flagDate == 0 {
 		return 0, s, false, r.errorf("date span without a date")
 	}
@@ -280,8 +334,108 @@ func (r *reader) next() (m board.Move, s MoveStats, ok bool, err error) {
 		}
 		s.FirstDate, s.LastDate = Date(first), Date(last)
 	}
+	if flags&flagExt != 0 {
+		if err := r.ext(&s); err != nil {
+			return 0, s, false, err
+		}
+	}
 	r.prev, r.started = m, true
 	return m, s, true, nil
+}
+
+// ext decodes the extension of a move record into s.
+func (r *reader) ext(s *MoveStats) error {
+	if r.off == len(r.b) {
+		return r.errorf("truncated extension")
+	}
+	ext := r.b[r.off]
+	r.off++
+	nTop, nRecent := int(ext>>extTopShift&7), int(ext>>extRecShift&7)
+	if ext == 0 || ext&^(extFirstSeen|extLowPly|7<<extTopShift|7<<extRecShift) != 0 || nTop > MaxRefs || nRecent > MaxRefs {
+		return r.errorf("bad extension byte %#02x", ext)
+	}
+	var err error
+	if ext&extFirstSeen != 0 {
+		if s.FirstSeen, err = r.uvarint(); err != nil {
+			return err
+		}
+		if s.FirstSeen == 0 {
+			return r.errorf("zero first-seen stamp with its flag set")
+		}
+	}
+	if ext&extLowPly != 0 {
+		v, err := r.uvarint()
+		if err != nil {
+			return err
+		}
+		if v == 0 || v > math.MaxUint32 {
+			return r.errorf("low ply %d out of range", v)
+		}
+		s.LowPly = uint32(v)
+	}
+	for i := range nTop {
+		ref, err := r.ref()
+		if err != nil {
+			return err
+		}
+		if i > 0 && !topBefore(s.Refs.Top[i-1], ref) {
+			return r.errorf("top games out of order")
+		}
+		s.Refs.Top[i] = ref
+	}
+	for i := range nRecent {
+		if r.off == len(r.b) {
+			return r.errorf("truncated recent game")
+		}
+		j := int(r.b[r.off])
+		r.off++
+		var ref GameRef
+		switch {
+		case j > nTop:
+			return r.errorf("recent game refers to top game %d of %d", j, nTop)
+		case j > 0:
+			ref = s.Refs.Top[j-1]
+		default:
+			if ref, err = r.ref(); err != nil {
+				return err
+			}
+			for _, t := range s.Refs.Top[:nTop] {
+				if t.ID == ref.ID {
+					return r.errorf("recent game repeats a top game")
+				}
+			}
+		}
+		if i > 0 && !recentBefore(s.Refs.Recent[i-1], ref) {
+			return r.errorf("recent games out of order")
+		}
+		s.Refs.Recent[i] = ref
+	}
+	return nil
+}
+
+// ref decodes one game reference.
+func (r *reader) ref() (GameRef, error) {
+	if len(r.b)-r.off < 8 {
+		return GameRef{}, r.errorf("truncated game reference")
+	}
+	ref := GameRef{ID: binary.BigEndian.Uint64(r.b[r.off:])}
+	r.off += 8
+	if ref.ID == 0 {
+		return GameRef{}, r.errorf("game id 0")
+	}
+	rating, err := r.uvarint()
+	if err != nil {
+		return GameRef{}, err
+	}
+	date, err := r.uvarint()
+	if err != nil {
+		return GameRef{}, err
+	}
+	if rating > math.MaxUint16 || date > math.MaxUint32 {
+		return GameRef{}, r.errorf("game reference rating %d or date %d out of range", rating, date)
+	}
+	ref.Rating, ref.Date = uint16(rating), Date(date)
+	return ref, nil
 }
 
 func (r *reader) uvarint() (uint64, error) {

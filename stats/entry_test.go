@@ -161,7 +161,22 @@ func randomStats(r *rand.Rand) MoveStats {
 	default: // anything, even inconsistent: the encoding must keep it
 		s.FirstDate, s.LastDate = d(), d()
 	}
+	if r.IntN(3) > 0 {
+		s.LowPly = uint32(r.IntN(200))
+		s.FirstSeen = r.Uint64N(1000)
+		// Games from a small pool, so that merges see the same game again
+		// and ties in rating and date.
+		for range r.IntN(7) {
+			s.Refs.Add(poolRef(1 + r.Uint64N(12)))
+		}
+	}
 	return s
+}
+
+// poolRef returns the reference of pool game id: its rating and date are a
+// function of the id, with ties.
+func poolRef(id uint64) GameRef {
+	return GameRef{ID: id, Rating: uint16(2000 + 100*(id%3)), Date: NewDate(2000+int(id%4), 1, 1)}
 }
 
 // TestMergeAssociativeCommutative merges the same random entries in random
@@ -247,5 +262,45 @@ func TestMergeUnsortedNoPanic(t *testing.T) {
 	b.Merge(Entry{Moves: []MoveEntry{{Move: 9}, {Move: 0}, {Move: 3}}})
 	if err := b.Validate(); err == nil {
 		t.Error("Validate accepted an unsorted entry")
+	}
+}
+
+// TestRefsKeepBest adds games one by one and checks the lists against a
+// sort of all of them: the top games by rating, the recent ones by date.
+func TestRefsKeepBest(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for iter := 0; iter < 200; iter++ {
+		var rs Refs
+		var all []GameRef
+		for range 1 + r.IntN(20) {
+			g := poolRef(1 + r.Uint64N(30))
+			if !slices.Contains(all, g) {
+				all = append(all, g)
+			}
+			rs.Add(g)
+		}
+		check := func(name string, got [MaxRefs]GameRef, before func(a, b GameRef) bool) {
+			want := slices.Clone(all)
+			slices.SortFunc(want, func(a, b GameRef) int {
+				if before(a, b) {
+					return -1
+				}
+				return 1
+			})
+			want = want[:min(len(want), MaxRefs)]
+			var w [MaxRefs]GameRef
+			copy(w[:], want)
+			if got != w {
+				t.Fatalf("iter %d: %s = %v, want %v", iter, name, got, w)
+			}
+		}
+		check("Top", rs.Top, topBefore)
+		check("Recent", rs.Recent, recentBefore)
+		// Round trip through the encoding.
+		e := Entry{Moves: []MoveEntry{{Move: e2e4, MoveStats: MoveStats{WhiteWins: 1, Refs: rs}}}}
+		d, err := Decode(e.AppendEncode(nil))
+		if err != nil || !d.Equal(e) {
+			t.Fatalf("iter %d: round trip: %v %+v", iter, err, d)
+		}
 	}
 }

@@ -23,6 +23,19 @@ type MoveStats struct {
 	// move was played on; zero when no date was known.
 	FirstDate Date
 	LastDate  Date
+
+	// LowPly is one more than the lowest ply the move was played at (0 for
+	// White's first move of a game from the standard position gives 1);
+	// 0 when not recorded.
+	LowPly uint32
+
+	// FirstSeen orders the moves by their first occurrence in the input:
+	// the lowest stamp of a game that played it (see the builder); 0 when
+	// not recorded. PolyGlot breaks weight ties in first-seen order.
+	FirstSeen uint64
+
+	// Refs are the move's best-rated and most recent games.
+	Refs Refs
 }
 
 // Games returns the number of games the move was played in: the sum of the
@@ -66,6 +79,39 @@ func (s *MoveStats) Merge(o MoveStats) {
 	s.RatingCount = addSat(s.RatingCount, o.RatingCount)
 	s.FirstDate = earlier(s.FirstDate, o.FirstDate)
 	s.LastDate = later(s.LastDate, o.LastDate)
+	s.LowPly = lowerKnown32(s.LowPly, o.LowPly)
+	s.FirstSeen = lowerKnown64(s.FirstSeen, o.FirstSeen)
+	s.Refs.Merge(&o.Refs)
+}
+
+// NotePly records that the move was played at ply (0-based).
+func (s *MoveStats) NotePly(ply int) {
+	if ply >= 0 && ply < 1<<31 {
+		s.LowPly = lowerKnown32(s.LowPly, uint32(ply)+1)
+	}
+}
+
+// MinPly returns the lowest ply the move was played at, and false if
+// that was not recorded.
+func (s MoveStats) MinPly() (int, bool) { return int(s.LowPly) - 1, s.LowPly != 0 }
+
+// NoteSeen records a first-seen stamp (0: none).
+func (s *MoveStats) NoteSeen(stamp uint64) { s.FirstSeen = lowerKnown64(s.FirstSeen, stamp) }
+
+// lowerKnown32 returns the lower of a and b, where 0 means unknown.
+func lowerKnown32(a, b uint32) uint32 {
+	if a == 0 || (b != 0 && b < a) {
+		return b
+	}
+	return a
+}
+
+// lowerKnown64 returns the lower of a and b, where 0 means unknown.
+func lowerKnown64(a, b uint64) uint64 {
+	if a == 0 || (b != 0 && b < a) {
+		return b
+	}
+	return a
 }
 
 // AverageRating returns the mover's mean rating over the games where it was

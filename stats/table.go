@@ -23,6 +23,7 @@ type Table struct {
 	seed  maphash.Seed
 	slots []uint64 // open addressing: 0 empty, else hash<<32 | (1 + index into recs)
 	recs  []tableRec
+	refs  []Refs // the reference lists of records with more than one game
 	arena []byte
 	// big is set when a counter comes close to the 32-bit limit of the
 	// in-memory record; HasRoom then says no, so the owner flushes.
@@ -34,7 +35,9 @@ type Table struct {
 	enc     []byte    // scratch for Flush
 }
 
-// tableRec is one (position, move) record; 48 bytes. Counters are 32-bit in
+// tableRec is one (position, move) record; 88 bytes. The first game's
+// reference is kept inline; the top and recent lists move to Table.refs
+// when a second game arrives, which most records never see. Counters are 32-bit in
 // memory (the Table asks to be flushed long before they could overflow) and
 // 64-bit once flushed.
 type tableRec struct {
@@ -49,6 +52,10 @@ type tableRec struct {
 	ratingCount uint32
 	ratingSum   uint64
 	first, last Date
+	lowPly      uint32 // see MoveStats.LowPly
+	seen        uint64 // see MoveStats.FirstSeen
+	ref         GameRef
+	more        uint32 // 1 + index into Table.refs once a second game came; 0 before
 }
 
 // sortRec is a record's place in Flush's sort: the first 16 key bytes as
@@ -69,11 +76,11 @@ func (t *Table) sameKey(a, b *sortRec) bool {
 }
 
 // RecordBytes is the memory one record costs, for sizing a Table to a
-// memory budget: the record (48), its key bytes (about 13 on average, 16
+// memory budget: the record (88), its key bytes (about 13 on average, 16
 // reserved), its slots (8 bytes at a load between 1/4 and 1/2: up to 16)
-// and its two sort entries at flush time (2 x 24, the radix sort's source
-// and destination).
-const RecordBytes = 48 + 16 + 16 + 48
+// its two sort entries at flush time (2 x 24, the radix sort's source
+// and destination) and a quarter of a reference list (128 / 4).
+const RecordBytes = 88 + 16 + 16 + 48 + 32
 
 // nearLimit is the counter value past which HasRoom says no, so that the
 // owner flushes long before a 32-bit counter could overflow.
@@ -88,6 +95,7 @@ func NewTable(n int) *Table {
 	}
 	t.slots = make([]uint64, size)
 	t.recs = make([]tableRec, 0, n)
+	t.refs = make([]Refs, 0, n/4+16)
 	t.arena = make([]byte, 0, n*16)
 	return t
 }
@@ -100,7 +108,7 @@ func (t *Table) Len() int { return len(t.recs) }
 // adding a game, and flushes first when it is false, so that memory stays
 // within what NewTable reserved.
 func (t *Table) HasRoom(n int) bool {
-	return len(t.recs)+n <= cap(t.recs) && len(t.arena)+n*24 <= cap(t.arena) && !t.big
+	return len(t.recs)+n <= cap(t.recs) && len(t.arena)+n*24 <= cap(t.arena) && len(t.refs)+n <= cap(t.refs) && !t.big
 }
 
 func (t *Table) hashOf(key []byte, m board.Move) uint32 {
@@ -108,10 +116,27 @@ func (t *Table) hashOf(key []byte, m board.Move) uint32 {
 	return uint32(h ^ h>>32)
 }
 
+// Occurrence is one game's contribution to a (position, move) record.
+type Occurrence struct {
+	Result      Result
+	MoverRating int     // the mover's rating; 0 or less: unknown
+	Date        Date    // the game's date; 0: unknown
+	Ply         int     // the ply the move was played at, from 0; negative: not recorded
+	Seen        uint64  // first-seen stamp (see MoveStats.FirstSeen); 0: none
+	Game        GameRef // the game; ID 0: not recorded
+}
+
 // Add adds one game's contribution for move m played from the position
 // whose key is key (at most 255 bytes): the game's result, the mover's
 // rating (0: unknown) and the game's date (0: unknown).
 func (t *Table) Add(key []byte, m board.Move, r Result, moverRating int, d Date) {
+	t.AddOccurrence(key, m, &Occurrence{Result: r, MoverRating: moverRating, Date: d, Ply: -1})
+}
+
+// AddOccurrence adds o for move m played from the position whose key is
+// key (at most 255 bytes).
+func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) {
+	r, moverRating, d := o.Result, o.MoverRating, o.Date
 	h := t.hashOf(key, m)
 	mask := uint32(len(t.slots) - 1)
 	i := h & mask
@@ -121,7 +146,7 @@ func (t *Table) Add(key []byte, m board.Move, r Result, moverRating int, d Date)
 		if s == 0 {
 			if len(t.recs)*2 >= len(t.slots) {
 				t.grow()
-				t.Add(key, m, r, moverRating, d)
+				t.AddOccurrence(key, m, o)
 				return
 			}
 			t.recs = append(t.recs, tableRec{keyOff: uint32(len(t.arena)), hash: h, keyLen: uint8(len(key)), move: m})
@@ -164,6 +189,25 @@ func (t *Table) Add(key []byte, m board.Move, r Result, moverRating int, d Date)
 		}
 		if d > rec.last {
 			rec.last = d
+		}
+	}
+	if o.Ply >= 0 && o.Ply < 1<<31 {
+		rec.lowPly = lowerKnown32(rec.lowPly, uint32(o.Ply)+1)
+	}
+	rec.seen = lowerKnown64(rec.seen, o.Seen)
+	if o.Game.ID != 0 {
+		switch {
+		case rec.ref.ID == 0 && rec.more == 0:
+			rec.ref = o.Game
+		case rec.more == 0:
+			var rs Refs
+			rs.Add(rec.ref)
+			rs.Add(o.Game)
+			t.refs = append(t.refs, rs)
+			rec.more = uint32(len(t.refs))
+			rec.ref = GameRef{}
+		default:
+			t.refs[rec.more-1].Add(o.Game)
 		}
 	}
 	if n >= nearLimit || rec.ratingCount >= nearLimit {
@@ -212,10 +256,17 @@ func (t *Table) Flush(emit func(key, enc []byte) error) error {
 		j := i
 		for ; j < len(t.order) && (j == i || t.sameKey(first, &t.order[j])); j++ {
 			r := &t.recs[t.order[j].idx]
-			t.entry.Moves = append(t.entry.Moves, MoveEntry{Move: r.move, MoveStats: MoveStats{
+			ms := MoveStats{
 				WhiteWins: uint64(r.white), Draws: uint64(r.draws), BlackWins: uint64(r.black), Unknown: uint64(r.unknown),
 				RatingSum: r.ratingSum, RatingCount: uint64(r.ratingCount), FirstDate: r.first, LastDate: r.last,
-			}})
+				LowPly: r.lowPly, FirstSeen: r.seen,
+			}
+			if r.more != 0 {
+				ms.Refs = t.refs[r.more-1]
+			} else {
+				ms.Refs.Add(r.ref)
+			}
+			t.entry.Moves = append(t.entry.Moves, MoveEntry{Move: r.move, MoveStats: ms})
 		}
 		t.enc = t.entry.AppendEncode(t.enc[:0])
 		if err := emit(key, t.enc); err != nil {
@@ -291,6 +342,7 @@ func (t *Table) sortOrder() {
 func (t *Table) Reset() {
 	clear(t.slots)
 	t.recs = t.recs[:0]
+	t.refs = t.refs[:0]
 	t.arena = t.arena[:0]
 	t.big = false
 }

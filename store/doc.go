@@ -8,6 +8,7 @@
 // Every key starts with a one-byte prefix naming its kind; the rest of the
 // key depends on the kind:
 //
+//	'g' + id (8 bytes, big-endian) -> a game record (package gamecode); a SET
 //	'm'                 -> Meta, JSON (see [Meta]); a SET, never merged
 //	'p' + position key  -> stats.Entry, encoded (see package stats); MERGE records
 //
@@ -15,10 +16,12 @@
 // usually about 12); the store never looks inside them, and [Store.Positions]
 // lists positions in the byte order of their keys.
 //
-// Prefixes not listed are reserved. The plan leaves room for, in particular,
-// 'g' (games: per-game records for "show me the games"), 's' (sources:
-// which inputs and offsets an incremental build has consumed, for resuming
-// after a crash) and 'x' (secondary indexes). A new prefix whose values
+// A game's id is a hash of its content ([GameID]); the builder stores a game
+// in the same atomic ingestion as the statistics it adds, so "the game is in
+// the store" means "its statistics are counted": a re-run skips it.
+//
+// Prefixes not listed are reserved, in particular 's' (sources) and 'x'
+// (secondary indexes). A new prefix whose values
 // must be merged with other semantics than stats entries gets its own branch
 // in the merge operator (which sees the key) and a new [FormatVersion].
 //

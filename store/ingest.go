@@ -32,6 +32,13 @@ type SSTWriter struct {
 	n     int
 	games uint64
 	done  bool
+
+	// Game records go to a second sstable, which also gets the Meta
+	// record at ingestion: the two tables' key ranges ('g'..'m' and 'p')
+	// must not overlap.
+	gpath string
+	gw    *sstable.Writer
+	glast []byte
 }
 
 // NewSSTWriter starts an sstable for ingestion, in the store directory's
@@ -121,7 +128,7 @@ func (w *SSTWriter) Ingest() error {
 		return errSSTDone
 	}
 	w.done = true
-	if w.n == 0 {
+	if w.n == 0 && w.gw == nil {
 		// Pebble can not ingest an empty table.
 		w.abort()
 		if w.games == 0 {
@@ -134,12 +141,21 @@ func (w *SSTWriter) Ingest() error {
 		}
 		return nil
 	}
-	if err := w.w.Close(); err != nil { // syncs the file
+	var paths []string
+	if w.n > 0 {
+		if err := w.w.Close(); err != nil { // syncs the file
+			w.abort()
+			return fmt.Errorf("store: ingest: finishing sstable: %w", err)
+		}
+		paths = append(paths, w.path)
+	} else {
+		_ = w.w.Close()
 		_ = w.s.fs.Remove(w.path)
-		return fmt.Errorf("store: ingest: finishing sstable: %w", err)
 	}
-	if err := w.s.ingestWithMeta(w.path, w.games); err != nil {
-		_ = w.s.fs.Remove(w.path)
+	if err := w.s.ingestWithMeta(paths, w.gpath, w.gw, w.games); err != nil {
+		for _, p := range paths {
+			_ = w.s.fs.Remove(p)
+		}
 		return fmt.Errorf("store: ingest: %w", err)
 	}
 	return nil
@@ -158,23 +174,32 @@ func (w *SSTWriter) Close() error {
 func (w *SSTWriter) abort() {
 	_ = w.w.Close()
 	_ = w.s.fs.Remove(w.path)
+	if w.gw != nil {
+		_ = w.gw.Close()
+		_ = w.s.fs.Remove(w.gpath)
+	}
 }
 
 var errSSTDone = errors.New("store: sstable writer already ingested or closed")
 
-// ingestWithMeta ingests the sstable at path and a one-key sstable holding
-// the Meta advanced by games, atomically. Pebble removes the files when it
-// succeeds.
-func (s *Store) ingestWithMeta(path string, games uint64) error {
+// ingestWithMeta ingests the sstables at paths and the games sstable mw
+// (at metaPath; nil: a new one) finished with the Meta advanced by games,
+// atomically. Pebble removes the files when it succeeds; on failure the
+// games sstable is removed here, the others are the caller's.
+func (s *Store) ingestWithMeta(paths []string, metaPath string, mw *sstable.Writer, games uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if mw == nil {
+		var err error
+		if metaPath, mw, err = s.createSST(); err != nil {
+			return fmt.Errorf("meta sstable: %w", err)
+		}
+	}
 	m, raw, err := s.advanceMeta(games)
 	if err != nil {
+		_ = mw.Close()
+		_ = s.fs.Remove(metaPath)
 		return err
-	}
-	metaPath, mw, err := s.createSST()
-	if err != nil {
-		return fmt.Errorf("meta sstable: %w", err)
 	}
 	if err := mw.Set([]byte(metaKey), raw); err != nil {
 		_ = mw.Close()
@@ -185,7 +210,7 @@ func (s *Store) ingestWithMeta(path string, games uint64) error {
 		_ = s.fs.Remove(metaPath)
 		return fmt.Errorf("meta sstable: %w", err)
 	}
-	if err := s.db.Ingest(context.Background(), []string{path, metaPath}); err != nil {
+	if err := s.db.Ingest(context.Background(), append(paths, metaPath)); err != nil {
 		_ = s.fs.Remove(metaPath)
 		return err
 	}

@@ -2,6 +2,7 @@ package store
 
 // Key prefixes; see the package documentation for the schema.
 const (
+	prefixGame     = 'g'
 	prefixMeta     = 'm'
 	prefixPosition = 'p'
 )

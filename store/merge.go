@@ -11,7 +11,7 @@ import (
 
 // MergerName is the name of the store's merge operator. Pebble records it in
 // the store and refuses to open the store with a merger of another name.
-const MergerName = "chessbook.entry.v1"
+const MergerName = "chessbook.entry.v2"
 
 // newMerger returns the store's merge operator: it merges encoded
 // stats.Entry values with stats.MergeEncoded. The returned Merger pools its

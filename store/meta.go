@@ -10,7 +10,7 @@ import (
 // FormatVersion is the version of the store's format: the key schema, the
 // encoding of entries and the merge operator. A store written with another
 // version is refused with an [*IncompatibleError].
-const FormatVersion = 1
+const FormatVersion = 2
 
 // CountMode says what one game adds to a position it reaches more than
 // once (a repetition, or a transposition back into it).
@@ -42,6 +42,10 @@ type Meta struct {
 
 	// CountMode is how positions reached twice in a game were counted.
 	CountMode CountMode `json:"count_mode"`
+
+	// KeepDuplicates is set when games with the same content were each
+	// stored and counted (as PolyGlot does), rather than once.
+	KeepDuplicates bool `json:"keep_duplicates,omitempty"`
 
 	// Created is when the store was created, and Updated when data was last
 	// written to it.
@@ -82,6 +86,10 @@ func (m *Meta) checkCompatible(dir string, want *Meta) error {
 	if m.CountMode != want.CountMode {
 		return &IncompatibleError{Dir: dir, Field: "count mode",
 			Stored: strconv.Quote(string(m.CountMode)), Requested: strconv.Quote(string(want.CountMode))}
+	}
+	if m.KeepDuplicates != want.KeepDuplicates {
+		return &IncompatibleError{Dir: dir, Field: "keep-duplicates",
+			Stored: strconv.FormatBool(m.KeepDuplicates), Requested: strconv.FormatBool(want.KeepDuplicates)}
 	}
 	return nil
 }

@@ -186,11 +186,12 @@ func (s *Store) loadMeta() error {
 		}
 		now := timeNow()
 		s.meta = Meta{
-			FormatVersion: FormatVersion,
-			MaxPly:        s.opts.Meta.MaxPly,
-			CountMode:     s.opts.Meta.CountMode,
-			Created:       now,
-			Updated:       now,
+			FormatVersion:  FormatVersion,
+			MaxPly:         s.opts.Meta.MaxPly,
+			CountMode:      s.opts.Meta.CountMode,
+			KeepDuplicates: s.opts.Meta.KeepDuplicates,
+			Created:        now,
+			Updated:        now,
 		}
 		b, err := s.meta.marshal()
 		if err != nil {

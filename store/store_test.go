@@ -102,10 +102,10 @@ func TestOpenNotAStore(t *testing.T) {
 		}
 		t.Log(err)
 	})
-	t.Run("newer merger", func(t *testing.T) {
+	t.Run("older merger", func(t *testing.T) {
 		dir := t.TempDir()
 		m := newMerger()
-		m.Name = "chessbook.entry.v2"
+		m.Name = "chessbook.entry.v1" // an older store
 		db, err := pebble.Open(dir, &pebble.Options{Logger: quietLogger{}, Merger: m})
 		if err != nil {
 			t.Fatal(err)

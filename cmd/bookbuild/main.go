@@ -60,6 +60,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.until, "until", "", "keep only games dated on or before this (YYYY, YYYY.MM or YYYY.MM.DD)")
 	fs.StringVar(&c.speeds, "speed", "", "keep only these speeds, from TimeControl: ultrabullet,bullet,blitz,rapid,classical,correspondence")
 	fs.BoolVar(&c.build.StandardStartOnly, "standard-start-only", false, "skip games that start from a FEN")
+	fs.BoolVar(&c.build.KeepDuplicates, "keep-duplicates", false, "store and count every copy of a game found more than once in the input (as polyglot make-book does); by default a game is counted once")
 	fs.IntVar(&c.memMiB, "mem", 1024, "memory budget in MiB for the whole build")
 	fs.IntVar(&c.workers, "workers", 0, "replay goroutines (0: one per CPU)")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile to this file")
@@ -74,6 +75,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		return nil, err
 	}
 	c.inputs = fs.Args()
+	c.build.Inputs = c.inputs
 	switch store.CountMode(c.count) {
 	case store.CountGame, store.CountOccurrence:
 		c.build.CountMode = store.CountMode(c.count)
@@ -151,7 +153,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var b *book.Builder
 	newSink := func(int) ingest.Sink { return nullSink{} }
 	if c.db != "" {
-		st, err = store.Open(c.db, store.Options{Meta: &store.Meta{MaxPly: c.build.MaxPly, CountMode: c.build.CountMode}})
+		st, err = store.Open(c.db, store.Options{Meta: &store.Meta{MaxPly: c.build.MaxPly, CountMode: c.build.CountMode, KeepDuplicates: c.build.KeepDuplicates}})
 		if err != nil {
 			fmt.Fprintln(stderr, "bookbuild:", err)
 			return 1
@@ -267,7 +269,14 @@ func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *storeInfo)
 	}
 	fmt.Fprintf(w, "games read:      %d\n", s.Games)
 	if bs != nil {
-		fmt.Fprintf(w, "games ingested:  %d\n", bs.Games)
+		fmt.Fprintf(w, "games ingested:  %d (stored)\n", bs.Games)
+		fmt.Fprintf(w, "duplicates:      %d (same players, date, round, result and moves as a game stored before)\n", bs.Duplicates)
+		if bs.Unstorable > 0 {
+			fmt.Fprintf(w, "not stored:      %d\n", bs.Unstorable)
+			for _, e := range bs.Errors {
+				fmt.Fprintf(w, "  %s\n", e)
+			}
+		}
 		if n := bs.FilteredTotal(); n > 0 {
 			fmt.Fprintf(w, "games filtered:  %d\n", n)
 			for f, n := range bs.Filtered {

@@ -29,8 +29,9 @@ func TestBuildAndAddAgain(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
 	}
-	// Incremental: the same store takes more games.
-	if code, out, errOut = runCLI(t, "-db", db, "../../testdata/champions500.pgn"); code != 0 || !strings.Contains(out, "1000 games in all") {
+	// The same input again: every game is a duplicate, nothing changes.
+	if code, out, errOut = runCLI(t, "-db", db, "../../testdata/champions500.pgn"); code != 0 ||
+		!strings.Contains(out, "games ingested:  0") || !strings.Contains(out, "duplicates:      500") || !strings.Contains(out, "500 games in all") {
 		t.Fatalf("second run: exit %d, %s %s", code, out, errOut)
 	}
 	// Other build options than the store's: refused, naming both values.
@@ -41,6 +42,42 @@ func TestBuildAndAddAgain(t *testing.T) {
 	code, _, errOut = runCLI(t, "-db", db, "-count", "occurrence", "../../testdata/champions500.pgn")
 	if code != 1 || !strings.Contains(errOut, "incompatible") {
 		t.Fatalf("incompatible count mode: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "-db", db, "-keep-duplicates", "../../testdata/champions500.pgn")
+	if code != 1 || !strings.Contains(errOut, "incompatible keep-duplicates") {
+		t.Fatalf("incompatible keep-duplicates: exit %d, %q", code, errOut)
+	}
+}
+
+// TestDuplicates feeds a file holding every game twice: by default each
+// game is stored and counted once; with -keep-duplicates twice, and a
+// re-run of the same input still adds nothing.
+func TestDuplicates(t *testing.T) {
+	one, err := os.ReadFile("../../testdata/champions500.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice := filepath.Join(t.TempDir(), "twice.pgn")
+	if err := os.WriteFile(twice, append(append(one, '\n'), one...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "once")
+	code, out, errOut := runCLI(t, "-db", db, twice)
+	if code != 0 || !strings.Contains(out, "games read:      1000") || !strings.Contains(out, "games ingested:  500") ||
+		!strings.Contains(out, "duplicates:      500") || !strings.Contains(out, "500 games in all") {
+		t.Fatalf("default: exit %d, %s %s", code, out, errOut)
+	}
+	db = filepath.Join(t.TempDir(), "kept")
+	for run := 0; run < 2; run++ {
+		code, out, errOut = runCLI(t, "-db", db, "-keep-duplicates", twice)
+		ingested, dups := "1000", "0"
+		if run == 1 {
+			ingested, dups = "0", "1000"
+		}
+		if code != 0 || !strings.Contains(out, "games ingested:  "+ingested) || !strings.Contains(out, "duplicates:      "+dups) ||
+			!strings.Contains(out, "1000 games in all") {
+			t.Fatalf("-keep-duplicates run %d: exit %d, %s %s", run, code, out, errOut)
+		}
 	}
 }
 

@@ -1,0 +1,166 @@
+package book
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"hash"
+	"slices"
+	"sync"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/store"
+)
+
+// A game's identity is its content: the players, date, round, result and
+// moves (and the start position of a game set up from a FEN). Event, site,
+// ratings, clocks and comments are not part of it, so the same game found
+// in two dumps with different annotations is one game.
+//
+// The id is the first 8 bytes of the SHA-256 of that content: stable across
+// runs, machines and versions. Two different games share an id with
+// probability about n²/2⁶⁵ (3e-4 for 100 million games); the second of
+// them would then be taken for a duplicate.
+
+// contentHasher computes content hashes; one per worker.
+type contentHasher struct {
+	h   hash.Hash
+	buf []byte
+	sum [sha256.Size]byte
+}
+
+func newContentHasher() *contentHasher { return &contentHasher{h: sha256.New()} }
+
+// identityTags are the tags that, with the moves, identify a game.
+var identityTags = [...]string{"White", "Black", "Date", "Round"}
+
+// content returns the content hash of g.
+func (c *contentHasher) content(g *ingest.Game) [sha256.Size]byte {
+	b := c.buf[:0]
+	for _, name := range identityTags {
+		v := g.Tag(name)
+		b = binary.AppendUvarint(b, uint64(len(v)))
+		b = append(b, v...)
+	}
+	b = append(b, byte(g.Result))
+	if g.FromFEN {
+		b = append(b, 1)
+		b = appendPosition(b, &g.Start)
+	} else {
+		b = append(b, 0)
+	}
+	b = binary.AppendUvarint(b, uint64(len(g.Moves)))
+	for _, m := range g.Moves {
+		b = binary.LittleEndian.AppendUint16(b, uint16(m))
+	}
+	c.buf = b
+	c.h.Reset()
+	c.h.Write(b)
+	c.h.Sum(c.sum[:0])
+	return c.sum
+}
+
+// appendPosition appends the start position's FEN.
+func appendPosition(b []byte, p *board.Position) []byte {
+	return append(b, p.FEN()...)
+}
+
+// idOf returns the game id for a content hash and the copy number k (0 for
+// the first copy; only -keep-duplicates counts further copies).
+func (c *contentHasher) idOf(sum [sha256.Size]byte, k uint32) store.GameID {
+	var id uint64
+	if k == 0 {
+		id = binary.BigEndian.Uint64(sum[:8])
+	} else {
+		b := append(c.buf[:0], sum[:]...)
+		b = binary.BigEndian.AppendUint32(b, k)
+		c.buf = b
+		c.h.Reset()
+		c.h.Write(b)
+		var s2 [sha256.Size]byte
+		c.h.Sum(s2[:0])
+		id = binary.BigEndian.Uint64(s2[:8])
+	}
+	if id == 0 {
+		id = 1 // 0 is no game
+	}
+	return store.GameID(id)
+}
+
+// dedupe tracks the games of this run that are not yet in the store.
+type dedupe struct {
+	mu      sync.Mutex
+	pending map[store.GameID]struct{}
+	copies  map[[sha256.Size]byte]uint32 // -keep-duplicates: copies seen in this run
+}
+
+func newDedupe(keep bool) *dedupe {
+	d := &dedupe{pending: make(map[store.GameID]struct{})}
+	if keep {
+		d.copies = make(map[[sha256.Size]byte]uint32)
+	}
+	return d
+}
+
+// copyNumber returns the number of earlier copies of a content in this run
+// (always 0 unless duplicates are kept).
+func (d *dedupe) copyNumber(sum [sha256.Size]byte) uint32 {
+	if d.copies == nil {
+		return 0
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	k := d.copies[sum]
+	d.copies[sum] = k + 1
+	return k
+}
+
+// claim marks id as pending and reports true, or reports false if it is
+// already pending.
+func (d *dedupe) claim(id store.GameID) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.pending[id]; ok {
+		return false
+	}
+	d.pending[id] = struct{}{}
+	return true
+}
+
+// release forgets ids: they are in the store now (or never will be).
+func (d *dedupe) release(ids []pendingGame) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, g := range ids {
+		delete(d.pending, g.id)
+	}
+}
+
+// pendingGame is one encoded game waiting in a unit: its id and where its
+// record is in the unit's buffer.
+type pendingGame struct {
+	id       store.GameID
+	off, end int
+}
+
+// gameBatch holds the encoded games of one unit.
+type gameBatch struct {
+	games []pendingGame
+	buf   []byte
+}
+
+func (b *gameBatch) reset() { b.games, b.buf = b.games[:0], b.buf[:0] }
+
+// sorted returns the games in id order.
+func (b *gameBatch) sorted() []pendingGame {
+	slices.SortFunc(b.games, func(x, y pendingGame) int {
+		switch {
+		case x.id < y.id:
+			return -1
+		case x.id > y.id:
+			return 1
+		}
+		return 0
+	})
+	return b.games
+}

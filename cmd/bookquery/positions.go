@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/stats"
+)
+
+// The positions command streams every stored position. Only a store whose
+// keys are lossless can do this: each key decodes back to its position.
+
+var positionsCmd = &command{
+	name:    "positions",
+	args:    "[-min-games N] [-min-ply N] [-max-ply N] [-format ndjson|csv] [-moves]",
+	summary: "stream every stored position (FEN, games, results, ply), as NDJSON or CSV",
+	run:     runPositions,
+}
+
+// positionJSON is one line of positions' NDJSON output.
+type positionJSON struct {
+	FEN     string         `json:"fen"`
+	Key     string         `json:"key"` // the store key, URL-safe base64 (bookquery decode reads it)
+	Games   uint64         `json:"games"`
+	White   uint64         `json:"white"`
+	Draws   uint64         `json:"draws"`
+	Black   uint64         `json:"black"`
+	Unknown uint64         `json:"unknown"`
+	Ply     *int           `json:"ply"` // the lowest ply the position was reached at; null if not recorded
+	Moves   []dumpMoveJSON `json:"moves,omitempty"`
+}
+
+// dumpMoveJSON is everything the store keeps about one move (-moves).
+type dumpMoveJSON struct {
+	UCI         string   `json:"uci"`
+	White       uint64   `json:"white"`
+	Draws       uint64   `json:"draws"`
+	Black       uint64   `json:"black"`
+	Unknown     uint64   `json:"unknown"`
+	RatingSum   uint64   `json:"ratingSum"`
+	RatingCount uint64   `json:"ratingCount"`
+	FirstDate   string   `json:"firstDate,omitempty"`
+	LastDate    string   `json:"lastDate,omitempty"`
+	Ply         *int     `json:"ply"`
+	FirstSeen   uint64   `json:"firstSeen,omitempty"`
+	Top         []string `json:"top"`
+	Recent      []string `json:"recent"`
+}
+
+func runPositions(e *env, args []string) error {
+	fs := e.flags()
+	minGames := fs.Uint64("min-games", 0, "only positions with at least N games")
+	minPly := fs.Int("min-ply", 0, "only positions first reached at ply N or later")
+	maxPly := fs.Int("max-ply", -1, "only positions reached at ply N or earlier (-1: no limit)")
+	format := fs.String("format", "ndjson", "output format: ndjson or csv")
+	withMoves := fs.Bool("moves", false, "include every move with all its statistics (ndjson only): a full dump of the book")
+	if err := e.parse(fs, args); err != nil {
+		return err
+	}
+	if e.json {
+		*format = "ndjson"
+	}
+	switch {
+	case fs.NArg() > 0:
+		return badInput("unexpected arguments %q", strings.Join(fs.Args(), " "))
+	case *format != "ndjson" && *format != "csv":
+		return badInput("-format %q: want ndjson or csv", *format)
+	case *withMoves && *format != "ndjson":
+		return badInput("-moves needs -format ndjson")
+	case *minPly < 0:
+		return badInput("-min-ply %d: must be 0 or more", *minPly)
+	case e.db == "":
+		return badInput("no book given: use 'bookquery -db DIR positions'")
+	}
+	st, err := openBook(e.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	it, err := st.NewIter()
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+
+	w := bufio.NewWriterSize(e.stdout, 1<<16)
+	enc := json.NewEncoder(w)
+	if *format == "csv" {
+		fmt.Fprintln(w, "fen,games,white,draws,black,unknown,ply")
+	}
+	var entry stats.Entry
+	var line []byte
+	for ok := it.First(); ok; ok = it.Next() {
+		if err := it.EntryInto(&entry); err != nil {
+			return err
+		}
+		t := entry.Total()
+		if t.Games() < *minGames {
+			continue
+		}
+		ply, plyKnown := t.MinPly()
+		if (*minPly > 0 || *maxPly >= 0) && !plyKnown {
+			continue
+		}
+		if ply < *minPly || (*maxPly >= 0 && ply > *maxPly) {
+			continue
+		}
+		p, err := keys.Decode(it.Key())
+		if err != nil {
+			return fmt.Errorf("position key %x: %w (corrupt store?)", it.Key(), err)
+		}
+		if *format == "csv" {
+			line = append(line[:0], p.FEN()...)
+			for _, v := range []uint64{t.Games(), t.WhiteWins, t.Draws, t.BlackWins, t.Unknown} {
+				line = append(line, ',')
+				line = strconv.AppendUint(line, v, 10)
+			}
+			line = append(line, ',')
+			if plyKnown {
+				line = strconv.AppendInt(line, int64(ply), 10)
+			}
+			line = append(line, '\n')
+			if _, err := w.Write(line); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+			continue
+		}
+		out := positionJSON{FEN: p.FEN(), Key: keys.Text(it.Key()), Games: t.Games(),
+			White: t.WhiteWins, Draws: t.Draws, Black: t.BlackWins, Unknown: t.Unknown, Ply: plyPtr(t)}
+		if *withMoves {
+			out.Moves = dumpMoves(&p, entry)
+		}
+		if err := enc.Encode(out); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// plyPtr returns the lowest ply of s, or nil.
+func plyPtr(s stats.MoveStats) *int {
+	if ply, ok := s.MinPly(); ok {
+		return &ply
+	}
+	return nil
+}
+
+// dumpMoves returns every move of entry with all its statistics.
+func dumpMoves(p *board.Position, entry stats.Entry) []dumpMoveJSON {
+	var out []dumpMoveJSON
+	for _, me := range entry.Moves {
+		d := dumpMoveJSON{UCI: me.Move.String(), White: me.WhiteWins, Draws: me.Draws, Black: me.BlackWins, Unknown: me.Unknown,
+			RatingSum: me.RatingSum, RatingCount: me.RatingCount, Ply: plyPtr(me.MoveStats), FirstSeen: me.FirstSeen,
+			Top: refIDs(me.Refs.Top[:]), Recent: refIDs(me.Refs.Recent[:])}
+		if me.FirstDate.Known() {
+			d.FirstDate = me.FirstDate.String()
+		}
+		if me.LastDate.Known() {
+			d.LastDate = me.LastDate.String()
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// refIDs returns the ids of the references in the list.
+func refIDs(refs []stats.GameRef) []string {
+	ids := []string{}
+	for _, r := range refs {
+		if r.ID != 0 {
+			ids = append(ids, fmt.Sprintf("%016x", r.ID))
+		}
+	}
+	return ids
+}
