@@ -1,16 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"sort"
 	"strings"
-	"sync"
-
-	"github.com/notnil/chess/opening"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/keys"
@@ -61,11 +57,11 @@ type movesJSON struct {
 	Black   uint64     `json:"black"`   // games won by Black
 	Unknown uint64     `json:"unknown"` // games with an unknown result
 	Moves   []moveJSON `json:"moves"`   // by games, most played first
-	// TopGames and RecentGames are always empty: the book does not keep
-	// games yet.
-	TopGames    []json.RawMessage `json:"topGames"`
-	RecentGames []json.RawMessage `json:"recentGames"`
-	Opening     *openingJSON      `json:"opening"` // null if unnamed
+	// TopGames and RecentGames are the position's best-rated and latest
+	// games (up to 4 each), from every move's game references.
+	TopGames    []gameJSON   `json:"topGames"`
+	RecentGames []gameJSON   `json:"recentGames"`
+	Opening     *openingJSON `json:"opening"` // null if unnamed
 }
 
 // moveJSON is one move of movesJSON, as in the lichess explorer, plus the
@@ -77,15 +73,15 @@ type moveJSON struct {
 	White         uint64 `json:"white"`
 	Draws         uint64 `json:"draws"`
 	Black         uint64 `json:"black"`
-	// Game is always null: lichess gives the game when only one was
-	// played, and the book does not keep games yet.
-	Game        json.RawMessage `json:"game"`
-	Unknown     uint64          `json:"unknown"`               // games with an unknown result
-	Games       uint64          `json:"games"`                 // white+draws+black+unknown
-	Score       *float64        `json:"score"`                 // the mover's score, 0 to 1; null if no result is known
-	Performance *int            `json:"performance"`           // see the comment at the top of moves.go; null if unknown
-	FirstPlayed string          `json:"firstPlayed,omitempty"` // PGN date, "1859.??.??" when partly known
-	LastPlayed  string          `json:"lastPlayed,omitempty"`
+	// Game is the game when only one played the move (as lichess gives
+	// it), else null.
+	Game        *gameJSON `json:"game"`
+	Unknown     uint64    `json:"unknown"`               // games with an unknown result
+	Games       uint64    `json:"games"`                 // white+draws+black+unknown
+	Score       *float64  `json:"score"`                 // the mover's score, 0 to 1; null if no result is known
+	Performance *int      `json:"performance"`           // see the comment at the top of moves.go; null if unknown
+	FirstPlayed string    `json:"firstPlayed,omitempty"` // PGN date, "1859.??.??" when partly known
+	LastPlayed  string    `json:"lastPlayed,omitempty"`
 }
 
 // openingJSON is an opening name as the lichess explorer gives it.
@@ -163,7 +159,7 @@ func openBook(dir string) (*store.Store, error) {
 // lookupMoves reads the moves of p from st, sorted by games, most played
 // first (ties by UCI), with the position totals. Opening is left nil.
 func lookupMoves(st *store.Store, p board.Position) (*movesJSON, error) {
-	out := &movesJSON{FEN: p.FEN(), Moves: []moveJSON{}, TopGames: []json.RawMessage{}, RecentGames: []json.RawMessage{}}
+	out := &movesJSON{FEN: p.FEN(), Moves: []moveJSON{}, TopGames: []gameJSON{}, RecentGames: []gameJSON{}}
 	k := keys.Encode(&p)
 	if k == nil { // cannot happen: ParseFEN and Play only give valid positions
 		return nil, fmt.Errorf("position %s has no key", p.FEN())
@@ -184,11 +180,23 @@ func lookupMoves(st *store.Store, p board.Position) (*movesJSON, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.Moves = append(out.Moves, moveOf(p.SAN(me.Move), me, white, opp, oppKnown))
+		mj := moveOf(p.SAN(me.Move), me, white, opp, oppKnown)
+		if mj.Games == 1 && me.Refs.Top[0].ID != 0 {
+			g, err := describeRef(st, me.Refs.Top[0])
+			if err != nil {
+				return nil, err
+			}
+			g.UCI = mj.UCI
+			mj.Game = &g
+		}
+		out.Moves = append(out.Moves, mj)
 		out.White += me.WhiteWins
 		out.Draws += me.Draws
 		out.Black += me.BlackWins
 		out.Unknown += me.Unknown
+	}
+	if out.TopGames, out.RecentGames, err = positionGames(st, p, entry); err != nil {
+		return nil, err
 	}
 	sort.SliceStable(out.Moves, func(i, j int) bool {
 		a, b := out.Moves[i], out.Moves[j]
@@ -326,57 +334,4 @@ func orDash(known bool, v any) string {
 		return f()
 	}
 	return v.(string)
-}
-
-// ecoNames maps position keys (as strings) to their opening in the lichess
-// list shipped by github.com/notnil/chess/opening; built on first use.
-var ecoNames = sync.OnceValue(func() map[string]openingJSON {
-	type named struct {
-		o     openingJSON
-		plies int
-	}
-	best := map[string]named{}
-	for _, o := range opening.NewBookECO().Possible(nil) {
-		// PGN gives the uci column of the list: "e2e4 e7e5 g1f3".
-		p := board.StartPosition()
-		ok := true
-		uci := strings.Fields(o.PGN())
-		for _, s := range uci {
-			m, err := p.ParseUCI(s)
-			if err != nil {
-				ok = false // not in the shipped list; skip rather than fail
-				break
-			}
-			p.Play(m)
-		}
-		if !ok || len(uci) == 0 {
-			continue
-		}
-		k := string(keys.Encode(&p))
-		n := named{openingJSON{ECO: o.Code(), Name: o.Title()}, len(uci)}
-		// A position named twice keeps the shortest line, then the
-		// smallest code and name, so that the choice does not depend on
-		// the order Possible lists them in.
-		if b, dup := best[k]; !dup || n.plies < b.plies ||
-			n.plies == b.plies && (n.o.ECO < b.o.ECO || n.o.ECO == b.o.ECO && n.o.Name < b.o.Name) {
-			best[k] = n
-		}
-	}
-	names := make(map[string]openingJSON, len(best))
-	for k, n := range best {
-		names[k] = n.o
-	}
-	return names
-})
-
-// openingOf returns the opening of the last position of line that has a
-// name in the lichess list, nil if none has.
-func openingOf(line []board.Position) *openingJSON {
-	names := ecoNames()
-	for i := len(line) - 1; i >= 0; i-- {
-		if o, ok := names[string(keys.Encode(&line[i]))]; ok {
-			return &o
-		}
-	}
-	return nil
 }
