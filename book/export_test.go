@@ -1,0 +1,125 @@
+package book_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/polyglot"
+	"github.com/chessbook/chessbook/store"
+)
+
+// compareExport exports st with o and compares the book with PolyGlot's
+// reference ref entry for entry, in order: key, move and weight. At
+// positions PolyGlot halved only the moves and their order are compared;
+// positions PolyGlot split under its en-passant rule (see polyglotView)
+// are not compared.
+func compareExport(t *testing.T, st *store.Store, ref string, o book.ExportOptions) {
+	t.Helper()
+	got, es, err := book.Export(context.Background(), st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bk, err := polyglot.OpenBook(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bk.Entries()
+	_, _, alias := polyglotView(t, st)
+	aliased := map[uint64]bool{}
+	for alt, base := range alias {
+		aliased[alt], aliased[base] = true, true
+	}
+	halved := map[uint64]bool{}
+	for _, k := range es.HalvedKeys {
+		halved[k] = true
+	}
+	group := func(es []polyglot.Entry) map[uint64][]polyglot.Entry {
+		m := map[uint64][]polyglot.Entry{}
+		for _, e := range es {
+			m[e.Key] = append(m[e.Key], e)
+		}
+		return m
+	}
+	g, w := group(got), group(want)
+	moves := func(es []polyglot.Entry) []uint16 {
+		var ms []uint16
+		for _, e := range es {
+			ms = append(ms, e.Move)
+		}
+		return ms
+	}
+	var equal, movesOnly, skipped, bad int
+	for key, we := range w {
+		ge := g[key]
+		switch {
+		case slices.Equal(ge, we):
+			equal += len(we)
+		case aliased[key]:
+			skipped += len(we)
+		case halved[key] && slices.Equal(moves(ge), moves(we)):
+			movesOnly += len(we)
+		default:
+			if bad < 10 {
+				t.Errorf("key %016x: exported %v, reference %v", key, ge, we)
+			}
+			bad++
+		}
+	}
+	for key, ge := range g {
+		if _, ok := w[key]; !ok && !aliased[key] {
+			if bad < 10 {
+				t.Errorf("key %016x: exported %v, not in the reference", key, ge)
+			}
+			bad++
+		}
+	}
+	// The exported book must also be in the reference's exact order
+	// wherever the entries were compared.
+	if !slices.IsSortedFunc(got, polyglot.CompareEntries) {
+		t.Error("the exported book is not in book order")
+	}
+	if bad > 0 {
+		t.Fatalf("%d positions differ", bad)
+	}
+	t.Logf("%s: %d of %d reference entries equal (key, move, weight, order), %d at %d halved positions equal in moves and order, %d split by the en-passant rule",
+		filepath.Base(ref), equal, len(want), movesOnly, es.Halved, skipped)
+	if skipped == 0 && movesOnly == 0 && !slices.Equal(got, want) {
+		t.Fatal("every position agrees but the books differ")
+	}
+	if equal < len(want)*99/100 {
+		t.Fatalf("only %d of %d entries compared equal", equal, len(want))
+	}
+}
+
+func TestExportEqualsPolyglot(t *testing.T) {
+	data := testutil.SharedData(t)
+	champions := filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")
+	lichess := filepath.Join(data, "medium", "lichess_10k.pgn.zst")
+	players := filepath.Join(data, "large", "pgnmentor_players_239files.pgn.zst")
+	for _, c := range []struct {
+		name  string
+		build book.Options
+		in    string
+		ref   string
+		opts  book.ExportOptions
+		large bool
+	}{
+		{"champions default", book.Options{MaxPly: 1024}, champions, "polyglot204_makebook_default__pgnmentor_world_champions_16players.bin", book.ExportOptions{MinGame: 3}, false},
+		{"champions maxply20 mingame1", book.Options{MaxPly: 20}, champions, "polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin", book.ExportOptions{MinGame: 1, MaxPly: 20}, false},
+		{"lichess10k nosetup", book.Options{MaxPly: 1024, StandardStartOnly: true}, lichess, "polyglot204_makebook_default__corentings_lichess10k_nosetup.bin", book.ExportOptions{MinGame: 3}, false},
+		{"players", book.Options{MaxPly: 1024}, players, "polyglot204_makebook_default__pgnmentor_players_239files_pgnextract_clean.bin", book.ExportOptions{MinGame: 3}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.large && testing.Short() {
+				t.Skip("large corpus skipped with -short")
+			}
+			c.build.CountMode, c.build.KeepDuplicates, c.build.Inputs = store.CountOccurrence, true, []string{c.in}
+			st, _, _ := build(t, c.build, c.in)
+			compareExport(t, st, filepath.Join(data, "reference", c.ref), c.opts)
+		})
+	}
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/polyglot"
+)
+
+var exportCmd = &command{
+	name:    "export",
+	args:    "-o BOOK.bin [-max-ply N] [-min-game N] [-min-score P] [-only-white|-only-black] [-uniform] [-weights score|games]",
+	summary: "write the book as a Polyglot .bin (make-book's options and weights)",
+	run:     runExport,
+}
+
+// exportJSON is export's -json summary.
+type exportJSON struct {
+	Book      string `json:"book"`
+	Entries   int    `json:"entries"`
+	Positions int    `json:"positions"`
+	Halved    int    `json:"halved"`
+	Bytes     int64  `json:"bytes"`
+}
+
+func runExport(e *env, args []string) error {
+	fs := e.flags()
+	out := fs.String("o", "", "the Polyglot book to write")
+	var o book.ExportOptions
+	fs.IntVar(&o.MaxPly, "max-ply", 0, "keep moves played before this ply in some game (0: all; make-book's default is 1024)")
+	fs.Uint64Var(&o.MinGame, "min-game", 3, "keep moves played at least N times")
+	fs.Float64Var(&o.MinScore, "min-score", 0, "keep moves scoring at least P percent for the mover")
+	fs.BoolVar(&o.OnlyWhite, "only-white", false, "only positions with White to move")
+	fs.BoolVar(&o.OnlyBlack, "only-black", false, "only positions with Black to move")
+	uniform := fs.Bool("uniform", false, "every kept move gets weight 1")
+	weights := fs.String("weights", "score", "move weight: score (2*wins + draws for the mover, make-book's) or games (popularity)")
+	if err := e.parse(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return badInput("unexpected arguments %q", strings.Join(fs.Args(), " "))
+	case *out == "":
+		return badInput("no output given: -o BOOK.bin")
+	case o.OnlyWhite && o.OnlyBlack:
+		return badInput("-only-white and -only-black exclude each other")
+	case o.MaxPly < 0:
+		return badInput("-max-ply %d: must be 0 (all) or more", o.MaxPly)
+	case o.MinScore < 0 || o.MinScore > 100:
+		return badInput("-min-score %g: want a percentage, 0 to 100", o.MinScore)
+	case *weights != "score" && *weights != "games":
+		return badInput("-weights %q: want score or games", *weights)
+	case e.db == "":
+		return badInput("no book given: use 'bookquery -db DIR export -o BOOK.bin'")
+	}
+	o.Weighting = book.Weighting(*weights)
+	if *uniform {
+		o.Weighting = book.WeightUniform
+	}
+	st, err := openBook(e.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	entries, es, err := book.Export(ctx, st, o)
+	if err != nil {
+		return err
+	}
+	// Write to a temporary file and rename it: an interrupted export
+	// never leaves a truncated book behind.
+	tmp, err := os.CreateTemp(filepath.Dir(*out), ".export-*.bin")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", *out, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := polyglot.WriteBook(tmp, entries); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", *out, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", *out, err)
+	}
+	if err := os.Rename(tmp.Name(), *out); err != nil {
+		return fmt.Errorf("writing %s: %w", *out, err)
+	}
+	sum := exportJSON{Book: *out, Entries: es.Entries, Positions: es.Positions, Halved: es.Halved, Bytes: int64(es.Entries) * polyglot.EntrySize}
+	return e.emit(sum, func(w io.Writer) error {
+		_, err := fmt.Fprintf(w, "%s: %d entries (%d bytes) from %d stored positions; %d positions halved to fit 16-bit counts\n",
+			sum.Book, sum.Entries, sum.Bytes, sum.Positions, sum.Halved)
+		return err
+	})
+}
