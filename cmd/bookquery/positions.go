@@ -114,6 +114,11 @@ func runPositions(e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("position key %x: %w (corrupt store?)", it.Key(), err)
 		}
+		if plyKnown {
+			// Keys have no clocks: give the FEN the move number of the
+			// earliest ply the position was reached at.
+			p.SetClocks(0, ply/2+1)
+		}
 		if *format == "csv" {
 			line = append(line[:0], p.FEN()...)
 			for _, v := range []uint64{t.Games(), t.WhiteWins, t.Draws, t.BlackWins, t.Unknown} {
