@@ -134,27 +134,38 @@ func runGame(e *env, args []string) error {
 			}
 			return err
 		}
-		type gameOut struct {
-			gameJSON
-			Tags  []gamecode.Tag `json:"tags"`
-			FEN   string         `json:"fen,omitempty"`
-			Moves []string       `json:"moves"` // SAN
-			PGN   string         `json:"pgn"`
-		}
-		out := gameOut{gameJSON: describeGame(id, g), Tags: g.Tags, Moves: []string{}, PGN: string(g.PGN())}
-		if g.FromFEN {
-			out.FEN = g.Start.FEN()
-		}
-		p := g.Start
-		for _, m := range g.Moves {
-			out.Moves = append(out.Moves, p.SAN(m))
-			p.Play(m)
-		}
+		out := gameOutput(id, g)
 		if err := e.emit(out, func(w io.Writer) error { return gamecode.WritePGN(w, g) }); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// gameOutJSON is one game as 'game -json' and GET /game/{id} give it.
+type gameOutJSON struct {
+	gameJSON
+	Tags  []gamecode.Tag `json:"tags"`
+	FEN   string         `json:"fen,omitempty"` // the start position of a game set up from a FEN
+	Moves []string       `json:"moves"`         // SAN
+	PGN   string         `json:"pgn"`
+}
+
+// gameOutput returns game id in its full JSON form.
+func gameOutput(id store.GameID, g *gamecode.Game) gameOutJSON {
+	out := gameOutJSON{gameJSON: describeGame(id, g), Tags: g.Tags, Moves: []string{}, PGN: string(g.PGN())}
+	if out.Tags == nil {
+		out.Tags = []gamecode.Tag{}
+	}
+	if g.FromFEN {
+		out.FEN = g.Start.FEN()
+	}
+	p := g.Start
+	for _, m := range g.Moves {
+		out.Moves = append(out.Moves, p.SAN(m))
+		p.Play(m)
+	}
+	return out
 }
 
 // gamesJSON is the games command's -json output.

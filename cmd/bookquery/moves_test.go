@@ -206,8 +206,27 @@ func TestMovesJSONShape(t *testing.T) {
 			t.Errorf("no %q in move %s", f, moves[0])
 		}
 	}
-	if string(moves[0]["game"]) != "null" || string(raw["topGames"]) != "[]" || string(raw["recentGames"]) != "[]" {
-		t.Errorf("game, topGames, recentGames: %s %s %s", moves[0]["game"], raw["topGames"], raw["recentGames"])
+	// Games: up to 4 top and 4 recent, each a stored game that reaches the
+	// position and plays the move it is listed with; a move played once
+	// names its game.
+	var full movesJSON
+	if err := json.Unmarshal([]byte(out), &full); err != nil {
+		t.Fatal(err)
+	}
+	if len(full.TopGames) == 0 || len(full.TopGames) > 4 || len(full.RecentGames) == 0 || len(full.RecentGames) > 4 {
+		t.Fatalf("topGames %d, recentGames %d: want 1 to 4 each", len(full.TopGames), len(full.RecentGames))
+	}
+	line := "e4 e5 Nf3 Nc6 Bb5"
+	for _, g := range append(full.TopGames, full.RecentGames...) {
+		pgn := mustRun(t, "-db", db, "game", g.ID)
+		if !strings.Contains(pgn, "1. e4 e5 2. Nf3 Nc6 3. Bb5 ") || !strings.Contains(pgn, "[White \""+g.White.Name+"\"]") {
+			t.Errorf("game %s (%s) does not go through %s, or is not %s's:\n%s", g.ID, g.UCI, line, g.White.Name, pgn)
+		}
+	}
+	for _, m := range full.Moves {
+		if (m.Games == 1) != (m.Game != nil) {
+			t.Errorf("move %s: %d games, game %+v", m.SAN, m.Games, m.Game)
+		}
 	}
 	var o openingJSON
 	if err := json.Unmarshal(raw["opening"], &o); err != nil || !strings.HasPrefix(o.ECO, "C6") || !strings.Contains(o.Name, "Ruy Lopez") {

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/keys"
+)
+
+// Opening names: the positions named by the lichess opening list that
+// github.com/notnil/chess/opening ships, precomputed into openingTable
+// (openings_gen.go) by ./internal/openinggen. Building notnil's own index
+// costs about 0.4 s, more than everything else a cold bookquery call does;
+// the table is static data, so naming costs a few binary searches.
+//
+// Regenerate the table after updating github.com/notnil/chess, or after a
+// change to the position keys (the tests fail until then):
+//
+//go:generate go run ./internal/openinggen -o openings_gen.go
+
+// namedPosition is one entry of openingTable.
+type namedPosition struct {
+	key  string // the position's key (keys.Encode)
+	eco  string // ECO code, "C60"
+	name string // "Ruy Lopez"
+}
+
+// lookupOpening returns the opening that names the position with key k.
+func lookupOpening(k []byte) (openingJSON, bool) {
+	i := sort.Search(len(openingTable), func(i int) bool { return openingTable[i].key >= string(k) })
+	if i < len(openingTable) && openingTable[i].key == string(k) {
+		return openingJSON{ECO: openingTable[i].eco, Name: openingTable[i].name}, true
+	}
+	return openingJSON{}, false
+}
+
+// openingOf returns the opening of the last position of line that the
+// lichess list names (so a transposition into a named position is named),
+// nil if none is.
+func openingOf(line []board.Position) *openingJSON {
+	var buf [keys.MaxLen]byte
+	for i := len(line) - 1; i >= 0; i-- {
+		p := &line[i]
+		if _, ok := slices.BinarySearch(openingOccupied[:], uint64(p.Occupied())); !ok {
+			continue // no named position has these squares occupied
+		}
+		if o, ok := lookupOpening(keys.Append(buf[:0], p)); ok {
+			return &o
+		}
+	}
+	return nil
+}

@@ -1,0 +1,395 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/store"
+)
+
+// openStore opens the store in dir read-only, as serve does, until the
+// test ends.
+func openStore(t testing.TB, dir string) *store.Store {
+	t.Helper()
+	st, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// buildStore is buildBook for benchmarks and fuzz targets too.
+func buildStore(tb testing.TB, inputs ...string) string {
+	tb.Helper()
+	dir := filepath.Join(tb.TempDir(), "book")
+	st, err := store.Open(dir, store.Options{Meta: &store.Meta{CountMode: store.CountGame}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b := book.NewBuilder(st, book.Options{}, 2)
+	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink); err != nil {
+		tb.Fatal(err)
+	}
+	if err := b.Finish(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+// get sends a GET to the test server and returns the status, the body and
+// the Content-Type.
+func get(t *testing.T, srv *httptest.Server, target string) (int, string, string) {
+	t.Helper()
+	return do(t, srv, http.MethodGet, target)
+}
+
+func do(t *testing.T, srv *httptest.Server, method, target string) (int, string, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+target, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(body), resp.Header.Get("Content-Type")
+}
+
+// TestServeMoves checks that GET /moves answers exactly what moves -json
+// prints for the same position, whichever way the position is given.
+func TestServeMoves(t *testing.T) {
+	db := championsBook(t)
+	ruyFEN := "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"
+	cases := []struct {
+		args    []string // of moves -json
+		targets []string // the same question to the API
+	}{
+		{nil, []string{"/moves", "/moves?fen=", "/moves?play=", "/moves?fen=" + url.QueryEscape("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")}},
+		{[]string{"-moves", "e4 e5"}, []string{"/moves?play=e2e4,e7e5", "/moves?moves=e4+e5", "/moves?moves=e4,e5", "/moves?moves=1.e4+e5", "/moves?moves=1.+e4+1...+e5"}},
+		{[]string{"-moves", "e4 e5 Nf3 Nc6 Bb5 a6"}, []string{"/moves?play=e2e4,e7e5,g1f3,b8c6,f1b5,a7a6", "/moves?moves=" + url.QueryEscape("1.e4 e5 2.Nf3 Nc6 3.Bb5+ a6")}},
+		{[]string{"-fen", ruyFEN}, []string{"/moves?fen=" + url.QueryEscape(ruyFEN)}},
+		{[]string{"-fen", ruyFEN, "-moves", "Ba4 Nf6 O-O"}, []string{"/moves?fen=" + url.QueryEscape(ruyFEN) + "&play=b5a4,g8f6,e1g1", "/moves?fen=" + url.QueryEscape(ruyFEN) + "&moves=Ba4+Nf6+O-O"}},
+		{[]string{"-moves", "d4 Nf6 c4 e6", "-limit", "3"}, []string{"/moves?play=d2d4,g8f6,c2c4,e7e6&moves=3"}},
+		{[]string{"-moves", "a4 h5 a5 h4"}, []string{"/moves?play=a2a4,h7h5,a4a5,h5h4"}}, // not in the book
+	}
+	// The command first: the store admits one opener at a time.
+	want := make([]string, len(cases))
+	for i, c := range cases {
+		want[i] = mustRun(t, append([]string{"-db", db, "moves", "-json"}, c.args...)...)
+	}
+	srv := httptest.NewServer(newHandler(openStore(t, db)))
+	defer srv.Close()
+	for i, c := range cases {
+		for _, target := range c.targets {
+			code, body, ctype := get(t, srv, target)
+			if code != http.StatusOK || ctype != "application/json; charset=utf-8" {
+				t.Errorf("GET %s: %d %s %s", target, code, ctype, body)
+			}
+			if body != want[i] {
+				t.Errorf("GET %s =\n%s\nmoves -json %q =\n%s", target, body, c.args, want[i])
+			}
+		}
+	}
+	var m movesJSON
+	if _, body, _ := get(t, srv, "/moves?play=e2e4,e7e5,g1f3,b8c6,f1b5"); json.Unmarshal([]byte(body), &m) != nil || m.Opening == nil || !strings.Contains(m.Opening.Name, "Ruy Lopez") || len(m.Moves) < 5 {
+		t.Errorf("Ruy Lopez: %s", body)
+	}
+	// HEAD: the headers only.
+	if code, body, _ := do(t, srv, http.MethodHead, "/moves?play=e2e4"); code != http.StatusOK || body != "" {
+		t.Errorf("HEAD /moves: %d %q", code, body)
+	}
+}
+
+// TestServeErrors checks that bad input is answered with 400, unknown paths
+// with 404 and other methods with 405, each with a JSON error message.
+func TestServeErrors(t *testing.T) {
+	srv := httptest.NewServer(newHandler(openStore(t, championsBook(t))))
+	defer srv.Close()
+	long := strings.Repeat("g1f3,g8f6,f3g1,f6g8,", 251)
+	for _, tc := range []struct {
+		method, target string
+		code           int
+		want           []string // in the error message
+	}{
+		{"GET", "/moves?fen=nonsense", 400, []string{"bad FEN", "nonsense"}},
+		{"GET", "/moves?fen=" + url.QueryEscape("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"), 400, []string{"bad FEN"}},
+		{"GET", "/moves?fen=" + url.QueryEscape("8/8/8/8/8/8/8/8 w - - 0 1"), 400, []string{"bad FEN", "king"}},
+		{"GET", "/moves?play=e2e4,e7e5,e1e3", 400, []string{"play: move 2.e1e3", "illegal move"}},
+		{"GET", "/moves?play=e2e4,e7e5,Nf3", 400, []string{"play: move 2.Nf3", "want 4 or 5 characters"}},
+		{"GET", "/moves?play=e2e4,e7e5,e1g1", 400, []string{"play: move 2.e1g1", "illegal"}},
+		{"GET", "/moves?play=e7e8x", 400, []string{"play: move 1.e7e8x"}},
+		{"GET", "/moves?play=0000", 400, []string{"null move"}},
+		{"GET", "/moves?moves=e4+e5+Ke3", 400, []string{"moves: move 2.Ke3", "no king can move to e3"}},
+		{"GET", "/moves?moves=e4+hello", 400, []string{"moves: move 1...hello"}},
+		{"GET", "/moves?moves=e4&play=e2e4", 400, []string{"not both"}},
+		{"GET", "/moves?moves=-1", 400, []string{"moves=-1"}},
+		{"GET", "/moves?fen=%zz", 400, []string{"bad query"}},
+		{"GET", "/moves?play=" + long, 400, []string{"more than 1000 moves"}},
+		{"GET", "/moves/", 404, []string{"no such path", "/moves/"}},
+		{"GET", "/", 404, []string{"no such path"}},
+		{"GET", "/game/12", 400, []string{"want 16 hex digits"}},
+		{"POST", "/moves", 405, []string{"method POST not allowed", "GET"}},
+		{"DELETE", "/moves?play=e2e4", 405, []string{"method DELETE not allowed"}},
+	} {
+		code, body, ctype := do(t, srv, tc.method, tc.target)
+		var e errorJSON
+		if err := json.Unmarshal([]byte(body), &e); err != nil || code != tc.code || ctype != "application/json; charset=utf-8" {
+			t.Errorf("%s %.80s: %d %s %q (%v); want %d and a JSON error", tc.method, tc.target, code, ctype, body, err, tc.code)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(e.Error, w) {
+				t.Errorf("%s %.80s: error %q does not mention %q", tc.method, tc.target, e.Error, w)
+			}
+		}
+	}
+	// 1000 moves are fine.
+	if code, body, _ := get(t, srv, "/moves?play="+strings.TrimSuffix(strings.Repeat("g1f3,g8f6,f3g1,f6g8,", 250), ",")); code != 200 {
+		t.Errorf("1000 moves: %d %s", code, body)
+	}
+	// 405 says what is allowed.
+	req, _ := http.NewRequest("PUT", srv.URL+"/moves", nil)
+	if resp, err := srv.Client().Do(req); err != nil || resp.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("PUT /moves: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+}
+
+// FuzzServeMoves sends arbitrary queries to /moves: the answer is 200 or
+// 400, with JSON, never a failure of the server.
+func FuzzServeMoves(f *testing.F) {
+	for _, q := range []string{"", "play=e2e4,e7e5", "moves=e4+e5+Nf3", "fen=8/8/8/8/8/8/8/K1k5+w+-+-+0+1", "moves=12", "play=e2e4&moves=3",
+		"fen=" + url.QueryEscape("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1") + "&play=e1g1,e8c8", "moves=1.e4+1...c5+2.Nf3", "fen=%00", "play=,,,"} {
+		f.Add(q)
+	}
+	h := newHandler(openStore(f, buildStore(f, championsPGN)))
+	f.Fuzz(func(t *testing.T, query string) {
+		req := httptest.NewRequest("GET", "/moves", nil)
+		req.URL.RawQuery = query
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != 200 && w.Code != 400 {
+			t.Fatalf("?%s: %d %s", query, w.Code, w.Body)
+		}
+		if !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("?%s: not JSON: %q", query, w.Body)
+		}
+	})
+}
+
+// TestServeShutdown checks that serve stops when its context is done,
+// after the requests in flight are answered.
+func TestServeShutdown(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		time.Sleep(300 * time.Millisecond)
+		io.WriteString(w, "done")
+	})
+	var logs syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, ln, h, log.New(&logs, "", 0)) }()
+
+	answered := make(chan string, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/slow")
+		if err != nil {
+			answered <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		answered <- string(b)
+	}()
+	<-started
+	cancel()
+	if got := <-answered; got != "done" {
+		t.Errorf("request in flight at shutdown: %q", got)
+	}
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("serve did not return")
+	}
+	if l := logs.String(); !strings.Contains(l, "shutting down\n") || !strings.HasSuffix(l, "stopped\n") {
+		t.Errorf("log %q", l)
+	}
+	if _, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+		t.Error("still listening after shutdown")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// buildBinary builds bookquery into a temporary directory of the test.
+func buildBinary(t testing.TB) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go command not found")
+	}
+	bin := filepath.Join(t.TempDir(), "bookquery")
+	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startServer runs 'bookquery -db db serve -addr 127.0.0.1:0' and returns
+// the command, its base URL and its stderr as it comes.
+func startServer(t testing.TB, bin, db string) (*exec.Cmd, string, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(bin, "-db", db, "serve", "-addr", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	var logs syncBuffer
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		re := regexp.MustCompile(`on (http://[0-9.:]+) `)
+		for sc.Scan() {
+			logs.Write(append(sc.Bytes(), '\n'))
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	select {
+	case u := <-addr:
+		return cmd, u, &logs
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no address logged: %s", logs.String())
+	}
+	return nil, "", nil
+}
+
+// TestServeBinary runs the command: it serves, and SIGTERM stops it with
+// exit status 0.
+func TestServeBinary(t *testing.T) {
+	bin := buildBinary(t)
+	db := championsBook(t)
+	cmd, base, logs := startServer(t, bin, db)
+	resp, err := http.Get(base + "/moves?play=e2e4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m movesJSON
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil || resp.StatusCode != 200 || len(m.Moves) == 0 {
+		t.Errorf("GET /moves?play=e2e4: %d %+v %v", resp.StatusCode, m, err)
+	}
+	resp.Body.Close()
+	// While it serves, the store is locked.
+	if _, errOut, code := runCmd(t, "-db", db, "moves"); code != 1 || !strings.Contains(errOut, "in use") {
+		t.Errorf("moves while serving: exit status %d, stderr %q", code, errOut)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("after SIGTERM: %v; log:\n%s", err, logs.String())
+	}
+	if l := logs.String(); !strings.Contains(l, "shutting down") || !strings.Contains(l, "stopped") {
+		t.Errorf("log:\n%s", l)
+	}
+	// Bad usage and a missing store, as the other commands.
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"serve"}, 2},
+		{[]string{"-db", db, "serve", "extra"}, 2},
+		{[]string{"-db", filepath.Join(t.TempDir(), "none"), "serve"}, 1},
+		{[]string{"-db", db, "serve", "-addr", "256.0.0.1:99999"}, 1},
+	} {
+		if _, errOut, code := runCmd(t, tc.args...); code != tc.code || !strings.HasPrefix(errOut, "bookquery: serve: ") {
+			t.Errorf("bookquery %q: exit status %d, stderr %q; want %d", tc.args, code, errOut, tc.code)
+		}
+	}
+}
+
+// TestServeGame: GET /game/{id} gives the same game as the game command,
+// as JSON or PGN; bad and unknown ids get 400 and 404.
+func TestServeGame(t *testing.T) {
+	db := championsBook(t)
+	// The CLI first: the server holds the store's lock.
+	var mv movesJSON
+	if err := json.Unmarshal([]byte(mustRun(t, "-db", db, "moves", "-json")), &mv); err != nil || len(mv.TopGames) == 0 {
+		t.Fatalf("no top games at the start: %v", err)
+	}
+	id := mv.TopGames[0].ID
+	wantJSON, wantPGN := mustRun(t, "-db", db, "game", "-json", id), mustRun(t, "-db", db, "game", id)
+	srv := httptest.NewServer(newHandler(openStore(t, db)))
+	defer srv.Close()
+	code, body, _ := get(t, srv, "/game/"+id)
+	if code != 200 || strings.TrimSpace(body) != strings.TrimSpace(wantJSON) {
+		t.Fatalf("/game/%s: %d\n%s", id, code, body)
+	}
+	code, body, _ = get(t, srv, "/game/"+id+"?format=pgn")
+	if code != 200 || body != wantPGN {
+		t.Fatalf("/game/%s?format=pgn: %d\n%s", id, code, body)
+	}
+	for target, want := range map[string]int{"/game/xyz": 400, "/game/0000000000000000": 400, "/game/0123456789abcdef": 404} {
+		if code, body, _ := get(t, srv, target); code != want || !strings.Contains(body, `"error"`) {
+			t.Errorf("%s: %d %s, want %d with an error", target, code, body, want)
+		}
+	}
+}
