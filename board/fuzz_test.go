@@ -11,6 +11,9 @@ func FuzzParseFEN(f *testing.F) {
 	for _, tc := range badFENs {
 		f.Add(tc.fen)
 	}
+	for _, fen := range trickyFENs() { // FEN tags and FEN-like text of ../shared/data/tricky
+		f.Add(fen)
+	}
 	f.Fuzz(func(t *testing.T, fen string) {
 		p, err := ParseFEN(fen)
 		if err != nil {
@@ -53,6 +56,11 @@ func FuzzParseSAN(f *testing.F) {
 		{"4k3/8/R7/8/8/8/8/R3K3 w - - 0 1", "R6a3!?"},
 	}
 	for _, s := range seeds {
+		f.Add(s.fen, []byte(s.san))
+	}
+	// Move tokens of the games of ../shared/data/tricky, in the positions
+	// where they were written.
+	for _, s := range trickySANs(20) {
 		f.Add(s.fen, []byte(s.san))
 	}
 	f.Fuzz(func(t *testing.T, fen string, san []byte) {

@@ -2,10 +2,12 @@ package book
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
@@ -39,13 +41,17 @@ func (f Filter) String() string {
 
 // Stats are a build's counters.
 type Stats struct {
-	Games      int64             // games added to the book (and stored)
-	Duplicates int64             // games already in the store or earlier in the input
-	Unstorable int64             // games the game codec refused (a bug; see Errors)
-	Filtered   [numFilters]int64 // games left out, by filter
-	Positions  int64             // (position, move) occurrences added
-	Distinct   int64             // distinct positions added, estimated (about 1% error)
-	Flushes    int64             // sorted runs written to the store
+	Games      int64 // games added to the book (and stored): committed to the store
+	Duplicates int64 // games already in the store or earlier in the input
+	// Uncommitted counts games that were accepted but whose write to the
+	// store failed (or was dropped after an earlier failure): the build
+	// failed, and a re-run adds them.
+	Uncommitted int64
+	Unstorable  int64             // games the game codec refused (a bug; see Errors)
+	Filtered    [numFilters]int64 // games left out, by filter
+	Positions   int64             // (position, move) occurrences added
+	Distinct    int64             // distinct positions added, estimated (about 1% error)
+	Flushes     int64             // sorted runs written to the store
 	// Errors holds the first few reasons games could not be stored.
 	Errors []string
 }
@@ -77,6 +83,7 @@ type Builder struct {
 	full     chan *unit    // units waiting for the flusher
 	done     chan struct{} // closed when the flusher has stopped
 	flushErr error         // the flusher's first error (under mu)
+	aborted  atomic.Bool   // Abort was called: drop what is not committed
 	start    sync.Once
 	distinct *distinctCounter // the positions flushed so far (under mu)
 	dedupe   *dedupe
@@ -86,8 +93,9 @@ type Builder struct {
 // unit is what is committed in one atomic ingestion: a table of statistics
 // and the games they come from.
 type unit struct {
-	t     *stats.Table
-	games gameBatch
+	t         *stats.Table
+	games     gameBatch
+	positions int64 // (position, move) occurrences added to t
 }
 
 // NewBuilder returns a Builder writing to st, which must have been opened
@@ -138,36 +146,60 @@ func (b *Builder) flusher() {
 // sorted run, with the number of games, in one atomic ingestion. The unit
 // is empty afterwards, whatever happened.
 func (b *Builder) write(u *unit) error {
+	committed := false
 	defer func() {
+		// Count the unit's games and positions only once committed.
+		b.mu.Lock()
+		if committed {
+			b.stats.Games += int64(len(u.games.games))
+			b.stats.Positions += u.positions
+		} else {
+			b.stats.Uncommitted += int64(len(u.games.games))
+		}
+		b.mu.Unlock()
 		b.dedupe.release(u.games.games)
 		u.games.reset()
 		u.t.Reset()
+		u.positions = 0
 	}()
 	b.mu.Lock()
 	failed := b.flushErr != nil
 	b.mu.Unlock()
-	if failed {
-		return nil // the build is failing: drop the rest
+	if failed || b.aborted.Load() {
+		return nil // the build is failing or interrupted: drop the rest
 	}
 	sst, err := b.st.NewSSTWriter()
 	if err != nil {
 		return fmt.Errorf("flushing to the store: %w", err)
 	}
 	for _, g := range u.games.sorted() {
-		if err = sst.SetGame(g.id, u.games.buf[g.off:g.end]); err != nil {
+		if b.aborted.Load() {
+			err = errAborted
+		} else {
+			err = sst.SetGame(g.id, u.games.buf[g.off:g.end])
+		}
+		if err != nil {
 			break
 		}
 	}
 	seen := newDistinctCounter(b.distinct.seed)
 	if err == nil {
 		err = u.t.Flush(func(key, enc []byte) error {
+			if b.aborted.Load() {
+				return errAborted
+			}
 			seen.add(key)
 			return sst.MergeTrusted(key, enc)
 		})
 	}
+	if err == errAborted {
+		sst.Close()
+		return nil // dropped, as Abort asks
+	}
 	if err == nil {
 		sst.AddGames(uint64(len(u.games.games)))
 		err = sst.Ingest()
+		committed = err == nil
 	}
 	if err != nil {
 		sst.Close()
@@ -202,8 +234,21 @@ func (b *Builder) Sink(i int) ingest.Sink {
 	return w
 }
 
-// Finish flushes what every worker still holds. Call it once, after the
-// pipeline has returned.
+// errAborted stops a write that Abort made pointless.
+var errAborted = errors.New("book: build aborted")
+
+// Abort makes the Builder drop what is not committed to the store yet
+// instead of writing it: the tables the workers hold (Finish then returns
+// at once), those waiting for the flusher, and the one being written unless
+// its ingestion has begun. Everything committed stays, whole: a unit's games
+// and statistics are committed in one atomic ingestion. The games dropped are
+// counted in Stats.Uncommitted; running the build again on the same input
+// adds them (the games committed are skipped as duplicates). Call it when
+// the build is interrupted, from any goroutine, before or during Finish.
+func (b *Builder) Abort() { b.aborted.Store(true) }
+
+// Finish flushes what every worker still holds (unless Abort was called).
+// Call it once, after the pipeline has returned.
 func (b *Builder) Finish() error {
 	// The flusher drains what was handed over during the run while the
 	// workers' last tables are written in parallel: nothing else is left
@@ -287,6 +332,7 @@ func (w *worker) Game(g *ingest.Game) error {
 		// Hand the unit over before the game rather than grow past the
 		// memory budget.
 		if err := w.b.err(); err != nil {
+			w.stats.Uncommitted++ // this game is not written either
 			return err
 		}
 		w.handOver()
@@ -303,6 +349,7 @@ func (w *worker) Game(g *ingest.Game) error {
 	stored, err := w.b.st.HasGame(id)
 	if err != nil {
 		w.b.dedupe.release([]pendingGame{{id: id}})
+		w.stats.Uncommitted++
 		return fmt.Errorf("checking for duplicates: %w", err)
 	}
 	if stored {
@@ -348,11 +395,10 @@ func (w *worker) Game(g *ingest.Game) error {
 				w.occ.Seen = stamp | uint64(min(ply, 1<<12-1))
 			}
 			t.AddOccurrence(w.key, m, &w.occ)
-			w.stats.Positions++
+			w.unit.positions++
 		}
 		pos.Play(m)
 	}
-	w.stats.Games++
 	return nil
 }
 
@@ -426,13 +472,12 @@ func (w *worker) handOver() {
 	}
 	w.b.mu.Lock()
 	s := &w.b.stats
-	s.Games += w.stats.Games
 	s.Duplicates += w.stats.Duplicates
+	s.Uncommitted += w.stats.Uncommitted
 	s.Unstorable += w.stats.Unstorable
 	if room := 10 - len(s.Errors); room > 0 {
 		s.Errors = append(s.Errors, w.stats.Errors[:min(room, len(w.stats.Errors))]...)
 	}
-	s.Positions += w.stats.Positions
 	for i, n := range w.stats.Filtered {
 		s.Filtered[i] += n
 	}

@@ -131,7 +131,17 @@ func Run(ctx context.Context, inputs []string, opts Options, newSink func(worker
 			defer wg.Done()
 			var parser Parser
 			reps := map[string]*Replayer{}
-			for ch := range chunks {
+			for {
+				var ch chunk
+				var ok bool
+				select {
+				case ch, ok = <-chunks:
+				case <-ctx.Done():
+					return // interrupted: the reader may be stuck in a read
+				}
+				if !ok {
+					return
+				}
 				rep := reps[ch.file]
 				if rep == nil {
 					rep = NewReplayer(ch.file, c)
@@ -155,7 +165,9 @@ func Run(ctx context.Context, inputs []string, opts Options, newSink func(worker
 		index int
 		cr    *CountingReader
 		size  int64
+		open  *CountingReader // the input being read, not yet in bytesDone
 	}
+	var bytesDone int64 // input bytes read of the inputs done with (under cur's lock)
 	stopProgress := make(chan struct{})
 	progressDone := make(chan struct{})
 	go func() {
@@ -187,26 +199,42 @@ func Run(ctx context.Context, inputs []string, opts Options, newSink func(worker
 		}
 	}()
 
-	var bytesRead int64
-	readErr := func() error {
+	doneWith := func(cr *CountingReader) {
+		cur.Lock()
+		bytesDone += cr.Count()
+		cur.open = nil
+		cur.Unlock()
+	}
+	read := func() error {
 		for i, name := range inputs {
+			if ctx.Err() != nil {
+				return context.Cause(ctx)
+			}
 			rc, cr, size, err := openCounted(name)
 			if err != nil {
 				return err
 			}
 			cur.Lock()
-			cur.file, cur.index, cur.cr, cur.size = name, i, cr, size
+			cur.file, cur.index, cur.cr, cur.size, cur.open = name, i, cr, size, cr
 			cur.Unlock()
 			sp := NewSplitter(rc)
 			for {
+				var buf []byte
+				select {
+				case buf = <-free:
+				case <-ctx.Done():
+				}
 				if ctx.Err() != nil {
+					doneWith(cr)
 					rc.Close()
 					return context.Cause(ctx)
 				}
-				buf := <-free
 				data, line, err := sp.Next(buf)
 				if len(data) > 0 {
-					chunks <- chunk{file: name, line: line, data: data}
+					select {
+					case chunks <- chunk{file: name, line: line, data: data}:
+					case <-ctx.Done(): // the workers are gone
+					}
 				} else {
 					free <- buf
 				}
@@ -214,18 +242,36 @@ func Run(ctx context.Context, inputs []string, opts Options, newSink func(worker
 					break
 				}
 				if err != nil {
+					doneWith(cr)
 					rc.Close()
 					return fmt.Errorf("reading %s: %w", name, err)
 				}
 			}
-			bytesRead += cr.Count()
+			doneWith(cr)
 			if err := rc.Close(); err != nil {
 				return fmt.Errorf("closing %s: %w", name, err)
 			}
 		}
 		return nil
+	}
+	// The reader runs on its own goroutine so that an interruption need not
+	// wait for a read that may never return (a stalled pipe or stdin): the
+	// workers stop at once, and the reader ends at its next read.
+	readDone := make(chan error, 1)
+	go func() {
+		err := read()
+		close(chunks)
+		readDone <- err
 	}()
-	close(chunks)
+	var readErr error
+	select {
+	case readErr = <-readDone:
+	case <-ctx.Done():
+		select {
+		case readErr = <-readDone:
+		default:
+		}
+	}
 	wg.Wait()
 	close(stopProgress)
 	<-progressDone
@@ -248,7 +294,12 @@ func Run(ctx context.Context, inputs []string, opts Options, newSink func(worker
 		}
 		return cmp.Compare(a.Line, b.Line)
 	})
-	sum.Bytes = bytesRead
+	cur.Lock()
+	sum.Bytes = bytesDone
+	if cur.open != nil {
+		sum.Bytes += cur.open.Count()
+	}
+	cur.Unlock()
 	sum.Elapsed = time.Since(start)
 	if readErr == nil {
 		if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {

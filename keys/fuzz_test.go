@@ -18,6 +18,13 @@ func FuzzDecode(f *testing.F) {
 		}
 		f.Add(Encode(&p))
 	}
+	// Keys of positions reached in the games of ../shared/data/tricky,
+	// and each of them cut short by one byte.
+	for _, p := range trickyPositions(200) {
+		k := Encode(&p)
+		f.Add(k)
+		f.Add(k[:len(k)-1])
+	}
 	f.Add([]byte{})
 	f.Add([]byte{80, 0})
 	f.Add([]byte{0, 0x77, 0x7f, 0xff, 0xff, 0xe0})

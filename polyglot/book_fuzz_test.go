@@ -2,7 +2,6 @@ package polyglot
 
 import (
 	"bytes"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,12 +26,11 @@ func FuzzReadBook(f *testing.F) {
 		{k, 0x031c, 10, 0}, {k, 0x02db, 5, 0}, {k, 0x0107, 0, 0}, {k, 0x7fff, 3, 0},
 	})
 	f.Add(buf.Bytes())
-	if d := testutil.FindSharedData(); d != "" {
-		for _, rel := range []string{"books/pychesslib_lasker-trap.bin", "books/broken/dimtrigkakis_komodo_NOT_A_BOOK.bin"} {
-			if data, err := os.ReadFile(filepath.Join(d, rel)); err == nil {
-				f.Add(data[:min(len(data), 4096)])
-			}
-		}
+	if golden, err := os.ReadFile(filepath.Join("testdata", "golden.bin")); err == nil {
+		f.Add(golden[:min(len(golden), 4096)])
+	}
+	for _, data := range sharedBookSeeds() {
+		f.Add(data)
 	}
 	positions := []board.Position{start}
 	for _, fen := range roundTripFENs {

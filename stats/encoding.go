@@ -381,6 +381,9 @@ func (r *reader) ext(s *MoveStats) error {
 		if i > 0 && !topBefore(s.Refs.Top[i-1], ref) {
 			return r.errorf("top games out of order")
 		}
+		if hasID(s.Refs.Top[:i], ref.ID) {
+			return r.errorf("top games repeat game %016x", ref.ID)
+		}
 		s.Refs.Top[i] = ref
 	}
 	for i := range nRecent {
@@ -408,9 +411,23 @@ func (r *reader) ext(s *MoveStats) error {
 		if i > 0 && !recentBefore(s.Refs.Recent[i-1], ref) {
 			return r.errorf("recent games out of order")
 		}
+		if hasID(s.Refs.Recent[:i], ref.ID) {
+			return r.errorf("recent games repeat game %016x", ref.ID)
+		}
 		s.Refs.Recent[i] = ref
 	}
 	return nil
+}
+
+// hasID reports whether refs holds a reference to game id. (A list never
+// holds a game twice: see insertRef.)
+func hasID(refs []GameRef, id uint64) bool {
+	for _, r := range refs {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // ref decodes one game reference.

@@ -283,6 +283,9 @@ func (t *Table) Flush(emit func(key, enc []byte) error) error {
 // which is short except for the most common positions.
 func (t *Table) sortOrder() {
 	n := len(t.order)
+	if n == 0 {
+		return // an empty table: a flush of games without moves only
+	}
 	if cap(t.scratch) < n {
 		t.scratch = make([]sortRec, n)
 	}

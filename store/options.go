@@ -77,7 +77,11 @@ func (quietLogger) Errorf(format string, args ...any) {
 	pebble.DefaultLogger.Errorf(format, args...)
 }
 
-// Fatalf logs the message with Pebble's default logger, which exits.
+// Fatalf reports an error Pebble can not go on from (it can not write its
+// write-ahead log or manifest: a full disk, a file system gone read-only)
+// and exits with status 1, as Pebble requires. What was committed before
+// stays in the store: the next open recovers it.
 func (quietLogger) Fatalf(format string, args ...any) {
-	pebble.DefaultLogger.Fatalf(format, args...)
+	pebble.DefaultLogger.Fatalf("chessbook store: fatal storage error, stopping (everything committed before is kept; "+
+		"fix the cause and run again): "+format, args...)
 }

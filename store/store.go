@@ -95,6 +95,15 @@ func open(dir string, opts Options) (*Store, error) {
 		}
 	}
 
+	if !opts.ReadOnly {
+		// Pebble treats a failure to write its own files as fatal (it ends
+		// the process): make sure the directory takes new entries first,
+		// creating the (empty) ingestion directory afresh.
+		if err := probeWritable(fs, dir); err != nil {
+			_ = lock.Close()
+			return nil, fmt.Errorf("the store directory is not writable: %w", err)
+		}
+	}
 	s := &Store{dir: dir, fs: fs, opts: opts, lock: lock}
 	s.popts = s.pebbleOptions(kind == dirPebble)
 	db, err := pebble.Open(dir, s.popts)
@@ -452,6 +461,20 @@ func checkMergerName(fs vfs.FS, dir string) error {
 		}
 	}
 	return nil
+}
+
+// probeWritable checks that new entries can be made in dir, by removing
+// and making again its ingestion subdirectory (leftover sstables in it are
+// removed on every writable open anyway).
+func probeWritable(fs vfs.FS, dir string) error {
+	sub := fs.PathJoin(dir, ingestDir)
+	if err := fs.RemoveAll(sub); err != nil {
+		return err
+	}
+	if err := fs.MkdirAll(sub, 0o755); err != nil {
+		return err
+	}
+	return fs.RemoveAll(sub)
 }
 
 // isLockContention reports whether err from pebble.LockDirectory means the

@@ -120,6 +120,9 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "savings" {
+		return runSavings(args[1:], stdout, stderr)
+	}
 	c, err := parseArgs(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -165,6 +168,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}()
 		b = book.NewBuilder(st, c.build, workers)
 		newSink = b.Sink
+		// Interrupted: stop now, keeping only what is committed; flushing
+		// the tables the workers hold could take seconds. A re-run adds
+		// the games dropped (the games stored are skipped).
+		stopAbort := context.AfterFunc(ctx, b.Abort)
+		defer stopAbort()
 	}
 
 	start := time.Now()
@@ -173,9 +181,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	prog.finish()
 	if b != nil {
 		// Whole games only ever reach a table, so what the workers hold
-		// is consistent even after an interruption: keep it.
+		// is consistent; after an interruption (Abort) it is dropped.
 		if err := b.Finish(); err != nil && runErr == nil {
 			runErr = err
+		}
+		if runErr == nil && ctx.Err() != nil {
+			runErr = ctx.Err() // interrupted after the input ended: Finish dropped what it held
 		}
 	}
 	var info *storeInfo
@@ -188,16 +199,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		info.size = dirSize(info.dir)
 	}
+	var bs *book.Stats
+	if b != nil {
+		s := b.Stats()
+		bs = &s
+	}
 	if sum != nil {
 		sum.Elapsed = time.Since(start)
-		var bs *book.Stats
-		if b != nil {
-			s := b.Stats()
-			bs = &s
-		}
 		printSummary(stdout, sum, bs, info)
 		if c.report != "" {
-			if werr := writeReport(c.report, sum); werr != nil {
+			if werr := writeReport(c.report, sum, bs); werr != nil {
 				fmt.Fprintln(stderr, "bookbuild:", werr)
 				return 1
 			}
@@ -205,7 +216,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if runErr != nil {
 		if errors.Is(runErr, context.Canceled) {
-			fmt.Fprintln(stderr, "bookbuild: interrupted; the games read so far are in the store")
+			if bs == nil || info == nil {
+				fmt.Fprintln(stderr, "bookbuild: interrupted")
+				return 130
+			}
+			fmt.Fprintf(stderr, "bookbuild: interrupted: the store keeps what was committed before (%d games in all); "+
+				"the last %d games read were not written: run the same command again to add them (the games stored are skipped)\n",
+				info.meta.Games, bs.Uncommitted)
 			return 130
 		}
 		fmt.Fprintln(stderr, "bookbuild:", runErr)
@@ -271,6 +288,9 @@ func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *storeInfo)
 	if bs != nil {
 		fmt.Fprintf(w, "games ingested:  %d (stored)\n", bs.Games)
 		fmt.Fprintf(w, "duplicates:      %d (same players, date, round, result and moves as a game stored before)\n", bs.Duplicates)
+		if bs.Uncommitted > 0 {
+			fmt.Fprintf(w, "not written:     %d (not committed to the store: the run was interrupted or failed; a re-run adds them)\n", bs.Uncommitted)
+		}
 		if bs.Unstorable > 0 {
 			fmt.Fprintf(w, "not stored:      %d\n", bs.Unstorable)
 			for _, e := range bs.Errors {
@@ -325,13 +345,21 @@ func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *storeInfo)
 
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
-// reportJSON is the shape of the -report file.
+// reportJSON is the shape of the -report file. Games = Ingested + the
+// skipped games; with -db, Ingested = Stored + Uncommitted + Duplicates +
+// NotStored + Filtered (without -db those are 0).
 type reportJSON struct {
-	Games    int64            `json:"games"`
-	Ingested int64            `json:"ingested"`
-	Plies    int64            `json:"plies"`
-	Skipped  map[string]int64 `json:"skipped"`
-	Errors   []errorJSON      `json:"errors"`
+	Games       int64            `json:"games"`       // games read
+	Ingested    int64            `json:"ingested"`    // games replayed and handed to the builder
+	Stored      int64            `json:"stored"`      // games added to the store
+	Uncommitted int64            `json:"uncommitted"` // games whose write to the store failed (the run failed)
+	Duplicates  int64            `json:"duplicates"`  // games already stored, or earlier in the input
+	NotStored   int64            `json:"not_stored"`  // games the game codec refused
+	Filtered    int64            `json:"filtered"`    // games left out by -min-rating, -since, -until, -speed, -standard-start-only
+	FilteredBy  map[string]int64 `json:"filtered_by"` // the same, by filter
+	Plies       int64            `json:"plies"`
+	Skipped     map[string]int64 `json:"skipped"`
+	Errors      []errorJSON      `json:"errors"`
 }
 
 type errorJSON struct {
@@ -341,8 +369,16 @@ type errorJSON struct {
 	Detail string `json:"detail"`
 }
 
-func writeReport(path string, s *ingest.Summary) error {
-	r := reportJSON{Games: s.Games, Ingested: s.Ingested, Plies: s.Plies, Skipped: map[string]int64{}, Errors: []errorJSON{}}
+func writeReport(path string, s *ingest.Summary, bs *book.Stats) error {
+	r := reportJSON{Games: s.Games, Ingested: s.Ingested, Plies: s.Plies, FilteredBy: map[string]int64{}, Skipped: map[string]int64{}, Errors: []errorJSON{}}
+	if bs != nil {
+		r.Stored, r.Uncommitted, r.Duplicates, r.NotStored, r.Filtered = bs.Games, bs.Uncommitted, bs.Duplicates, bs.Unstorable, bs.FilteredTotal()
+		for f, n := range bs.Filtered {
+			if n > 0 {
+				r.FilteredBy[book.Filter(f).String()] = n
+			}
+		}
+	}
 	for reason, n := range s.Skipped {
 		if n > 0 {
 			r.Skipped[ingest.SkipReason(reason).String()] = n

@@ -7,6 +7,9 @@
 //	encode   the position key of a position (-fen FEN, -moves "e4 e5 Nf3")
 //	decode   the position (FEN) of position keys given as hex or URL-safe text
 //	moves    the moves played from a position, their results and the opening (-db DIR)
+//	probe    a Polyglot book's moves at a position (-book BOOK.bin), or its validation (-check)
+//	serve    an HTTP JSON API over the store: GET /moves?fen=FEN&play=e2e4,e7e5 (-db DIR)
+//	savings  every encoding of the seeds measured on the store, next to its size on disk (-db DIR)
 //
 // Every command takes -json for machine-readable output. The exit status is 0
 // on success, 1 for a runtime or I/O error and 2 for bad usage or bad input
@@ -41,8 +44,8 @@ type command struct {
 }
 
 // commands are the implemented commands, in the order usage lists them.
-// (Planned: moves, games, game, positions, export, probe, serve, savings.)
-var commands = []*command{encodeCmd, decodeCmd, movesCmd}
+// (Planned: savings.)
+var commands = []*command{encodeCmd, decodeCmd, movesCmd, gamesCmd, gameCmd, positionsCmd, exportCmd, probeCmd, serveCmd, savingsCmd}
 
 func lookup(name string) *command {
 	for _, c := range commands {

@@ -1,0 +1,322 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/store"
+)
+
+// summary holds the counts of bookbuild's printed summary.
+type summary struct {
+	read, stored, uncommitted, dups, notStored, filtered, skipped int64
+	byReason, byFilter                                            map[string]int64
+	storeGames                                                    int64 // "N games in all", -1 if no store line
+}
+
+var (
+	summaryCountRE = regexp.MustCompile(`^(games read|games ingested|not written|duplicates|not stored|games filtered|games skipped):\s+(\d+)`)
+	summaryItemRE  = regexp.MustCompile(`^  ([A-Za-z][A-Za-z ]*):\s+(\d+)$`)
+	storeLineRE    = regexp.MustCompile(`^store: .*, (\d+) games in all`)
+)
+
+// parseSummary reads bookbuild's summary. Counts that are not printed (not
+// stored, games filtered) are 0.
+func parseSummary(t *testing.T, out string) summary {
+	t.Helper()
+	s := summary{byReason: map[string]int64{}, byFilter: map[string]int64{}, storeGames: -1}
+	var items map[string]int64
+	seen := map[string]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		if m := summaryCountRE.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.ParseInt(m[2], 10, 64)
+			seen[m[1]] = true
+			items = nil
+			switch m[1] {
+			case "games read":
+				s.read = n
+			case "games ingested":
+				s.stored = n
+			case "not written":
+				s.uncommitted = n
+			case "duplicates":
+				s.dups = n
+			case "not stored":
+				s.notStored = n
+			case "games filtered":
+				s.filtered = n
+				items = s.byFilter
+			case "games skipped":
+				s.skipped = n
+				items = s.byReason
+			}
+			continue
+		}
+		if m := summaryItemRE.FindStringSubmatch(line); m != nil && items != nil {
+			n, _ := strconv.ParseInt(m[2], 10, 64)
+			items[m[1]] = n
+			continue
+		}
+		if m := storeLineRE.FindStringSubmatch(line); m != nil {
+			s.storeGames, _ = strconv.ParseInt(m[1], 10, 64)
+		}
+		if !strings.HasPrefix(line, "  ") {
+			items = nil
+		}
+	}
+	for _, k := range []string{"games read", "games ingested", "duplicates", "games skipped"} {
+		if !seen[k] {
+			t.Fatalf("summary lacks %q:\n%s", k, out)
+		}
+	}
+	return s
+}
+
+// reconcile checks that every game read is accounted for exactly once:
+// read = ingested + not written + duplicates + not stored + filtered +
+// skipped, and each total is the sum of its lines by reason.
+func (s summary) reconcile() error {
+	if got := s.stored + s.uncommitted + s.dups + s.notStored + s.filtered + s.skipped; got != s.read {
+		return fmt.Errorf("games read %d != ingested %d + not written %d + duplicates %d + not stored %d + filtered %d + skipped %d = %d",
+			s.read, s.stored, s.uncommitted, s.dups, s.notStored, s.filtered, s.skipped, got)
+	}
+	if n := sum(s.byReason); n != s.skipped {
+		return fmt.Errorf("games skipped %d, but the reasons add up to %d (%v)", s.skipped, n, s.byReason)
+	}
+	if n := sum(s.byFilter); n != s.filtered {
+		return fmt.Errorf("games filtered %d, but the filters add up to %d (%v)", s.filtered, n, s.byFilter)
+	}
+	return nil
+}
+
+func sum(m map[string]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// readReport reads a -report file and checks it against the summary: the
+// same counts, every skipped game listed with its file, line and reason.
+func checkReport(t *testing.T, path string, s summary, input string) reportJSON {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("report: %v", err)
+	}
+	var r reportJSON
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatalf("report: %v", err)
+	}
+	if r.Games != s.read || r.Stored != s.stored || r.Uncommitted != s.uncommitted || r.Duplicates != s.dups || r.NotStored != s.notStored ||
+		r.Filtered != s.filtered || sum(r.Skipped) != s.skipped || sum(r.FilteredBy) != r.Filtered {
+		t.Errorf("report %+v does not match the summary %+v", r, s)
+	}
+	if r.Games != r.Ingested+sum(r.Skipped) || r.Ingested != r.Stored+r.Uncommitted+r.Duplicates+r.NotStored+r.Filtered {
+		t.Errorf("report does not reconcile: games %d, ingested %d, stored %d, not written %d, duplicates %d, not stored %d, filtered %d, skipped %v",
+			r.Games, r.Ingested, r.Stored, r.Uncommitted, r.Duplicates, r.NotStored, r.Filtered, r.Skipped)
+	}
+	for reason, n := range s.byReason {
+		if r.Skipped[reason] != n {
+			t.Errorf("report: %d games skipped for %s, summary %d", r.Skipped[reason], reason, n)
+		}
+	}
+	if int64(len(r.Errors)) != s.skipped {
+		t.Errorf("report lists %d skipped games, summary counts %d", len(r.Errors), s.skipped)
+	}
+	for _, e := range r.Errors {
+		if (input != "" && e.File != input) || e.Line < 1 || r.Skipped[e.Reason] == 0 || e.Detail == "" {
+			t.Errorf("report entry %+v: want file %s, a line, a counted reason and a detail", e, input)
+		}
+	}
+	return r
+}
+
+// startKey is the key of the start position.
+func startKey() []byte {
+	p := board.StartPosition()
+	return keys.Encode(&p)
+}
+
+// checkStoreAnswers opens the store read-only, checks that it holds games
+// games (and that many game records), reads the start position and every
+// position; it returns the start position's number of games.
+func checkStoreAnswers(t *testing.T, db string, games int64) uint64 {
+	t.Helper()
+	st, err := store.Open(db, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("the store does not open read-only: %v", err)
+	}
+	defer st.Close()
+	if games >= 0 && st.Meta().Games != uint64(games) {
+		t.Errorf("store meta counts %d games, want %d", st.Meta().Games, games)
+	}
+	e, _, err := st.Get(startKey())
+	if err != nil {
+		t.Fatalf("Get(start position): %v", err)
+	}
+	var records uint64
+	if err := st.Games(func(store.GameID, []byte) (bool, error) { records++; return true, nil }); err != nil {
+		t.Fatalf("listing games: %v", err)
+	}
+	if records != st.Meta().Games {
+		t.Errorf("store holds %d game records, its meta counts %d", records, st.Meta().Games)
+	}
+	if e.Games() > st.Meta().Games {
+		t.Errorf("start position: %d games, more than the store's %d", e.Games(), st.Meta().Games)
+	}
+	n := 0
+	if err := st.Positions(func(pos []byte, e *stats.Entry) error {
+		n++
+		if _, err := keys.Decode(pos); err != nil {
+			return fmt.Errorf("position %x: %w", pos, err)
+		}
+		return e.Validate()
+	}); err != nil {
+		t.Fatalf("reading every position: %v", err)
+	}
+	return e.Games()
+}
+
+// trickyFiles lists every file under ../shared/data/tricky, of every type.
+func trickyFiles(t *testing.T) (root string, files []string) {
+	root = filepath.Join(testutil.SharedData(t), "tricky")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d files under %s", len(files), root)
+	}
+	return root, files
+}
+
+// TestTrickyFiles runs bookbuild on every file under tricky/, one at a
+// time, each into a new store: no panic, exit status 0 (1 only for a file
+// that can not be read at all), a summary and a -report that account for
+// every game, and a store that opens and answers.
+func TestTrickyFiles(t *testing.T) {
+	root, files := trickyFiles(t)
+	var mu sync.Mutex
+	var totalRead, totalVariant int64
+	// Runs are mostly waiting for fsync: a few at a time.
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for _, path := range files {
+		rel, _ := filepath.Rel(root, path)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			t.Run(rel, func(t *testing.T) {
+				// Each store is removed when its subtest ends: an empty
+				// store takes over 100 MiB of disk (Pebble preallocates
+				// its write-ahead logs).
+				dir := t.TempDir()
+				db := filepath.Join(dir, "db")
+				report := filepath.Join(dir, "report.json")
+				var out, errOut bytes.Buffer
+				code := run([]string{"-progress", "none", "-mem", "256", "-db", db, "-report", report, path}, &out, &errOut)
+				if code != 0 && code != 1 {
+					t.Fatalf("exit %d: %s", code, errOut.String())
+				}
+				if code == 1 && !strings.Contains(errOut.String(), path) {
+					t.Errorf("exit 1 with an error that does not name the file: %s", errOut.String())
+				}
+				if code == 0 && errOut.Len() != 0 {
+					t.Errorf("exit 0 with errors: %s", errOut.String())
+				}
+				s := parseSummary(t, out.String())
+				if err := s.reconcile(); err != nil {
+					t.Errorf("%v\n%s", err, out.String())
+				}
+				if s.storeGames != s.stored {
+					t.Errorf("store line counts %d games, %d ingested into a new store", s.storeGames, s.stored)
+				}
+				checkReport(t, report, s, path)
+				checkStoreAnswers(t, db, s.stored)
+				mu.Lock()
+				totalRead += s.read
+				totalVariant += s.byReason["unsupported variant"]
+				mu.Unlock()
+			})
+		}()
+	}
+	wg.Wait()
+	if totalRead < 5000 || totalVariant == 0 {
+		t.Errorf("%d games read in all, %d of unsupported variants: want thousands, and some", totalRead, totalVariant)
+	}
+}
+
+// TestTrickyAllAtOnce gives every tricky file to one run, and checks the
+// totals against one run per file: the same games read, and a store that
+// reconciles.
+func TestTrickyAllAtOnce(t *testing.T) {
+	_, files := trickyFiles(t)
+	db := filepath.Join(t.TempDir(), "db")
+	report := filepath.Join(t.TempDir(), "report.json")
+	var out, errOut bytes.Buffer
+	code := run(append([]string{"-progress", "none", "-mem", "256", "-db", db, "-report", report}, files...), &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	s := parseSummary(t, out.String())
+	if err := s.reconcile(); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	checkReport(t, report, s, "")
+	checkStoreAnswers(t, db, s.stored)
+	if s.read < 5000 || s.stored < 3000 || s.dups == 0 {
+		t.Errorf("read %d, stored %d, duplicates %d: want thousands, thousands and some (tricky/ repeats games)", s.read, s.stored, s.dups)
+	}
+}
+
+// TestChess960Skipped: the TCEC DFRC file's games are all Chess960, and
+// skipped as an unsupported variant, each reported with its line.
+func TestChess960Skipped(t *testing.T) {
+	path := filepath.Join(testutil.SharedData(t), "tricky", "tcec_S24_DFRC2_League1.pgn")
+	db := filepath.Join(t.TempDir(), "db")
+	report := filepath.Join(t.TempDir(), "report.json")
+	code, out, errOut := runCLI(t, "-db", db, "-report", report, path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	s := parseSummary(t, out)
+	if s.read != 112 || s.skipped != 112 || s.byReason["unsupported variant"] != 112 || s.stored != 0 {
+		t.Fatalf("want 112 games read, all skipped as unsupported variant:\n%s", out)
+	}
+	if want := path + `:1: unsupported variant: Variant "fischerandom"`; !strings.Contains(out, want) {
+		t.Errorf("summary lacks %q:\n%s", want, out)
+	}
+	r := checkReport(t, report, s, path)
+	lines := map[int]bool{}
+	for _, e := range r.Errors {
+		if e.Reason != "unsupported variant" || e.Detail != `Variant "fischerandom"` || lines[e.Line] {
+			t.Errorf("report entry %+v", e)
+		}
+		lines[e.Line] = true
+	}
+	checkStoreAnswers(t, db, 0)
+}
