@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/chessbook/chessbook/savings"
+)
+
+// savingsUsage is the synopsis of 'bookbuild savings'.
+const savingsUsage = `usage: bookbuild savings [flags] INPUT...
+
+Measures every position, move and game encoding of the project's seeds on
+the games of the PGN inputs (plain, .zst, .gz or .bz2, or - for stdin),
+side by side: mean, median and max bits by ply band and overall, the sizes
+on disk, the collisions of the lossy hashes, and the seeds' claims checked.
+No store is needed ('bookquery -db DIR savings' measures a store).
+
+flags:
+`
+
+// runSavings runs 'bookbuild savings' with the arguments after the word
+// savings and returns the exit status: 0 done, 1 I/O or measuring error,
+// 2 bad usage, 130 interrupted.
+func runSavings(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bookbuild savings", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "output format: text, markdown or json")
+	chart := fs.String("chart", "", "also draw the distributions as box plots into this SVG file")
+	workers := fs.Int("workers", 0, "measuring goroutines (0: one per CPU)")
+	bands := fs.String("bands", "ply", "split the figures by ply or by men on the board: ply or men")
+	every := fs.Int("gamecode-every", 1, "measure the game code on one game in N only (it is the costliest measurement; 1: every game)")
+	keepDups := fs.Bool("keep-duplicates", false, "measure every copy of a game (by default a game met again is skipped, as bookbuild skips it)")
+	quiet := fs.Bool("q", false, "no progress output")
+	progressMode := fs.String("progress", "auto", "progress display: auto, bar, lines, none")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, savingsUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintln(stderr, "bookbuild savings:", err)
+		return 2
+	}
+	f, err := savings.ParseFormat(*format)
+	if err == nil && *bands != string(savings.BandPly) && *bands != string(savings.BandMen) {
+		err = fmt.Errorf("-bands %q: want ply or men", *bands)
+	}
+	if err == nil && *every < 1 {
+		err = fmt.Errorf("-gamecode-every %d: want 1 or more", *every)
+	}
+	if err == nil && fs.NArg() == 0 {
+		fs.Usage()
+		err = errors.New("no input given")
+	}
+	switch *progressMode {
+	case "auto", "bar", "lines", "none":
+	default:
+		if err == nil {
+			err = fmt.Errorf("-progress %q: want auto, bar, lines or none", *progressMode)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "bookbuild savings:", err)
+		return 2
+	}
+	if *quiet {
+		*progressMode = "none"
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	prog := newProgress(*progressMode, stderr)
+	r, err := savings.FromPGN(ctx, fs.Args(), savings.Options{
+		Workers: *workers, Bands: savings.BandKind(*bands), GamecodeEvery: *every, KeepDuplicates: *keepDups, Progress: prog.update,
+	})
+	prog.finish()
+	if err != nil {
+		fmt.Fprintln(stderr, "bookbuild savings:", err)
+		if errors.Is(err, context.Canceled) {
+			return 130
+		}
+		return 1
+	}
+	command := "bookbuild savings " + strings.Join(args, " ")
+	if err := r.Write(stdout, f, command); err != nil {
+		fmt.Fprintln(stderr, "bookbuild savings:", err)
+		return 1
+	}
+	if *chart != "" {
+		if err := writeChart(*chart, r); err != nil {
+			fmt.Fprintln(stderr, "bookbuild savings:", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// writeChart writes the report's SVG chart to path.
+func writeChart(path string, r *savings.Report) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("chart: %w", err)
+	}
+	if err := r.WriteSVG(out); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("chart: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/savings"
+	"github.com/chessbook/chessbook/store"
+)
+
+// savingsStore builds a store from the PGN files for the savings tests.
+func savingsStore(t *testing.T, inputs ...string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "book")
+	st, err := store.Open(dir, store.Options{Meta: &store.Meta{CountMode: store.CountGame}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := book.NewBuilder(st, book.Options{}, 2)
+	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestSavings(t *testing.T) {
+	pgn := "../../testdata/champions500.pgn"
+	db := savingsStore(t, pgn)
+	chart := filepath.Join(t.TempDir(), "c.svg")
+	out := mustRun(t, "-db", db, "savings", "-chart", chart)
+	for _, want := range []string{
+		"command:   bookquery -db " + db + " savings -chart", "store: " + db, "500 games;",
+		"fen ", "nibbles ", "base13 ", "varbase ", "stream ", "huffman000 ", "huffman002 ", "finetuned ", "pieces ",
+		"static ", "dynamic ", "dynamic85 ", "key ", "keytext ", "zobrist64 ", "hash128 ",
+		"san ", "fromto ", "legalindex ", "legalradix ",
+		"store directory on disk", "PolyGlot book, every entry", "Seed claims", "222 bits, base85 35",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if svg, err := os.ReadFile(chart); err != nil || !strings.Contains(string(svg), ">keytext<") {
+		t.Errorf("chart: %v %.100s", err, svg)
+	}
+
+	// The JSON report: the store holds exactly the distinct positions and
+	// entries the same games give when measured from PGN.
+	var r savings.Report
+	if err := json.Unmarshal([]byte(mustRun(t, "-db", db, "savings", "-json")), &r); err != nil {
+		t.Fatal(err)
+	}
+	fromPGN, err := savings.FromPGN(context.Background(), []string{pgn}, savings.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Distinct != fromPGN.Distinct || r.Entries != fromPGN.Entries || r.Distinct == 0 {
+		t.Errorf("store: %d positions, %d entries; from PGN: %d, %d", r.Distinct, r.Entries, fromPGN.Distinct, fromPGN.Entries)
+	}
+	if r.Source != "store" || r.Games != 500 || len(r.PositionRows) != 16 || len(r.MoveRows) != 4 || len(r.Disk) != 4 {
+		t.Errorf("source %q, games %d, %d position rows, %d move rows, %d disk rows", r.Source, r.Games, len(r.PositionRows), len(r.MoveRows), len(r.Disk))
+	}
+	for _, row := range r.PositionRows {
+		// Per position the code sizes do not depend on the weighting:
+		// the same extremes as from PGN, except FEN's clocks.
+		for _, p := range fromPGN.PositionRows {
+			if p.ID == row.ID && p.ID != "fen" && (p.All.Max != row.All.Max || p.All.Min != row.All.Min) {
+				t.Errorf("%s: store range %v..%v, PGN range %v..%v", row.ID, row.All.Min, row.All.Max, p.All.Min, p.All.Max)
+			}
+		}
+		if row.ID == "key" && (row.All.Mean < 80 || row.All.Mean > 112) {
+			t.Errorf("key: mean %v bits", row.All.Mean)
+		}
+	}
+	if d := r.Disk[0]; d.Bytes <= 0 || d.PerPosition <= 0 || d.PerEntry <= 0 {
+		t.Errorf("store size row: %+v", d)
+	}
+	if h := r.Hashes[0]; h.Positions != r.Distinct || h.Collisions != 0 {
+		t.Errorf("hash row: %+v", h)
+	}
+
+	// Men bands on request, Markdown.
+	out = mustRun(t, "-db", db, "savings", "-bands", "men", "-format", "markdown")
+	if !strings.Contains(out, "| fen | 000 |") || !strings.Contains(out, "32-29 men") {
+		t.Errorf("markdown with men bands: %.400s", out)
+	}
+}
+
+func TestSavingsBadUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"savings"}, // no -db
+		{"-db", "x", "savings", "-format", "yaml"},
+		{"-db", "x", "savings", "-bands", "moon"},
+		{"-db", "x", "savings", "extra"},
+	} {
+		if _, _, code := runCmd(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+	if _, errOut, code := runCmd(t, "-db", filepath.Join(t.TempDir(), "none"), "savings"); code != 1 || !strings.Contains(errOut, "savings") {
+		t.Errorf("missing store: exit %d, %q", code, errOut)
+	}
+}

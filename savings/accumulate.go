@@ -1,0 +1,520 @@
+package savings
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"sync"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/polyglot"
+	"github.com/klauspost/compress/zstd"
+)
+
+// BandKind says how the report splits the samples.
+type BandKind string
+
+// The two ways of banding: by ply (the games' order; from PGN) and by the
+// number of men on the board (all a store keeps: it has no ply).
+const (
+	BandPly BandKind = "ply"
+	BandMen BandKind = "men"
+)
+
+const numBands = 5
+
+// BandNames returns the labels of the bands of kind k.
+func BandNames(k BandKind) []string {
+	if k == BandMen {
+		return []string{"32-29 men", "28-21 men", "20-13 men", "12-7 men", "6-2 men"}
+	}
+	return []string{"ply 0-10", "ply 11-20", "ply 21-40", "ply 41-80", "ply 81+"}
+}
+
+func plyBand(ply int) int {
+	switch {
+	case ply <= 10:
+		return 0
+	case ply <= 20:
+		return 1
+	case ply <= 40:
+		return 2
+	case ply <= 80:
+		return 3
+	}
+	return 4
+}
+
+func menBand(men int) int {
+	switch {
+	case men >= 29:
+		return 0
+	case men >= 21:
+		return 1
+	case men >= 13:
+		return 2
+	case men >= 7:
+		return 3
+	}
+	return 4
+}
+
+// The move codes, measured per move.
+const (
+	mvSAN = iota
+	mvFromTo
+	mvLegalIndex
+	mvLegalRadix
+	numMoveCodes
+)
+
+// The game codes, measured per game.
+const (
+	gmGamecode = iota
+	gmZstdGame
+	numGameCodes
+)
+
+// Accumulator gathers the sizes of one worker's positions, moves and
+// games. It is not safe for concurrent use: give each worker its own and
+// Merge them at the end.
+type Accumulator struct {
+	bands BandKind
+
+	pos      [numPositionEncodings][numBands]Dist
+	posUnrep [numPositionEncodings]uint64
+	posMax   [numPositionEncodings]int
+	maxFEN   [numPositionEncodings]string // a position of maximal size
+
+	mov           [numMoveCodes][numBands]Dist
+	game          [numGameCodes]Dist // bits per move of each game, weighted by its plies
+	gameBits      [numGameCodes]float64
+	gameFail      [numGameCodes]uint64
+	gameErr       error // the first game code error
+	streamOut     countWriter
+	stream        *zstd.Encoder // all the worker's SAN text as one zstd stream
+	perGame       *zstd.Encoder
+	gamecodeGames uint64 // games measured with gamecode
+	gamecodeEvery int    // measure gamecode on one game in gamecodeEvery
+	cache         *GameCache
+	dedupe        *Dedupe
+	duplicates    uint64 // games skipped as copies of earlier ones
+	games         uint64 // games measured
+	gamePlies     uint64 // plies of the games measured
+	positions     uint64 // position samples (weighted)
+	moves         uint64 // move samples (weighted)
+	epCandMax     int
+	epCandFEN     string
+	legalMax      int
+	legalFEN      string
+	zobs          []uint64 // Polyglot keys of the positions, when collected
+	collect       bool
+	distinct      *Distinct
+	s             scratch
+	text, rec     []byte
+	zbuf          []byte
+	legal         [board.MaxMoves]board.Move
+	closed        bool
+}
+
+// countWriter counts the bytes written to it.
+type countWriter struct{ n int64 }
+
+// Write counts b.
+func (c *countWriter) Write(b []byte) (int, error) {
+	c.n += int64(len(b))
+	return len(b), nil
+}
+
+// AccumulatorOptions configure NewAccumulator.
+type AccumulatorOptions struct {
+	Bands BandKind // BandPly (default) or BandMen
+	// Distinct, when set, receives every position and move (AddGame), to
+	// count distinct positions, entries and hash collisions.
+	Distinct *Distinct
+	// CollectZobrists keeps the Polyglot key of every position given to
+	// AddPosition (for a store, whose positions are distinct), for the
+	// collision count.
+	CollectZobrists bool
+	// Games enables the game codes (AddGame): gamecode and zstd.
+	Games bool
+	// Cache, when set, is consulted before coding a game (AddGame).
+	Cache *GameCache
+	// Dedupe, when set, makes AddGame skip the copies of a game it has
+	// seen (as bookbuild does unless told to keep duplicates).
+	Dedupe *Dedupe
+	// GamecodeEvery, when above 1, measures gamecode on one game in
+	// GamecodeEvery only (chosen by the game's line number), as it costs
+	// more than everything else together; its figures are then a sample.
+	GamecodeEvery int
+}
+
+// NewAccumulator returns an empty accumulator.
+func NewAccumulator(o AccumulatorOptions) (*Accumulator, error) {
+	a := &Accumulator{bands: o.Bands, distinct: o.Distinct, collect: o.CollectZobrists, gamecodeEvery: o.GamecodeEvery, cache: o.Cache, dedupe: o.Dedupe}
+	if a.bands == "" {
+		a.bands = BandPly
+	}
+	for i := range a.mov[mvLegalRadix] {
+		a.mov[mvLegalRadix][i].Scale = 8
+	}
+	for i := range a.game {
+		a.game[i].Scale = 8
+	}
+	for i := range a.posMax {
+		a.posMax[i] = -1
+	}
+	if o.Games {
+		var err error
+		opts := []zstd.EOption{zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithEncoderLevel(zstd.SpeedDefault)}
+		if a.perGame, err = zstd.NewWriter(nil, opts...); err != nil {
+			return nil, fmt.Errorf("savings: zstd encoder: %w", err)
+		}
+		if a.stream, err = zstd.NewWriter(&a.streamOut, opts...); err != nil {
+			return nil, fmt.Errorf("savings: zstd encoder: %w", err)
+		}
+	}
+	return a, nil
+}
+
+// sizes computes the size of every position encoding of p (normalized),
+// sharing the work they have in common; -1 marks a position an encoding
+// cannot write. The key is left in s.key[:klen].
+func (a *Accumulator) sizes(p *board.Position, out *[numPositionEncodings]int) (klen int) {
+	s0 := state000Bits(p)
+	out[encFEN] = 8 * FENLen(p)
+	out[encNibbles] = 257
+	out[encBase13] = base13BoardBits + s0
+	out[encVarBase] = varBaseBoardBits + s0
+	out[encStream] = StreamBits(p)
+	out[encHuffman000] = Huffman000Bits(p)
+	out[encHuffman002] = huffBoardBits(p) + s0
+	out[encFineTuned] = FineTunedBits(p)
+	out[encPieces] = PiecesBoardBits(p) + s0
+	out[encStatic] = StaticBits(p)
+	dyn := DynamicBits(p)
+	out[encDynamic] = dyn
+	out[encDynamic85] = -1
+	if dyn >= 0 {
+		out[encDynamic85] = 8 * Base85Len((dyn+7)/8)
+	}
+	klen = len(keys.Append(a.s.key[:0], p))
+	out[encKey] = 8 * klen
+	out[encKeyText] = 8 * base64.RawURLEncoding.EncodedLen(klen)
+	out[encZobrist] = 64
+	out[encHash128] = 128
+	return klen
+}
+
+// band returns the band of a position at ply with men men.
+func (a *Accumulator) band(ply, men int) int {
+	if a.bands == BandMen {
+		return menBand(men)
+	}
+	return plyBand(ply)
+}
+
+// addPosition measures the normalized position p as w samples in band.
+func (a *Accumulator) addPosition(p *board.Position, band int, w uint64) (klen int) {
+	var sz [numPositionEncodings]int
+	klen = a.sizes(p, &sz)
+	for i, n := range sz {
+		if n < 0 {
+			a.posUnrep[i] += w
+			continue
+		}
+		a.pos[i][band].Add(float64(n), w)
+		if n > a.posMax[i] {
+			a.posMax[i] = n
+			a.maxFEN[i] = p.FEN()
+		}
+	}
+	if _, n := epCandidates(p); n > a.epCandMax {
+		a.epCandMax, a.epCandFEN = n, p.FEN()
+	}
+	a.positions += w
+	return klen
+}
+
+// addMove measures move m played in the normalized position p as w
+// samples in band, appending its SAN and a space to a.text.
+func (a *Accumulator) addMove(p *board.Position, m board.Move, band int, w uint64) {
+	n0 := len(a.text)
+	a.text = append(p.AppendSAN(a.text, m), ' ')
+	a.mov[mvSAN][band].Add(float64(8*(len(a.text)-n0)), w)
+	a.mov[mvFromTo][band].Add(float64(FromToBits(m)), w)
+	n := len(p.LegalMoves(a.legal[:0]))
+	a.mov[mvLegalIndex][band].Add(float64(LegalIndexBits(n)), w)
+	a.mov[mvLegalRadix][band].Add(LegalRadixBits(n), w)
+	if n > a.legalMax {
+		a.legalMax, a.legalFEN = n, p.FEN()
+	}
+	a.moves += w
+}
+
+// AddPosition measures a stored position (decoded from its key) and the
+// moves played from it: the position weighs its games (w), each move
+// the games it was played in (moveW[i]). The band is by men (a store has
+// no ply) unless the accumulator bands by ply, in which case ply is used.
+func (a *Accumulator) AddPosition(p *board.Position, ply int, w uint64, moves []board.Move, moveW []uint64) error {
+	q := Normalize(p)
+	band := a.band(ply, q.Occupied().Count())
+	a.addPosition(&q, band, w)
+	if a.collect {
+		a.zobs = append(a.zobs, polyglot.Key(&q))
+	}
+	for i, m := range moves {
+		if !q.IsLegal(m) {
+			return fmt.Errorf("savings: move %v is not legal in %s", m, q.FEN())
+		}
+		a.addMove(&q, m, band, moveW[i])
+		a.text = a.text[:0]
+	}
+	return nil
+}
+
+// AddGame measures a replayed game: every position before a move (the
+// positions a book records), every move, and the whole game with the game
+// codes.
+func (a *Accumulator) AddGame(g *ingest.Game) error {
+	if a.closed {
+		return fmt.Errorf("savings: AddGame after Close")
+	}
+	if a.dedupe != nil && !a.dedupe.first(g) {
+		a.duplicates++
+		return nil
+	}
+	pos := g.Start
+	a.text = a.text[:0]
+	for ply, m := range g.Moves {
+		q := Normalize(&pos)
+		band := a.band(ply, q.Occupied().Count())
+		klen := a.addPosition(&q, band, 1)
+		if a.distinct != nil {
+			a.distinct.Add(a.s.key[:klen], polyglot.Key(&q), m) // q is normalized: ZobristKey
+		}
+		a.addMove(&q, m, band, 1)
+		pos.Play(m)
+	}
+	a.games++
+	a.gamePlies += uint64(len(g.Moves))
+	if a.perGame == nil {
+		return nil
+	}
+	// The game codes, looked up first among the games already coded (a
+	// corpus may hold a game twice: the same bytes give the same sizes).
+	wantGC := a.gamecodeEvery <= 1 || uint64(g.Line)*0x9e3779b97f4a7c15>>32%uint64(a.gamecodeEvery) == 0
+	var h uint64
+	if a.cache != nil {
+		h = a.cache.hash(g)
+		if sz, ok := a.cache.get(h); ok && (sz[0] >= 0 || !wantGC) {
+			if wantGC {
+				a.gamecodeGames++
+				a.addGameCode(gmGamecode, int(sz[0]), len(g.Moves))
+			}
+			a.addGameCode(gmZstdGame, int(sz[1]), len(g.Moves))
+			return a.writeStream()
+		}
+	}
+	gcBits := int32(-1)
+	if wantGC {
+		bare := *g
+		bare.Tags = nil
+		rec, err := gamecode.AppendGame(a.rec[:0], &bare)
+		if err != nil {
+			a.gameFail[gmGamecode]++
+			if a.gameErr == nil {
+				a.gameErr = fmt.Errorf("%s:%d: %w", g.File, g.Line, err)
+			}
+		} else {
+			a.rec = rec
+			a.gamecodeGames++
+			gcBits = int32(8 * len(rec))
+			a.addGameCode(gmGamecode, 8*len(rec), len(g.Moves))
+		}
+	}
+	a.zbuf = a.perGame.EncodeAll(a.text, a.zbuf[:0])
+	a.addGameCode(gmZstdGame, 8*len(a.zbuf), len(g.Moves))
+	if a.cache != nil {
+		a.cache.put(h, [2]int32{gcBits, int32(8 * len(a.zbuf))})
+	}
+	return a.writeStream()
+}
+
+// writeStream adds the game's SAN text to the worker's zstd stream.
+func (a *Accumulator) writeStream() error {
+	if _, err := a.stream.Write(a.text); err != nil {
+		return fmt.Errorf("savings: zstd stream: %w", err)
+	}
+	return nil
+}
+
+// GameCache remembers the game-code sizes of the games measured, shared by
+// the workers, so that a game met twice is coded once. Games are told
+// apart by a 64-bit hash of their start, result and moves.
+type GameCache struct {
+	seed  maphash.Seed
+	mu    sync.Mutex
+	sizes map[uint64][2]int32 // gamecode bits (-1: not measured), zstd bits
+}
+
+// NewGameCache returns an empty cache.
+func NewGameCache() *GameCache {
+	return &GameCache{seed: maphash.MakeSeed(), sizes: map[uint64][2]int32{}}
+}
+
+func (c *GameCache) hash(g *ingest.Game) uint64 {
+	var h maphash.Hash
+	h.SetSeed(c.seed)
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:], ZobristKey(&g.Start))
+	b[8] = byte(g.Result)
+	if g.FromFEN {
+		b[9] = 1
+		h.Write(g.Start.AppendFEN(nil))
+	}
+	binary.LittleEndian.PutUint16(b[10:], uint16(g.Start.HalfMoveClock()))
+	binary.LittleEndian.PutUint16(b[12:], uint16(g.Start.FullMoveNumber()))
+	h.Write(b[:14])
+	for _, m := range g.Moves {
+		binary.LittleEndian.PutUint16(b[:], uint16(m))
+		h.Write(b[:2])
+	}
+	return h.Sum64()
+}
+
+func (c *GameCache) get(h uint64) ([2]int32, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sz, ok := c.sizes[h]
+	return sz, ok
+}
+
+func (c *GameCache) put(h uint64, sz [2]int32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.sizes[h]; ok && old[0] >= 0 {
+		return
+	}
+	c.sizes[h] = sz
+}
+
+func (a *Accumulator) addGameCode(i, bits, plies int) {
+	a.gameBits[i] += float64(bits)
+	if plies > 0 {
+		a.game[i].Add(float64(bits)/float64(plies), uint64(plies))
+	}
+}
+
+// Close flushes the zstd stream. Call it once, after the last AddGame.
+func (a *Accumulator) Close() error {
+	if a.closed {
+		return nil
+	}
+	a.closed = true
+	if a.stream != nil {
+		if err := a.stream.Close(); err != nil {
+			return fmt.Errorf("savings: zstd stream: %w", err)
+		}
+	}
+	if a.perGame != nil {
+		return a.perGame.Close()
+	}
+	return nil
+}
+
+// Merge adds o's figures to a. Both must be closed.
+func (a *Accumulator) Merge(o *Accumulator) {
+	for i := range a.pos {
+		for b := range a.pos[i] {
+			a.pos[i][b].Merge(&o.pos[i][b])
+		}
+		a.posUnrep[i] += o.posUnrep[i]
+		if o.posMax[i] > a.posMax[i] {
+			a.posMax[i], a.maxFEN[i] = o.posMax[i], o.maxFEN[i]
+		}
+	}
+	for i := range a.mov {
+		for b := range a.mov[i] {
+			a.mov[i][b].Merge(&o.mov[i][b])
+		}
+	}
+	for i := range a.game {
+		a.game[i].Merge(&o.game[i])
+		a.gameBits[i] += o.gameBits[i]
+		a.gameFail[i] += o.gameFail[i]
+	}
+	if a.gameErr == nil {
+		a.gameErr = o.gameErr
+	}
+	a.streamOut.n += o.streamOut.n
+	a.games += o.games
+	a.gamecodeGames += o.gamecodeGames
+	a.duplicates += o.duplicates
+	a.gamePlies += o.gamePlies
+	a.positions += o.positions
+	a.moves += o.moves
+	if o.epCandMax > a.epCandMax {
+		a.epCandMax, a.epCandFEN = o.epCandMax, o.epCandFEN
+	}
+	if o.legalMax > a.legalMax {
+		a.legalMax, a.legalFEN = o.legalMax, o.legalFEN
+	}
+	a.zobs = append(a.zobs, o.zobs...)
+}
+
+// Zobrists returns the Polyglot keys collected by AddPosition.
+func (a *Accumulator) Zobrists() []uint64 { return a.zobs }
+
+var _ io.Writer = (*countWriter)(nil)
+
+// Dedupe recognises the copies of a game, shared by the workers. A game is
+// identified as bookbuild identifies it: its White, Black, Date and Round
+// tags, its result, its start position when set up from a FEN, and its
+// moves (here through a 64-bit hash: two different games are taken for
+// one with probability about n^2/2^65).
+type Dedupe struct {
+	seed maphash.Seed
+	mu   sync.Mutex
+	seen map[uint64]struct{}
+}
+
+// NewDedupe returns an empty Dedupe.
+func NewDedupe() *Dedupe { return &Dedupe{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}} }
+
+// first reports whether g is the first copy of its game.
+func (d *Dedupe) first(g *ingest.Game) bool {
+	var h maphash.Hash
+	h.SetSeed(d.seed)
+	var b [binary.MaxVarintLen64]byte
+	for _, name := range [...]string{"White", "Black", "Date", "Round"} {
+		v := g.Tag(name)
+		h.Write(b[:binary.PutUvarint(b[:], uint64(len(v)))])
+		h.Write(v)
+	}
+	h.WriteByte(byte(g.Result))
+	if g.FromFEN {
+		h.WriteByte(1)
+		h.Write(g.Start.AppendFEN(nil))
+	} else {
+		h.WriteByte(0)
+	}
+	h.Write(b[:binary.PutUvarint(b[:], uint64(len(g.Moves)))])
+	for _, m := range g.Moves {
+		binary.LittleEndian.PutUint16(b[:], uint16(m))
+		h.Write(b[:2])
+	}
+	k := h.Sum64()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.seen[k]; ok {
+		return false
+	}
+	d.seen[k] = struct{}{}
+	return true
+}

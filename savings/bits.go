@@ -1,0 +1,149 @@
+package savings
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is an encoded value: Bits bits, most significant bit first, in
+// Bytes (the last byte zero-padded). Bit-level codes such as the seeds'
+// Huffman codes are measured by Bits, their exact length: a container that
+// keeps codes of any bit length is assumed, as the seeds assume it.
+type Code struct {
+	Bytes []byte
+	Bits  int
+}
+
+// ErrUnrepresentable is wrapped by the encoders of formats that cannot
+// write every legal position (the seed 004 methods have fixed slots per
+// piece kind, so positions with promoted pieces beyond them do not fit).
+var ErrUnrepresentable = errors.New("position not representable in this format")
+
+// ErrCorrupt is wrapped by every decoder error for input that is not a
+// code of the format.
+var ErrCorrupt = errors.New("not a valid code")
+
+// corrupt returns an error wrapping ErrCorrupt for the named format.
+func corrupt(format, msg string, args ...any) error {
+	return fmt.Errorf("%s: %w: %s", format, ErrCorrupt, fmt.Sprintf(msg, args...))
+}
+
+// bitWriter appends bits MSB-first and counts them exactly.
+type bitWriter struct {
+	buf []byte
+	n   int // bits written
+}
+
+// write writes the low n bits of v (n <= 64), most significant first.
+func (w *bitWriter) write(v uint64, n int) {
+	for i := n - 1; i >= 0; i-- {
+		if w.n%8 == 0 {
+			w.buf = append(w.buf, 0)
+		}
+		if v>>uint(i)&1 != 0 {
+			w.buf[w.n/8] |= 0x80 >> uint(w.n%8)
+		}
+		w.n++
+	}
+}
+
+// code writes a code word given as a string of '0' and '1'.
+func (w *bitWriter) code(s string) {
+	for i := 0; i < len(s); i++ {
+		w.write(uint64(s[i]-'0'), 1)
+	}
+}
+
+// result returns the written bits as a Code.
+func (w *bitWriter) result() Code { return Code{Bytes: w.buf, Bits: w.n} }
+
+// bitReader reads bits MSB-first from a Code, never past its Bits.
+type bitReader struct {
+	buf    []byte
+	n, pos int
+	format string // for errors
+}
+
+func newBitReader(format string, c Code) (*bitReader, error) {
+	if c.Bits < 0 || c.Bits > 8*len(c.Bytes) || c.Bits <= 8*(len(c.Bytes)-1) {
+		return nil, corrupt(format, "%d bits in %d bytes", c.Bits, len(c.Bytes))
+	}
+	return &bitReader{buf: c.Bytes, n: c.Bits, format: format}, nil
+}
+
+// left returns the number of unread bits.
+func (r *bitReader) left() int { return r.n - r.pos }
+
+// read reads n bits (n <= 64).
+func (r *bitReader) read(n int) (uint64, error) {
+	if n > r.left() {
+		return 0, corrupt(r.format, "truncated at bit %d (want %d more, %d left)", r.pos, n, r.left())
+	}
+	var v uint64
+	for i := 0; i < n; i++ {
+		v = v<<1 | uint64(r.buf[r.pos/8]>>(7-uint(r.pos%8))&1)
+		r.pos++
+	}
+	return v, nil
+}
+
+// bit reads one bit.
+func (r *bitReader) bit() (uint64, error) { return r.read(1) }
+
+// done checks that every bit was read.
+func (r *bitReader) done() error {
+	if r.left() != 0 {
+		return corrupt(r.format, "%d bits left after the last field", r.left())
+	}
+	return nil
+}
+
+// donePadded checks that fewer than 8 zero bits are left (a byte-padded code).
+func (r *bitReader) donePadded() error {
+	if r.left() >= 8 {
+		return corrupt(r.format, "%d bits left after the last field", r.left())
+	}
+	v, _ := r.read(r.left())
+	if v != 0 {
+		return corrupt(r.format, "non-zero padding")
+	}
+	return nil
+}
+
+// padded turns a byte string into a Code of all its bits.
+func padded(b []byte) Code { return Code{Bytes: b, Bits: 8 * len(b)} }
+
+// peek returns the next bit without consuming it; ok is false at the end.
+func (r *bitReader) peek() (v uint64, ok bool) {
+	if r.left() == 0 {
+		return 0, false
+	}
+	return uint64(r.buf[r.pos/8] >> (7 - uint(r.pos%8)) & 1), true
+}
+
+// readCode reads one code word of a prefix code given as strings of '0'
+// and '1' and returns its index in table.
+func (r *bitReader) readCode(table []string) (int, error) {
+	var word []byte
+	for len(word) < 16 {
+		b, err := r.bit()
+		if err != nil {
+			return 0, err
+		}
+		word = append(word, byte('0'+b))
+		for i, c := range table {
+			if c == string(word) {
+				return i, nil
+			}
+		}
+	}
+	return 0, corrupt(r.format, "invalid code word %s", word)
+}
+
+// wholeBytes checks that c is a byte string (text or a byte-padded code).
+func wholeBytes(format string, c Code) error {
+	if c.Bits != 8*len(c.Bytes) {
+		return corrupt(format, "%d bits in %d bytes", c.Bits, len(c.Bytes))
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package savings
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/testutil"
+)
+
+// testGame is a replayed game kept by a test.
+type testGame struct {
+	start board.Position
+	moves []board.Move
+}
+
+// gameCollector is an ingest.Sink keeping copies of the games.
+type gameCollector struct {
+	mu    *sync.Mutex
+	games *[]testGame
+}
+
+func (c gameCollector) Game(g *ingest.Game) error {
+	c.mu.Lock()
+	*c.games = append(*c.games, testGame{start: g.Start, moves: slices.Clone(g.Moves)})
+	c.mu.Unlock()
+	return nil
+}
+
+func (gameCollector) Skip(*ingest.GameError) {}
+
+// loadGames replays the PGN files and returns their games.
+func loadGames(tb testing.TB, files ...string) []testGame {
+	tb.Helper()
+	var mu sync.Mutex
+	var games []testGame
+	_, err := ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
+		return gameCollector{&mu, &games}
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(games) == 0 {
+		tb.Fatalf("no games in %v", files)
+	}
+	return games
+}
+
+// positionsOf returns every position before a move of the games (the
+// positions the report measures), and each final position, every step-th.
+func positionsOf(games []testGame, step int) []board.Position {
+	var out []board.Position
+	i := 0
+	for _, g := range games {
+		p := g.start
+		for k := 0; k <= len(g.moves); k++ {
+			if i%step == 0 {
+				out = append(out, p)
+			}
+			i++
+			if k < len(g.moves) {
+				p.Play(g.moves[k])
+			}
+		}
+	}
+	return out
+}
+
+// testFiles returns the repository's own PGN, plus in long mode the
+// shared small/ corpus.
+func testFiles(tb testing.TB) []string {
+	files := []string{filepath.Join("..", "testdata", "champions500.pgn")}
+	if !testing.Short() {
+		if d := testutil.FindSharedData(); d != "" {
+			m, _ := filepath.Glob(filepath.Join(d, "small", "*"))
+			for _, f := range m {
+				if !strings.HasSuffix(f, ".txt") {
+					files = append(files, f)
+				}
+			}
+		}
+	}
+	return files
+}
+
+// identity returns what an encoding keeping k must give back of p: the
+// FEN fields of the position identity, and the clocks it keeps.
+func identity(p *board.Position, k Keeps) string {
+	q := Normalize(p)
+	f := strings.Fields(q.FEN())
+	switch k {
+	case KeepsHalfMove:
+		return strings.Join(f[:4], " ") + " " + strconv.Itoa(min(p.HalfMoveClock(), 100))
+	case KeepsClocks:
+		return strings.Join(f, " ")
+	}
+	return strings.Join(f[:4], " ")
+}
