@@ -44,7 +44,6 @@ type command struct {
 }
 
 // commands are the implemented commands, in the order usage lists them.
-// (Planned: savings.)
 var commands = []*command{encodeCmd, decodeCmd, movesCmd, gamesCmd, gameCmd, positionsCmd, exportCmd, probeCmd, serveCmd, savingsCmd}
 
 func lookup(name string) *command {
