@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"sync"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
@@ -11,7 +12,7 @@ import (
 
 // Version is the first byte of every record; it names the format (and the
 // move-ordering heuristic and static tables the format depends on).
-const Version = 1
+const Version = 2
 
 // Limits that bound what DecodeGame accepts, so that garbage cannot make
 // it loop or allocate without bound.
@@ -47,7 +48,6 @@ func (g *Game) Tag(name string) (string, bool) {
 
 // models are the static models built from the frozen tables.
 type models struct {
-	rank  [numRankContexts]model
 	count model
 	name  model
 	text  [numClasses][numCharCtx]model
@@ -58,9 +58,6 @@ var staticModels = buildModels()
 
 func buildModels() *models {
 	m := &models{name: newModel(nameFreq[:]), count: newModel(countFreq[:])}
-	for i := range m.rank {
-		m.rank[i] = newModel(rankFreq[i][:])
-	}
 	for i := range m.text {
 		for j := range m.text[i] {
 			m.text[i][j] = newModel(textFreq[i][j][:])
@@ -86,16 +83,19 @@ func AppendGame(dst []byte, g *ingest.Game) ([]byte, error) {
 	}
 	e.encode(hdr, 1, 10)
 
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
 	var fenTag []byte
+	haveFEN := false
 	for _, t := range g.Tags {
 		sym := knownIndex(t.Name)
 		ms.name.encode(&e, sym, numNameSyms)
-		name := string(t.Name)
+		name := nameOf(sym)
 		if sym == nameLiteral {
 			encodeText(&e, &ms.text[classText], t.Name)
 		}
-		if name == "FEN" && fenTag == nil {
-			fenTag = t.Value
+		if name == "FEN" && !haveFEN {
+			fenTag, haveFEN = t.Value, true
 		}
 		if name == "Result" {
 			r := ingest.ParseResult(t.Value)
@@ -110,8 +110,9 @@ func AppendGame(dst []byte, g *ingest.Game) ([]byte, error) {
 	ms.name.encode(&e, nameEnd, numNameSyms)
 
 	if g.FromFEN {
-		fen := g.Start.AppendFEN(nil)
-		if fenTag != nil && string(fenTag) == string(fen) {
+		fen := g.Start.AppendFEN(sc.fen[:0])
+		sc.fen = fen
+		if haveFEN && string(fenTag) == string(fen) {
 			e.encodeBits(1, 1)
 		} else {
 			e.encodeBits(0, 1)
@@ -125,27 +126,34 @@ func AppendGame(dst []byte, g *ingest.Game) ([]byte, error) {
 	}
 	encodeCount(&e, uint32(n))
 
-	var sc scorer
-	pos := g.Start
-	last := board.NullMove
+	pos := &sc.pos
+	*pos = g.Start
+	var h history
 	for ply, m := range g.Moves {
-		moves := sc.score(&pos, last)
-		idx := -1
-		for i, lm := range moves {
-			if lm == m {
-				idx = i
-				break
+		np := sc.gen(pos, &h)
+		k := sc.pieceOf(np, m)
+		j := -1
+		if k >= 0 && has(sc.pieces[k].dests, m.To()) {
+			nd := sc.dests(&sc.pieces[k])
+			for i, dm := range sc.moves[:nd] {
+				if dm == m {
+					j = i
+					break
+				}
+			}
+			if j >= 0 {
+				if np > 1 {
+					encodeChoice(&e, sc.pscore[:np], sc.pbest, sc.freq[:], k)
+				}
+				if nd > 1 {
+					encodeChoice(&e, sc.dscore[:nd], sc.dbest, sc.freq[:], j)
+				}
 			}
 		}
-		if idx < 0 {
+		if j < 0 {
 			return dst[:start], fmt.Errorf("gamecode: ply %d: move %v is not legal in %s", ply+1, m, pos.FEN())
 		}
-		if len(moves) > 1 {
-			r := sc.rank(len(moves), idx)
-			ms.rank[sc.rankContext(len(moves))].encode(&e, r, len(moves))
-		}
-		pos.Play(m)
-		last = m
+		h.play(pos, m)
 	}
 	out := e.finish()
 	// The decoder reads zeros past the end: up to 4 trailing zero bytes
@@ -228,9 +236,14 @@ func DecodeGame(b []byte) (Game, error) {
 	g.Result = ingest.Result(hdr % 5)
 	g.FromFEN = hdr >= 5
 
+	// All text goes into one buffer, made one string at the end.
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
 	budget := maxTextSize
-	var buf []byte
-	fenTag := ""
+	text := sc.text[:0]
+	spans := sc.spans[:0]
+	defer func() { sc.text, sc.spans = text, spans }()
+	fenTag := -1
 	for {
 		sym, err := ms.name.decode(&d, numNameSyms)
 		if err != nil {
@@ -239,55 +252,83 @@ func DecodeGame(b []byte) (Game, error) {
 		if sym == nameEnd {
 			break
 		}
-		if len(g.Tags) >= maxTags {
+		if len(spans) >= maxTags {
 			return g, fmt.Errorf("%w: too many tags", errCorrupt)
 		}
-		var name string
+		var sp tagSpan
 		if sym == nameLiteral {
-			buf, err = decodeText(&d, &ms.text[classText], buf[:0], &budget)
+			lo := len(text)
+			text, err = decodeText(&d, &ms.text[classText], text, &budget)
 			if err != nil {
 				return g, fmt.Errorf("%w: tag name", err)
 			}
-			name = string(buf)
+			sp.nameLo, sp.nameHi = int32(lo), int32(len(text))
+			if k := knownIndex(text[lo:]); k != nameLiteral {
+				sp.name = knownTags[k-nameKnown]
+			}
 		} else {
-			name = knownTags[sym-nameKnown]
+			sp.name = knownTags[sym-nameKnown]
 		}
-		if name == "Result" {
+		if sp.name == "Result" {
 			r, err := d.target(5)
 			if err != nil {
 				return g, fmt.Errorf("%w: result tag", err)
 			}
 			d.consume(r, 1, 5)
 			if r != 0 {
-				g.Tags = append(g.Tags, Tag{name, ingest.Result(r).String()})
+				sp.value = ingest.Result(r).String()
+				spans = append(spans, sp)
 				continue
 			}
 		}
-		buf, err = decodeText(&d, &ms.text[tagClass(name)], buf[:0], &budget)
+		lo := len(text)
+		text, err = decodeText(&d, &ms.text[tagClass(sp.name)], text, &budget)
 		if err != nil {
-			return g, fmt.Errorf("%w: tag %q value", err, name)
+			return g, fmt.Errorf("%w: tag value", err)
 		}
-		if name == "FEN" && fenTag == "" {
-			fenTag = string(buf)
+		sp.valLo, sp.valHi = int32(lo), int32(len(text))
+		if sp.name == "FEN" && fenTag < 0 {
+			fenTag = len(spans)
 		}
-		g.Tags = append(g.Tags, Tag{name, string(buf)})
+		spans = append(spans, sp)
 	}
-
-	g.Start = board.StartPosition()
+	fenLo, fenHi := -1, -1
 	if g.FromFEN {
 		same, err := d.decodeBits(1)
 		if err != nil {
 			return g, fmt.Errorf("%w: start position", err)
 		}
-		fen := fenTag
-		if same == 0 {
-			buf, err = decodeText(&d, &ms.text[classCode], buf[:0], &budget)
+		if same == 1 {
+			if fenTag < 0 {
+				return g, fmt.Errorf("%w: start position: no FEN tag", errCorrupt)
+			}
+			fenLo, fenHi = int(spans[fenTag].valLo), int(spans[fenTag].valHi)
+		} else {
+			fenLo = len(text)
+			text, err = decodeText(&d, &ms.text[classCode], text, &budget)
 			if err != nil {
 				return g, fmt.Errorf("%w: start position", err)
 			}
-			fen = string(buf)
+			fenHi = len(text)
 		}
-		g.Start, err = board.ParseFEN(fen)
+	}
+	str := string(text)
+	if len(spans) > 0 {
+		g.Tags = make([]Tag, len(spans))
+		for i, sp := range spans {
+			t := &g.Tags[i]
+			t.Name, t.Value = sp.name, sp.value
+			if t.Name == "" {
+				t.Name = str[sp.nameLo:sp.nameHi]
+			}
+			if t.Value == "" {
+				t.Value = str[sp.valLo:sp.valHi]
+			}
+		}
+	}
+	g.Start = board.StartPosition()
+	if g.FromFEN {
+		g.Start, err = board.ParseFEN(str[fenLo:fenHi])
 		if err != nil {
 			return g, fmt.Errorf("%w: start position: %w", errCorrupt, err)
 		}
@@ -298,24 +339,31 @@ func DecodeGame(b []byte) (Game, error) {
 		return g, fmt.Errorf("%w: ply count", err)
 	}
 	g.Moves = make([]board.Move, 0, n)
-	var sc scorer
-	pos := g.Start
-	last := board.NullMove
+	pos := &sc.pos
+	*pos = g.Start
+	var h history
 	for ply := 0; ply < int(n); ply++ {
-		moves := sc.score(&pos, last)
-		if len(moves) == 0 {
+		np := sc.gen(pos, &h)
+		if np == 0 {
 			return g, fmt.Errorf("%w: ply %d: no legal move", errCorrupt, ply+1)
 		}
-		r := 0
-		if len(moves) > 1 {
-			r, err = ms.rank[sc.rankContext(len(moves))].decode(&d, len(moves))
+		k := 0
+		if np > 1 {
+			k, err = decodeChoice(&d, sc.pscore[:np], sc.pbest, sc.freq[:])
 			if err != nil {
 				return g, fmt.Errorf("%w: ply %d", err, ply+1)
 			}
 		}
-		m := moves[sc.atRank(len(moves), r)]
-		pos.Play(m)
-		last = m
+		nd := sc.dests(&sc.pieces[k])
+		j := 0
+		if nd > 1 {
+			j, err = decodeChoice(&d, sc.dscore[:nd], sc.dbest, sc.freq[:])
+			if err != nil {
+				return g, fmt.Errorf("%w: ply %d", err, ply+1)
+			}
+		}
+		m := sc.moves[j]
+		h.play(pos, m)
 		g.Moves = append(g.Moves, m)
 	}
 	if d.over > 8 {
@@ -323,6 +371,26 @@ func DecodeGame(b []byte) (Game, error) {
 	}
 	return g, nil
 }
+
+// tagSpan is a decoded tag: its name, when it is a known one, else where
+// it is in the text; its value, when it is a result token, else where it
+// is in the text.
+type tagSpan struct {
+	name, value                  string
+	nameLo, nameHi, valLo, valHi int32
+}
+
+// scratch is what coding a game needs besides the output.
+type scratch struct {
+	scorer
+	pos   board.Position
+	text  []byte
+	spans []tagSpan
+	fen   []byte
+}
+
+// scratchPool keeps scratch space (a few kilobytes) between games.
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // IsCorrupt reports whether err says a record could not be decoded.
 func IsCorrupt(err error) bool { return errors.Is(err, errCorrupt) }

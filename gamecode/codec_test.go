@@ -225,38 +225,34 @@ func TestGarbage(t *testing.T) {
 	}
 }
 
-func FuzzDecodeGame(f *testing.F) {
-	games := readGames(f, "../testdata/champions500.pgn")
-	for _, g := range games[:20] {
+// TestAllocs checks that coding allocates per game, never per ply:
+// AppendGame nothing when dst has room, DecodeGame the game's tags, their
+// text and its moves.
+func TestAllocs(t *testing.T) {
+	games := readGames(t, "../testdata/champions500.pgn")
+	buf := make([]byte, 0, 1<<16)
+	var recs [][]byte
+	for _, g := range games[:50] {
 		rec, err := AppendGame(nil, g)
 		if err != nil {
-			f.Fatal(err)
+			t.Fatal(err)
 		}
-		f.Add(rec)
+		recs = append(recs, rec)
 	}
-	f.Add([]byte{Version, 0xFF, 0xFF, 0xFF})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		g, err := DecodeGame(b)
-		if err != nil {
-			return
+	if n := testing.AllocsPerRun(10, func() {
+		for _, g := range games[:50] {
+			buf, _ = AppendGame(buf[:0], g)
 		}
-		// Whatever decodes is a legal game: it prints, and re-encodes to a
-		// record that decodes to the same game.
-		_ = g.PGN()
-		ig := &ingest.Game{Start: g.Start, FromFEN: g.FromFEN, Moves: g.Moves, Result: g.Result}
-		for _, t := range g.Tags {
-			ig.Tags = append(ig.Tags, ingest.Tag{Name: []byte(t.Name), Value: []byte(t.Value)})
+	}); n != 0 {
+		t.Errorf("AppendGame: %v allocations for 50 games", n)
+	}
+	if n := testing.AllocsPerRun(10, func() {
+		for _, r := range recs {
+			if _, err := DecodeGame(r); err != nil {
+				panic(err)
+			}
 		}
-		rec, err := AppendGame(nil, ig)
-		if err != nil {
-			t.Fatalf("re-encoding a decoded game: %v", err)
-		}
-		g2, err := DecodeGame(rec)
-		if err != nil {
-			t.Fatalf("decoding a re-encoded game: %v", err)
-		}
-		if err := sameGame(ig, &g2, true); err != nil {
-			t.Fatalf("re-encoded game differs: %v", err)
-		}
-	})
+	}); n > 3*50 {
+		t.Errorf("DecodeGame: %v allocations for 50 games, want at most 3 a game", n)
+	}
 }

@@ -3,16 +3,17 @@
 // back, Game.PGN prints it as standard PGN. BlockCodec optionally packs
 // records into zstd-compressed blocks.
 //
-// # Record format (Version 1)
+// # Record format (Version 2)
 //
 // A record is one version byte followed by the output of a range coder
 // (LZMA-style, 32-bit, carries through a cached byte; the always-zero first
 // byte and up to 4 trailing zero bytes are not stored, the decoder reads
-// zeros past the end). Every symbol is coded with a static frequency table
-// frozen in tables_gen.go (trained on shared/data/medium by
-// internal/measure -gen): nothing in the format depends on data seen at run
-// time, and any change to the tables, to the tag list or to the move
-// ordering heuristic needs a new Version. In coding order:
+// zeros past the end). Symbols are coded with static frequencies: the tag
+// models and the move model's weights are frozen in tables_gen.go (trained
+// on shared/data/medium and small by internal/measure -gen, see there):
+// nothing in the format depends on data seen at run time, and any change
+// to the tables, to the tag list or to the move model needs a new Version.
+// In coding order:
 //
 //   - header: result (0-4, as ingest.Result) + 5 if the game starts from a
 //     FEN, one of 10 equiprobable symbols;
@@ -27,15 +28,20 @@
 //     the FEN as text;
 //   - the ply count: its bit length (static table), then the bits below
 //     the leading one;
-//   - each move: the legal moves are generated (board.LegalMoves) and
-//     scored with a cheap deterministic heuristic (captures by expected
-//     material gain with a static exchange guess from the least valuable
-//     attacker, recaptures, queen promotions, castling, direct checks,
-//     threats on enemy pieces worth more or undefended, saving an
-//     attacked piece, piece-square deltas, retreats and king
-//     walks penalised); ties keep the generation order. The rank of the
-//     played move in that order is coded with one of 18 static tables,
-//     chosen by the number of legal moves (6 buckets) and by how far the
-//     best score leads the second (3 classes), excluding ranks at or
-//     above the number of legal moves. Forced moves cost nothing.
+//   - each move, in two choices (movegen.go): first which piece moves,
+//     among our pieces other than pawns that have a legal move (king,
+//     knights, bishops, rooks, queens, each kind by square) and, last,
+//     "a pawn" when a pawn has one; then which of that piece's legal moves
+//     is played (by destination square, castling last; for "a pawn" every
+//     legal pawn move: pushes, double pushes, captures to either side,
+//     promotions, pinned pawns' moves and en passant, in that order; a
+//     promotion counts as four moves). Each option gets a score, the sum
+//     of the integer weights of a few cheap features (piece-square tables
+//     by game phase, the least valuable attacker and the defence of the
+//     origin and of the destination, the most valuable piece it can take,
+//     checks, mobility, recaptures, threats of pawns and knights, castling
+//     and promotions), and the option is coded with frequency
+//     expTab[best score - its score] (proportional to exp(-difference/64),
+//     the best option 4096, at least 1; halved while the total would reach
+//     2^16). A choice with a single option costs nothing.
 package gamecode

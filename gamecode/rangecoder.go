@@ -1,6 +1,9 @@
 package gamecode
 
-import "errors"
+import (
+	"errors"
+	"math/bits"
+)
 
 // errCorrupt is returned (wrapped) for every record that cannot be decoded.
 var errCorrupt = errors.New("gamecode: corrupt record")
@@ -52,6 +55,18 @@ func (e *rcEncoder) encode(cum, freq, total uint32) {
 	r := e.rng / total
 	e.low += uint64(r) * uint64(cum)
 	e.rng = r * freq
+	for e.rng < rcTop {
+		e.rng <<= 8
+		e.shiftLow()
+	}
+}
+
+// encodeRecip is encode for a total whose reciprocal (see reciprocal) is
+// recip.
+func (e *rcEncoder) encodeRecip(cum, freq uint32, recip uint64) {
+	r, _ := bits.Mul64(recip, uint64(e.rng))
+	e.low += r * uint64(cum)
+	e.rng = uint32(r) * freq
 	for e.rng < rcTop {
 		e.rng <<= 8
 		e.shiftLow()
@@ -112,17 +127,27 @@ func (d *rcDecoder) next() byte {
 // target returns the scaled value in [0, total) that the next symbol's
 // interval contains, or an error for corrupt input.
 func (d *rcDecoder) target(total uint32) (uint32, error) {
-	r := d.rng / total
-	v := d.code / r
+	v, _, err := d.targetR(total)
+	return v, err
+}
+
+// targetR is target that also returns d.rng / total (see consumeR).
+func (d *rcDecoder) targetR(total uint32) (v, r uint32, err error) {
+	r = d.rng / total
+	v = d.code / r
 	if v >= total || d.over > 8 {
-		return 0, errCorrupt
+		return 0, 0, errCorrupt
 	}
-	return v, nil
+	return v, r, nil
 }
 
 // consume removes the symbol [cum, cum+freq) found with target.
 func (d *rcDecoder) consume(cum, freq, total uint32) {
-	r := d.rng / total
+	d.consumeR(cum, freq, d.rng/total)
+}
+
+// consumeR is consume with r = d.rng / total already known.
+func (d *rcDecoder) consumeR(cum, freq, r uint32) {
 	d.code -= r * cum
 	d.rng = r * freq
 	for d.rng < rcTop {
@@ -143,7 +168,8 @@ func (d *rcDecoder) decodeBits(n uint) (uint32, error) {
 // model is a static frequency table: cum[i] is the sum of the frequencies
 // of the symbols below i, cum[len-1] the total (< 2^16).
 type model struct {
-	cum []uint32
+	cum   []uint32
+	recip uint64 // ceil(2^64 / total of all symbols): divides by a multiplication
 }
 
 func newModel(freq []uint16) model {
@@ -154,21 +180,36 @@ func newModel(freq []uint16) model {
 		}
 		cum[i+1] = cum[i] + uint32(f)
 	}
-	return model{cum: cum}
+	return model{cum: cum, recip: reciprocal(cum[len(freq)])}
 }
+
+// reciprocal returns ceil(2^64/d) for 2 <= d < 2^32: then
+// hi64(reciprocal(d) * n) == n / d for every n < 2^32.
+func reciprocal(d uint32) uint64 { return ^uint64(0)/uint64(d) + 1 }
 
 // encode codes symbol s among the first n symbols of the model (the others
 // are excluded: they cannot occur here).
 func (m *model) encode(e *rcEncoder, s, n int) {
+	if n == len(m.cum)-1 {
+		e.encodeRecip(m.cum[s], m.cum[s+1]-m.cum[s], m.recip)
+		return
+	}
 	e.encode(m.cum[s], m.cum[s+1]-m.cum[s], m.cum[n])
 }
 
 // decode decodes a symbol among the first n of the model.
 func (m *model) decode(d *rcDecoder, n int) (int, error) {
 	total := m.cum[n]
-	v, err := d.target(total)
-	if err != nil {
-		return 0, err
+	var r uint32
+	if n == len(m.cum)-1 {
+		q, _ := bits.Mul64(m.recip, uint64(d.rng))
+		r = uint32(q)
+	} else {
+		r = d.rng / total
+	}
+	v := d.code / r
+	if v >= total || d.over > 8 {
+		return 0, errCorrupt
 	}
 	// Binary search for the symbol s with cum[s] <= v < cum[s+1].
 	lo, hi := 0, n
@@ -180,6 +221,6 @@ func (m *model) decode(d *rcDecoder, n int) (int, error) {
 			hi = mid
 		}
 	}
-	d.consume(m.cum[lo], m.cum[lo+1]-m.cum[lo], total)
+	d.consumeR(m.cum[lo], m.cum[lo+1]-m.cum[lo], r)
 	return lo, nil
 }

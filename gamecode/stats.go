@@ -11,26 +11,25 @@ import (
 	"github.com/chessbook/chessbook/ingest"
 )
 
-// Stats gathers the symbol counts of games: the move ranks under the
-// ordering heuristic (and, for comparison, the plain legal-move-list
-// indices), tag names and tag value bytes. It is the measurement and
-// training tool behind the frozen tables; the format never depends on it.
+// Stats gathers the symbol counts of games: the ranks (by score) of the
+// pieces that moved and of their destinations, tag names and tag value
+// bytes. It is the measurement tool behind the frozen tag models (the move
+// weights come from a Trainer); the format never depends on it.
 type Stats struct {
 	Games, Plies, ForcedPlies int64
-	Rank                      [numRankContexts][256]int64 // rank of the played move, by context
-	Index                     [numRankContexts][256]int64 // plain index in LegalMoves order, by number of moves (first 6 rows)
+	PieceRank, DestRank       [maxDests]int64 // how many pieces, destinations scored better than the one played (ties: listed before)
 	Name                      [numNameSyms]int64
 	Text                      [numClasses][numCharCtx][257]int64
-	// ModelBits is the code length of the moves under the frozen tables
-	// (what the range coder spends, to a few bits per game).
-	ModelBits float64
-	sc        scorer
+	// PieceBits and DestBits are the code lengths of the moves under the
+	// frozen weights (what the range coder spends, to a few bits per game).
+	PieceBits, DestBits float64
+	sc                  scorer
+	pos                 board.Position
 }
 
 // Add counts the symbols of one game. It fails on an illegal move.
 func (s *Stats) Add(g *ingest.Game) error {
 	s.Games++
-	ms := staticModels
 	for _, t := range g.Tags {
 		sym := knownIndex(t.Name)
 		s.Name[sym]++
@@ -40,37 +39,62 @@ func (s *Stats) Add(g *ingest.Game) error {
 		if string(t.Name) == "Result" {
 			continue
 		}
-		addText(&s.Text[tagClass(string(t.Name))], t.Value)
+		addText(&s.Text[tagClass(nameOf(sym))], t.Value)
 	}
 	s.Name[nameEnd]++
-	pos := g.Start
-	last := board.NullMove
+	s.pos = g.Start
+	pos := &s.pos
+	var h history
+	sc := &s.sc
 	for ply, m := range g.Moves {
-		moves := s.sc.score(&pos, last)
-		idx := -1
-		for i, lm := range moves {
-			if lm == m {
-				idx = i
+		np := sc.gen(pos, &h)
+		k := sc.pieceOf(np, m)
+		j := -1
+		nd := 0
+		if k >= 0 {
+			nd = sc.dests(&sc.pieces[k])
+			for i, dm := range sc.moves[:nd] {
+				if dm == m {
+					j = i
+				}
 			}
 		}
-		if idx < 0 {
+		if j < 0 {
 			return fmt.Errorf("gamecode: ply %d: move %v is not legal", ply+1, m)
 		}
 		s.Plies++
-		if len(moves) > 1 {
-			ctx := s.sc.rankContext(len(moves))
-			r := s.sc.rank(len(moves), idx)
-			s.Rank[ctx][r]++
-			s.Index[ctx%6][idx]++ // by the number of moves only: no heuristic information
-			c := ms.rank[ctx].cum
-			s.ModelBits += math.Log2(float64(c[len(moves)]) / float64(c[r+1]-c[r]))
-		} else {
+		if np == 1 && nd == 1 {
 			s.ForcedPlies++
 		}
-		pos.Play(m)
-		last = m
+		if np > 1 {
+			s.PieceBits += choiceBits(sc.pscore[:np], sc.pbest, sc.freq[:], k)
+			s.PieceRank[rankOf(sc.pscore[:np], k)]++
+		}
+		if nd > 1 {
+			s.DestBits += choiceBits(sc.dscore[:nd], sc.dbest, sc.freq[:], j)
+			s.DestRank[rankOf(sc.dscore[:nd], j)]++
+		}
+		h.play(pos, m)
 	}
 	return nil
+}
+
+// choiceBits returns the code length of choice idx.
+func choiceBits(scores []int32, best int32, freq []uint32, idx int) float64 {
+	total := freqs(scores, best, freq)
+	return math.Log2(float64(total) / float64(freq[idx]))
+}
+
+// rankOf returns how many choices score better than choice idx (or as
+// well, listed before it), at most maxDests-1.
+func rankOf(scores []int32, idx int) int {
+	r := 0
+	for i, v := range scores {
+		if v > scores[idx] || v == scores[idx] && i < idx {
+			r++
+		}
+	}
+	return min(r, maxDests-1)
 }
 
 func addText(h *[numCharCtx][257]int64, b []byte) {
@@ -87,12 +111,11 @@ func (s *Stats) Merge(o *Stats) {
 	s.Games += o.Games
 	s.Plies += o.Plies
 	s.ForcedPlies += o.ForcedPlies
-	s.ModelBits += o.ModelBits
-	for c := range s.Rank {
-		for i := range s.Rank[c] {
-			s.Rank[c][i] += o.Rank[c][i]
-			s.Index[c][i] += o.Index[c][i]
-		}
+	s.PieceBits += o.PieceBits
+	s.DestBits += o.DestBits
+	for i := range s.PieceRank {
+		s.PieceRank[i] += o.PieceRank[i]
+		s.DestRank[i] += o.DestRank[i]
 	}
 	for i := range s.Name {
 		s.Name[i] += o.Name[i]
@@ -104,32 +127,6 @@ func (s *Stats) Merge(o *Stats) {
 			}
 		}
 	}
-}
-
-// Entropy returns the empirical entropy in bits per ply (over all plies,
-// forced ones costing nothing) of the ranks and of the plain indices, each
-// coded with its own per-context distribution: the best a static table
-// trained on these very games could do.
-func (s *Stats) Entropy() (rank, index float64) {
-	if s.Plies == 0 {
-		return 0, 0
-	}
-	h := func(t *[numRankContexts][256]int64) float64 {
-		bits := 0.0
-		for c := range t {
-			var tot int64
-			for _, v := range t[c] {
-				tot += v
-			}
-			for _, v := range t[c] {
-				if v > 0 {
-					bits -= float64(v) * math.Log2(float64(v)/float64(tot))
-				}
-			}
-		}
-		return bits / float64(s.Plies)
-	}
-	return h(&s.Rank), h(&s.Index)
 }
 
 // scale turns counts into frequencies of at least 1 summing to at most
@@ -151,17 +148,30 @@ func scale(counts []int64, limit int64) []uint16 {
 	return out
 }
 
-// WriteTables writes the Go source of the frozen tables (tables_gen.go)
-// trained on s's counts.
-func (s *Stats) WriteTables(w io.Writer) error {
+// WriteTables writes the Go source of the frozen tables (tables_gen.go):
+// the move weights (from a Trainer) and the tag models trained on s's
+// counts.
+func (s *Stats) WriteTables(w io.Writer, pieceWeights, destWeights []int32) error {
+	if len(pieceWeights) != numPieceWeights || len(destWeights) != numDestWeights {
+		return fmt.Errorf("gamecode: %d and %d weights, want %d and %d", len(pieceWeights), len(destWeights), numPieceWeights, numDestWeights)
+	}
 	var b bytes.Buffer
 	b.WriteString("// Code generated by gamecode/internal/measure -gen; DO NOT EDIT.\n\npackage gamecode\n\n")
-	fmt.Fprintf(&b, "// rankFreq: trained on %d games, %d plies.\n", s.Games, s.Plies)
-	b.WriteString("var rankFreq = [numRankContexts][256]uint16{\n")
-	for c := range s.Rank {
-		fmt.Fprintf(&b, "{%s},\n", join(scale(s.Rank[c][:], 60000)))
+	fmt.Fprintf(&b, "// Trained on %d games, %d plies.\n\n", s.Games, s.Plies)
+	for _, t := range []struct {
+		name, size, doc string
+		w               []int32
+	}{
+		{"pieceWeights", "numPieceWeights", "the weights of the piece features (see the piece slots in movegen.go)", pieceWeights},
+		{"destWeights", "numDestWeights", "the weights of the destination features (see the destination slots in movegen.go)", destWeights},
+	} {
+		fmt.Fprintf(&b, "// %s are %s.\nvar %s = [%s]int32{\n", t.name, t.doc, t.name, t.size)
+		for i := 0; i < len(t.w); i += 16 {
+			fmt.Fprintf(&b, "%s,\n", join(t.w[i:min(i+16, len(t.w))]))
+		}
+		b.WriteString("}\n\n")
 	}
-	b.WriteString("}\n\nvar nameFreq = [numNameSyms]uint16{")
+	b.WriteString("var nameFreq = [numNameSyms]uint16{")
 	b.WriteString(join(scale(s.Name[:], 60000)))
 	b.WriteString("}\n\nvar textFreq = [numClasses][numCharCtx][257]uint16{\n")
 	for c := range s.Text {
@@ -182,7 +192,7 @@ func (s *Stats) WriteTables(w io.Writer) error {
 	return nil
 }
 
-func join(v []uint16) string {
+func join[T int32 | uint16](v []T) string {
 	var b []byte
 	for i, x := range v {
 		if i > 0 {

@@ -53,14 +53,30 @@ func tagClass(name string) int {
 	return classText
 }
 
+// knownSyms maps the known tag names to their symbols.
+var knownSyms = func() map[string]int {
+	m := make(map[string]int, len(knownTags))
+	for i, k := range knownTags {
+		m[k] = nameKnown + i
+	}
+	return m
+}()
+
 // knownIndex returns the symbol of a tag name, or nameLiteral.
 func knownIndex(name []byte) int {
-	for i, k := range knownTags {
-		if k == string(name) {
-			return nameKnown + i
-		}
+	if sym, ok := knownSyms[string(name)]; ok {
+		return sym
 	}
 	return nameLiteral
+}
+
+// nameOf returns the name of a known tag symbol, else "" (a literal
+// name is none of the known ones).
+func nameOf(sym int) string {
+	if sym >= nameKnown {
+		return knownTags[sym-nameKnown]
+	}
+	return ""
 }
 
 // numCharCtx is the number of contexts of the byte models: the class of

@@ -1,19 +1,27 @@
 // Command measure reports what the gamecode format costs on PGN inputs:
 // bits per ply of the moves (with a histogram of the ranks), bytes per
 // game with and without tags, and the comparison with zstd at its best
-// setting over the same games printed as PGN. With -gen it also writes the
-// frozen tables trained on the inputs.
+// setting over the same games printed as PGN (-zstd: also the zstd binary
+// at -19). With -gen it also writes the frozen tables trained on the
+// inputs: the move weights fitted by gamecode.Trainer (-epochs passes of
+// AdaGrad at -rate, over the games in file and line order) and the tag
+// models. The tables of Version 2 were made, from the project root, with
 //
-//	go run ./gamecode/internal/measure [-gen gamecode/tables_gen.go] [-zstd] INPUT...
+//	go run ./gamecode/internal/measure -quick -gen gamecode/tables_gen.go ../shared/data/medium/*.pgn.zst ../shared/data/small/*.pgn ../shared/data/small/*.PGN ../shared/data/small/*.bz2
+//
+// Usage:
+//
+//	go run ./gamecode/internal/measure [-gen FILE [-epochs N] [-rate R]] [-zstd] [-quick] INPUT...
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/chessbook/chessbook/gamecode"
@@ -26,6 +34,7 @@ type totals struct {
 	record, noTags, noMove int64 // record bytes: full, without tags, without tags and moves
 	pgn, pgnZstdEach       int64 // PGN bytes, and sum of per-game zstd frames
 	stats                  gamecode.Stats
+	train                  *gamecode.Trainer
 }
 
 type sink struct {
@@ -50,6 +59,9 @@ type countWriter struct{ n int64 }
 func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
 func (s *sink) Game(g *ingest.Game) error {
+	if s.t.train != nil {
+		s.t.train.Add(g)
+	}
 	if s.agg.quick {
 		s.t.games++
 		s.t.plies += int64(len(g.Moves))
@@ -105,18 +117,20 @@ func main() {
 	gen := flag.String("gen", "", "write the frozen tables trained on the inputs to this file")
 	zbin := flag.Bool("zstd", false, "also run the zstd binary (-19) over the printed PGN")
 	quick := flag.Bool("quick", false, "only the move statistics (no encoding, no zstd)")
+	epochs := flag.Int("epochs", 4, "with -gen: training passes over the inputs")
+	rate := flag.Float64("rate", 0.05, "with -gen: AdaGrad learning rate")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: measure [-gen FILE] [-zstd] INPUT...")
 		os.Exit(2)
 	}
-	if err := run(flag.Args(), *gen, *zbin, *quick); err != nil {
+	if err := run(flag.Args(), *gen, *zbin, *quick, *epochs, *rate); err != nil {
 		fmt.Fprintln(os.Stderr, "measure:", err)
 		os.Exit(1)
 	}
 }
 
-func run(inputs []string, gen string, zbin, quick bool) error {
+func run(inputs []string, gen string, zbin, quick bool, epochs int, rate float64) error {
 	cw := &countWriter{}
 	zw, err := zstd.NewWriter(cw, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
 	if err != nil {
@@ -136,6 +150,9 @@ func run(inputs []string, gen string, zbin, quick bool) error {
 	sum, err := ingest.Run(context.Background(), inputs, ingest.Options{}, func(int) ingest.Sink {
 		enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
 		s := &sink{enc: enc, agg: agg}
+		if gen != "" {
+			s.t.train = gamecode.NewTrainer()
+		}
 		mu.Lock()
 		sinks = append(sinks, s)
 		mu.Unlock()
@@ -148,7 +165,11 @@ func run(inputs []string, gen string, zbin, quick bool) error {
 		return err
 	}
 	var t totals
+	train := gamecode.NewTrainer()
 	for _, s := range sinks {
+		if s.t.train != nil {
+			train.Merge(s.t.train)
+		}
 		t.games += s.t.games
 		t.plies += s.t.plies
 		t.record += s.t.record
@@ -162,10 +183,8 @@ func run(inputs []string, gen string, zbin, quick bool) error {
 	fmt.Printf("inputs: %v\n", inputs)
 	fmt.Printf("games %d (skipped %d), plies %d (%.1f per game, %.1f%% forced)\n",
 		t.games, sum.SkippedTotal(), t.plies, p/g, 100*float64(t.stats.ForcedPlies)/p)
-	hr, hi := t.stats.Entropy()
-	fmt.Printf("moves: %.3f bits/ply stored (%.3f by the frozen tables' code lengths)\n",
-		8*float64(t.noTags-t.noMove)/p, t.stats.ModelBits/p)
-	fmt.Printf("  empirical entropy per context: ordered ranks %.3f bits/ply, plain LegalMoves indices %.3f bits/ply\n", hr, hi)
+	fmt.Printf("moves: %.3f bits/ply stored (%.3f by the frozen weights' code lengths: %.3f for the piece, %.3f for the destination)\n",
+		8*float64(t.noTags-t.noMove)/p, (t.stats.PieceBits+t.stats.DestBits)/p, t.stats.PieceBits/p, t.stats.DestBits/p)
 	fmt.Printf("record: %.1f bytes/game with tags, %.1f without tags (%.1f without moves nor tags)\n",
 		float64(t.record)/g, float64(t.noTags)/g, float64(t.noMove)/g)
 	fmt.Printf("pgn printed: %.1f bytes/game; zstd best (klauspost, one stream): %.1f bytes/game; zstd best per game: %.1f bytes/game\n",
@@ -178,31 +197,38 @@ func run(inputs []string, gen string, zbin, quick bool) error {
 		if err != nil {
 			return fmt.Errorf("zstd binary: %w", err)
 		}
-		fmt.Printf("zstd binary (-19 --long=27, -19) bytes: %s", bytes.ReplaceAll(out, []byte("\n"), []byte(" ")))
-		fmt.Printf("\n")
-	}
-	// Rank histogram over all contexts.
-	var hist [256]int64
-	var n int64
-	for c := range t.stats.Rank {
-		for r, v := range t.stats.Rank[c] {
-			hist[r] += v
-			n += v
+		fields := strings.Fields(string(out))
+		fmt.Printf("zstd binary (-19 --long=27, -19) bytes: %s\n", strings.Join(fields, " "))
+		if len(fields) == 2 {
+			if n, err := strconv.ParseInt(fields[1], 10, 64); err == nil && n > 0 {
+				fmt.Printf("zstd -19: %.1f bytes/game; ratio record / zstd -19: %.3f\n", float64(n)/g, float64(t.record)/float64(n))
+			}
 		}
 	}
-	fmt.Printf("rank histogram (unforced plies):")
-	var cum int64
-	for r := 0; r < 16; r++ {
-		cum += hist[r]
-		fmt.Printf(" %d:%.1f%%", r, 100*float64(hist[r])/float64(n))
+	for _, h := range []struct {
+		name string
+		hist []int64
+	}{{"piece", t.stats.PieceRank[:]}, {"destination", t.stats.DestRank[:]}} {
+		var n int64
+		for _, v := range h.hist {
+			n += v
+		}
+		fmt.Printf("%s rank histogram (unforced choices):", h.name)
+		for r := 0; r < 8; r++ {
+			fmt.Printf(" %d:%.1f%%", r, 100*float64(h.hist[r])/float64(max(n, 1)))
+		}
+		fmt.Println()
 	}
-	fmt.Printf(" (ranks <16: %.1f%%)\n", 100*float64(cum)/float64(n))
 	if gen != "" {
+		for e := 0; e < epochs; e++ {
+			piece, dest := train.Epoch(rate)
+			fmt.Printf("training epoch %d: %.4f bits/ply (%.4f piece, %.4f destination)\n", e+1, piece+dest, piece, dest)
+		}
 		f, err := os.Create(gen)
 		if err != nil {
 			return err
 		}
-		if err := t.stats.WriteTables(f); err != nil {
+		if err := t.stats.WriteTables(f, train.PieceWeights(), train.DestWeights()); err != nil {
 			f.Close()
 			return err
 		}

@@ -1,0 +1,104 @@
+package gamecode
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/testutil"
+)
+
+// FuzzDecodeGame feeds DecodeGame arbitrary bytes, seeded with the records
+// of real games. DecodeGame must never panic, and whatever it accepts must
+// be a legal game that prints, re-encodes, decodes back to the same game
+// and re-encodes to the same record (records made by AppendGame are
+// canonical); when its tags are plain text, it starts from the standard
+// position and it has tags or moves, its PGN must parse back to the same
+// moves.
+func FuzzDecodeGame(f *testing.F) {
+	files := []string{"../testdata/champions500.pgn"}
+	m, _ := filepath.Glob(filepath.Join(testutil.SharedData(f), "small", "*.pgn"))
+	files = append(files, m...)
+	for _, file := range files {
+		games := readGames(f, file)
+		for i, g := range games {
+			if i%100 != 0 && i != len(games)-1 {
+				continue
+			}
+			rec, err := AppendGame(nil, g)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(rec)
+		}
+	}
+	f.Add([]byte{Version, 0xFF, 0xFF, 0xFF})
+	f.Add([]byte{Version})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g, err := DecodeGame(b)
+		if err != nil {
+			if !IsCorrupt(err) {
+				t.Fatalf("error %v does not wrap the corrupt error", err)
+			}
+			return
+		}
+		text := g.PGN()
+		ig := &ingest.Game{Start: g.Start, FromFEN: g.FromFEN, Moves: g.Moves, Result: g.Result}
+		for _, tg := range g.Tags {
+			ig.Tags = append(ig.Tags, ingest.Tag{Name: []byte(tg.Name), Value: []byte(tg.Value)})
+		}
+		rec, err := AppendGame(nil, ig)
+		if err != nil {
+			t.Fatalf("re-encoding a decoded game: %v", err)
+		}
+		g2, err := DecodeGame(rec)
+		if err != nil {
+			t.Fatalf("decoding a re-encoded game: %v", err)
+		}
+		if err := sameGame(ig, &g2, true); err != nil {
+			t.Fatalf("re-encoded game differs: %v", err)
+		}
+		ig2 := &ingest.Game{Start: g2.Start, FromFEN: g2.FromFEN, Moves: g2.Moves, Result: g2.Result}
+		for _, tg := range g2.Tags {
+			ig2.Tags = append(ig2.Tags, ingest.Tag{Name: []byte(tg.Name), Value: []byte(tg.Value)})
+		}
+		rec2, err := AppendGame(nil, ig2)
+		if err != nil || !bytes.Equal(rec, rec2) {
+			t.Fatalf("record not canonical: %x then %x (%v)", rec, rec2, err)
+		}
+		if g.FromFEN || !plainTags(g.Tags) || len(g.Tags) == 0 && len(g.Moves) == 0 {
+			return // not plain PGN, or no game for a PGN reader (a lone result is not one)
+		}
+		pg, err := reparse(text)
+		if err != nil {
+			t.Fatalf("printed game does not parse: %v\n%s", err, text)
+		}
+		if err := sameGame(ig, &Game{Tags: g.Tags, Moves: pg.Moves, Start: pg.Start, FromFEN: pg.FromFEN}, false); err != nil {
+			t.Fatalf("printed game parses to another game: %v\n%s", err, text)
+		}
+	})
+}
+
+// plainTags reports whether the tags are ones PGN text carries unchanged:
+// names of letters, digits and underscores, values of printable ASCII, and
+// none that changes how the movetext is read.
+func plainTags(tags []Tag) bool {
+	for _, t := range tags {
+		if t.Name == "" || t.Name == "FEN" || t.Name == "SetUp" || t.Name == "Variant" {
+			return false
+		}
+		for i := 0; i < len(t.Name); i++ {
+			c := t.Name[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+				return false
+			}
+		}
+		for i := 0; i < len(t.Value); i++ {
+			if c := t.Value[i]; c < 0x20 || c > 0x7e {
+				return false
+			}
+		}
+	}
+	return true
+}
