@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
@@ -54,6 +55,38 @@ type ExportOptions struct {
 // position (see shared/spec/polyglot.md).
 const halvingLimit = 16384
 
+// halve emulates PolyGlot's halving on a position whose most played move
+// was played maxN >= halvingLimit times. PolyGlot halves every move of the
+// position each time one reaches halvingLimit: first when the most played
+// move reaches it, then after each further halvingLimit/2 of its games. The
+// store has the totals only, so the other moves are assumed to have been
+// played evenly along the way; the most played move's count comes out
+// exact, the others close.
+func halve(cands []cand, maxN uint64) {
+	var times []float64 // when each halving came, as a share of the games
+	for t := uint64(halvingLimit); t <= maxN; t += halvingLimit / 2 {
+		times = append(times, float64(t)/float64(maxN))
+	}
+	emulate := func(total uint64) uint64 {
+		v, prev := 0.0, 0.0
+		for _, f := range times {
+			v = math.Floor(v + float64(total)*(f-prev) + 0.5)
+			v = math.Floor((v + 1) / 2)
+			prev = f
+		}
+		return uint64(math.Floor(v + float64(total)*(1-prev) + 0.5))
+	}
+	for i := range cands {
+		cands[i].n, cands[i].sum = emulate(cands[i].n), emulate(cands[i].sum)
+	}
+}
+
+// cand is a move of a position being exported, with its count and score.
+type cand struct {
+	me     *stats.MoveEntry
+	n, sum uint64
+}
+
 // ExportStats are counters of an export.
 type ExportStats struct {
 	Positions int // positions read
@@ -68,10 +101,9 @@ type ExportStats struct {
 // seen in the input (recorded by -count occurrence builds, as make-book's
 // order is), else by move.
 //
-// Counts reaching 16384 are halved, every move of the position together,
-// until they fit, as PolyGlot halves them (it does so as the games come,
-// so its counts at those few positions differ from ours; the moves and
-// their order agree).
+// Counts reaching 16384 are halved as PolyGlot halves them (see halve);
+// PolyGlot does so as the games come, so at those few positions its counts,
+// and the order of moves of close weight, depend on the order of the games.
 func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.Entry, ExportStats, error) {
 	if o.Weighting == "" {
 		o.Weighting = WeightScore
@@ -89,11 +121,6 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 	}
 	var out []ranked
 	var entry stats.Entry
-	type cand struct {
-		me       *stats.MoveEntry
-		n, sum   uint64
-		moverWin uint64
-	}
 	var cands []cand
 	for ok := it.First(); ok; ok = it.Next() {
 		es.Positions++
@@ -137,14 +164,7 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 		halved := maxN >= halvingLimit
 		if halved {
 			es.Halved++
-			for maxN >= halvingLimit {
-				maxN = 0
-				for i := range cands {
-					cands[i].n = (cands[i].n + 1) / 2
-					cands[i].sum = (cands[i].sum + 1) / 2
-					maxN = max(maxN, cands[i].n)
-				}
-			}
+			halve(cands, maxN)
 		}
 		key := polyglot.Key(&p)
 		if halved {

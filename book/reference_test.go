@@ -211,12 +211,16 @@ func TestReferenceBookPlayers(t *testing.T) {
 		t.Skip("large corpus skipped with -short")
 	}
 	data := testutil.SharedData(t)
-	st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true},
-		filepath.Join(data, "large", "pgnmentor_players_239files.pgn.zst"))
+	in := filepath.Join(data, "large", "pgnmentor_players_239files.pgn.zst")
+	st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
 	if sum.Games != 412227 || bs.Games != 412225 || sum.Skipped[ingest.SkipIllegalMove] != 2 {
 		t.Fatalf("read %d, ingested %d, skipped %v; want 412227, 412225 and the 2 illegal games", sum.Games, bs.Games, sum.Skipped)
 	}
-	compareReference(t, st, filepath.Join(data, "reference", "polyglot204_makebook_default__pgnmentor_players_239files_pgnextract_clean.bin"), 3)
+	ref := filepath.Join(data, "reference", "polyglot204_makebook_default__pgnmentor_players_239files_pgnextract_clean.bin")
+	compareReference(t, st, ref, 3)
+	// The exported book, entry for entry and in order (one large build
+	// serves both tests).
+	compareExport(t, st, ref, book.ExportOptions{MinGame: 3})
 }
 
 // TestStartPositionCountsEveryGame: counting once per game, the start
