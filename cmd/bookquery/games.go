@@ -220,7 +220,7 @@ func runGames(e *env, args []string) error {
 			}
 			for _, g := range part.games {
 				fmt.Fprintf(w, "  %s  %-6s %s (%s) - %s (%s)  %s  %s  %s\n", g.ID, g.UCI,
-					g.White.Name, orDash(g.White.Rating > 0, g.White.Rating), g.Black.Name, orDash(g.Black.Rating > 0, g.Black.Rating),
+					g.White.Name, orDash(g.White.Rating > 0, strconv.Itoa(g.White.Rating)), g.Black.Name, orDash(g.Black.Rating > 0, strconv.Itoa(g.Black.Rating)),
 					g.Result, g.Date, g.Event)
 			}
 		}

@@ -290,6 +290,12 @@ func TestMovesRatings(t *testing.T) {
 	if len(got.Moves) != 2 {
 		t.Fatalf("moves after 1.e4: %+v", got.Moves)
 	}
+	// The games behind 1.e4, as text: rated players, best-rated first
+	// (average 2200 before 1600).
+	text := mustRun(t, "-db", db, "games", "-moves", "e4")
+	if i, j := strings.Index(text, "A (2400) - B (2000)"), strings.Index(text, "C (1500) - D (1700)"); i < 0 || j < i {
+		t.Errorf("games after 1.e4:\n%s", text)
+	}
 	e5, c5 := got.Moves[0], got.Moves[1]
 	if e5.SAN != "e5" || e5.AverageRating != 2000 || e5.Performance == nil || *e5.Performance != 2400 || *e5.Score != 0.5 {
 		t.Errorf("e5: %+v", e5)
