@@ -8,36 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
-	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/savings"
-	"github.com/chessbook/chessbook/store"
 )
-
-// savingsStore builds a store from the PGN files for the savings tests.
-func savingsStore(t *testing.T, inputs ...string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "book")
-	st, err := store.Open(dir, store.Options{Meta: &store.Meta{CountMode: store.CountGame}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := book.NewBuilder(st, book.Options{}, 2)
-	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Finish(); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 func TestSavings(t *testing.T) {
 	pgn := "../../testdata/champions500.pgn"
-	db := savingsStore(t, pgn)
+	db := buildBook(t, pgn)
 	chart := filepath.Join(t.TempDir(), "c.svg")
 	out := mustRun(t, "-db", db, "savings", "-chart", chart)
 	for _, want := range []string{
