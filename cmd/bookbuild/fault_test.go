@@ -276,9 +276,17 @@ func TestFaultDiskFull(t *testing.T) {
 	t.Logf("disk full: exit %d, %d games committed; %s", code, first.stored, strings.TrimSpace(errOut))
 
 	remount(t, dir, "size=1g")
-	code, out, errOut = runProcess(t, args...)
+	checkResumed(t, db, in, first, "full disk run")
+}
+
+// checkResumed runs the build of in into db again after a run that was
+// cut short having stored first.stored games, and checks that it adds
+// exactly the rest: the store then equals a clean build's.
+func checkResumed(t *testing.T, db, in string, first summary, what string) {
+	t.Helper()
+	code, out, errOut := runProcess(t, "-mem", "256", "-db", db, in)
 	if code != 0 {
-		t.Fatalf("re-run with space: exit %d: %s", code, errOut)
+		t.Fatalf("re-run after the %s: exit %d: %s", what, code, errOut)
 	}
 	second := parseSummary(t, out)
 	clean := filepath.Join(t.TempDir(), "clean")
@@ -288,8 +296,8 @@ func TestFaultDiskFull(t *testing.T) {
 	}
 	want := parseSummary(t, out)
 	if first.stored+second.stored != want.stored || second.dups != want.dups+first.stored {
-		t.Errorf("full disk run stored %d, re-run %d (%d duplicates); a clean build %d (%d duplicates)",
-			first.stored, second.stored, second.dups, want.stored, want.dups)
+		t.Errorf("%s stored %d, re-run %d (%d duplicates); a clean build %d (%d duplicates)",
+			what, first.stored, second.stored, second.dups, want.stored, want.dups)
 	}
 	got, n := storeDigest(t, db)
 	if wantDigest, m := storeDigest(t, clean); got != wantDigest {

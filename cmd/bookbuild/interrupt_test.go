@@ -111,23 +111,5 @@ func TestInterruptResume(t *testing.T) {
 	first := checkInterrupted(t, db, cmd.ProcessState.ExitCode(), stop, out.String(), errOut.String())
 	t.Logf("stopped %v after SIGTERM; %d games read, %d committed, %d not written", stop, first.read, first.stored, first.uncommitted)
 
-	code, o, e := runProcess(t, "-mem", "256", "-db", db, in)
-	if code != 0 {
-		t.Fatalf("re-run: exit %d: %s", code, e)
-	}
-	second := parseSummary(t, o)
-	clean := filepath.Join(t.TempDir(), "clean")
-	code, o, e = runProcess(t, "-mem", "256", "-db", clean, in)
-	if code != 0 {
-		t.Fatalf("clean build: exit %d: %s", code, e)
-	}
-	want := parseSummary(t, o)
-	if first.stored+second.stored != want.stored || second.dups != want.dups+first.stored {
-		t.Errorf("interrupted run stored %d, re-run %d (%d duplicates); a clean build %d (%d duplicates)",
-			first.stored, second.stored, second.dups, want.stored, want.dups)
-	}
-	got, n := storeDigest(t, db)
-	if wantDigest, m := storeDigest(t, clean); got != wantDigest {
-		t.Errorf("after the re-run the store differs from a clean build's (%d and %d positions)", n, m)
-	}
+	checkResumed(t, db, in, first, "interrupted run")
 }
