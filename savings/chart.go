@@ -5,9 +5,26 @@ import (
 	"html"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 )
+
+// WriteSVGFile writes the chart (see WriteSVG) to the file at path.
+func (r *Report) WriteSVGFile(path string) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("chart: %w", err)
+	}
+	if err := r.WriteSVG(out); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("chart: %w", err)
+	}
+	return nil
+}
 
 // WriteSVG draws the distributions as box plots, one panel for the
 // positions and one for the moves: whiskers from the 5th to the 95th

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -295,7 +293,7 @@ func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error)
 		kb += c.keyBytes
 		vb += c.valueBytes
 	}
-	dir := dirSize(st.Dir())
+	dir := store.DirSize(st.Dir())
 	fd, fe := float64(r.Distinct), float64(r.Entries)
 	r.Disk = []DiskRow{
 		{What: "store directory on disk (Pebble: keys, statistics, index, compression)", Bytes: float64(dir),
@@ -352,18 +350,4 @@ func storeBands(st *store.Store) (BandKind, error) {
 		}
 	}
 	return BandMen, nil
-}
-
-// dirSize returns the bytes of the files under dir.
-func dirSize(dir string) int64 {
-	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }

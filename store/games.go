@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strconv"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -143,4 +145,19 @@ func (w *SSTWriter) SetGame(id GameID, rec []byte) error {
 	w.glast = append(w.glast[:0], key...)
 	w.key = key
 	return nil
+}
+
+// DirSize returns the bytes of the files under dir: a store's size on disk
+// once it is closed (an open store has [Store.DiskUsage]).
+func DirSize(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }

@@ -11,10 +11,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -207,7 +205,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if err != nil && runErr == nil {
 			runErr = fmt.Errorf("closing the store: %w", err)
 		}
-		info.size = dirSize(info.dir)
+		info.size = store.DirSize(info.dir)
 	}
 	var bs *book.Stats
 	if b != nil {
@@ -273,20 +271,6 @@ type storeInfo struct {
 	dir  string
 	meta store.Meta
 	size int64
-}
-
-// dirSize returns the bytes of the files under dir.
-func dirSize(dir string) int64 {
-	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }
 
 func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *storeInfo) {

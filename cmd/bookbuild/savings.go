@@ -96,26 +96,10 @@ func runSavings(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *chart != "" {
-		if err := writeChart(*chart, r); err != nil {
+		if err := r.WriteSVGFile(*chart); err != nil {
 			fmt.Fprintln(stderr, "bookbuild savings:", err)
 			return 1
 		}
 	}
 	return 0
-}
-
-// writeChart writes the report's SVG chart to path.
-func writeChart(path string, r *savings.Report) error {
-	out, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("chart: %w", err)
-	}
-	if err := r.WriteSVG(out); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Close(); err != nil {
-		return fmt.Errorf("chart: %w", err)
-	}
-	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -73,17 +72,7 @@ func runSavings(e *env, args []string) error {
 		return err
 	}
 	if *chart != "" {
-		out, err := os.Create(*chart)
-		if err != nil {
-			return fmt.Errorf("chart: %w", err)
-		}
-		if err := r.WriteSVG(out); err != nil {
-			out.Close()
-			return err
-		}
-		if err := out.Close(); err != nil {
-			return fmt.Errorf("chart: %w", err)
-		}
+		return r.WriteSVGFile(*chart)
 	}
 	return nil
 }
