@@ -2,9 +2,7 @@ package board
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,22 +16,6 @@ import (
 // imports board), so the movetext is tokenised by the small reader below:
 // it need not be a full PGN parser, only find real positions and the move
 // tokens written in them.
-
-// trickyFiles returns every file under tricky/, or nil.
-func trickyFiles() []string {
-	d := testutil.FindSharedData()
-	if d == "" {
-		return nil
-	}
-	var files []string
-	_ = filepath.WalkDir(filepath.Join(d, "tricky"), func(path string, e fs.DirEntry, err error) error {
-		if err == nil && e.Type().IsRegular() {
-			files = append(files, path)
-		}
-		return nil
-	})
-	return files
-}
 
 var (
 	fenTagRE = regexp.MustCompile(`\[\s*FEN\s+"([^"\r\n]*)"`)
@@ -50,7 +32,7 @@ var (
 func trickyFENs() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, path := range trickyFiles() {
+	for _, path := range testutil.TrickyFiles() {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			continue
@@ -96,7 +78,7 @@ func trickySANs(perShape int) []sanSeed {
 		shapes[shape]++
 		out = append(out, s)
 	}
-	for _, path := range trickyFiles() {
+	for _, path := range testutil.TrickyFiles() {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			continue

@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,25 +13,6 @@ import (
 	"github.com/chessbook/chessbook/internal/testutil"
 )
 
-// trickyFiles returns every file under the shared data's tricky/ folder
-// (all file types: some are not PGN at all), or nil when the shared data
-// is missing.
-func trickyFiles(tb testing.TB) []string {
-	tb.Helper()
-	d := testutil.FindSharedData()
-	if d == "" {
-		return nil
-	}
-	var files []string
-	_ = filepath.WalkDir(filepath.Join(d, "tricky"), func(path string, e fs.DirEntry, err error) error {
-		if err == nil && e.Type().IsRegular() {
-			files = append(files, path)
-		}
-		return nil
-	})
-	return files
-}
-
 // trickySeeds returns fuzz seeds made from the tricky files: each file's
 // head (small files whole), and the text of every game in them that the
 // Replayer skips or that has no tags, so that the interesting games deep in
@@ -41,7 +21,7 @@ func trickySeeds(tb testing.TB) [][]byte {
 	const head = 4 << 10
 	const maxGame = 8 << 10
 	var seeds [][]byte
-	for _, path := range trickyFiles(tb) {
+	for _, path := range testutil.TrickyFiles() {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			continue
@@ -267,7 +247,7 @@ func sameCopiedGame(a, b *copiedGame) error {
 // TestTrickyReplayRoundTrip runs the fuzz properties on every tricky file
 // whole, not only on the fuzz seeds' heads.
 func TestTrickyReplayRoundTrip(t *testing.T) {
-	files := trickyFiles(t)
+	files := testutil.TrickyFiles()
 	if len(files) == 0 {
 		t.Skip("../shared/data/tricky not found")
 	}

@@ -2,9 +2,7 @@ package keys
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,17 +18,10 @@ import (
 // with a legal en-passant capture or where a castling right is lost, and
 // every sampleEvery-th other one. It returns nil when the shared data is missing.
 func trickyPositions(sampleEvery int) []board.Position {
-	d := testutil.FindSharedData()
-	if d == "" {
+	files := testutil.TrickyFiles()
+	if files == nil {
 		return nil
 	}
-	var files []string
-	_ = filepath.WalkDir(filepath.Join(d, "tricky"), func(path string, e fs.DirEntry, err error) error {
-		if err == nil && e.Type().IsRegular() {
-			files = append(files, path)
-		}
-		return nil
-	})
 	s := &positionSampler{every: sampleEvery, seen: map[board.Position]bool{}, kinds: map[[3]int]int{}}
 	for _, path := range files {
 		f, err := os.Open(path)

@@ -3,6 +3,7 @@
 package testutil
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,4 +107,22 @@ func RunDataDriven(t *testing.T, path string, rewrite bool, run func(cmd string,
 			t.Fatal(err)
 		}
 	}
+}
+
+// TrickyFiles returns every regular file under the shared data's tricky/
+// folder, of every type (some are not PGN at all), in walk order; nil when
+// the shared data is missing.
+func TrickyFiles() []string {
+	d := FindSharedData()
+	if d == "" {
+		return nil
+	}
+	var files []string
+	_ = filepath.WalkDir(filepath.Join(d, "tricky"), func(path string, e fs.DirEntry, err error) error {
+		if err == nil && e.Type().IsRegular() {
+			files = append(files, path)
+		}
+		return nil
+	})
+	return files
 }
