@@ -11,7 +11,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/chessbook/chessbook/savings"
+	"github.com/chessbook/chessbook/internal/savings"
 )
 
 // savingsUsage is the synopsis of 'bookbuild savings'.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/chessbook/chessbook/savings"
+	"github.com/chessbook/chessbook/internal/savings"
 )
 
 // The savings command: every encoding of the seeds measured on the

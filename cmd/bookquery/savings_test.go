@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chessbook/chessbook/savings"
+	"github.com/chessbook/chessbook/internal/savings"
 )
 
 func TestSavings(t *testing.T) {

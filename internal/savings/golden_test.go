@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden reports in testdata/
 // worker, so that ties between positions of equal size resolve the same
 // way; run time zeroed).
 func TestReportGolden(t *testing.T) {
-	pgn := filepath.Join("..", "testdata", "champions500.pgn")
+	pgn := filepath.Join("..", "..", "testdata", "champions500.pgn")
 	r, err := FromPGN(context.Background(), []string{pgn}, Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -75,7 +75,7 @@ func positionsOf(games []testGame, step int) []board.Position {
 // testFiles returns the repository's own PGN, plus in long mode the
 // shared small/ corpus.
 func testFiles(tb testing.TB) []string {
-	files := []string{filepath.Join("..", "testdata", "champions500.pgn")}
+	files := []string{filepath.Join("..", "..", "testdata", "champions500.pgn")}
 	if !testing.Short() {
 		if d := testutil.FindSharedData(); d != "" {
 			m, _ := filepath.Glob(filepath.Join(d, "small", "*"))
