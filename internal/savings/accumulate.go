@@ -28,8 +28,8 @@ const (
 
 const numBands = 5
 
-// BandNames returns the labels of the bands of kind k.
-func BandNames(k BandKind) []string {
+// bandNames returns the labels of the bands of kind k.
+func bandNames(k BandKind) []string {
 	if k == BandMen {
 		return []string{"32-29 men", "28-21 men", "20-13 men", "12-7 men", "6-2 men"}
 	}
@@ -80,19 +80,19 @@ const (
 	numGameCodes
 )
 
-// Accumulator gathers the sizes of one worker's positions, moves and
+// accumulator gathers the sizes of one worker's positions, moves and
 // games. It is not safe for concurrent use: give each worker its own and
 // Merge them at the end.
-type Accumulator struct {
+type accumulator struct {
 	bands BandKind
 
-	pos      [numPositionEncodings][numBands]Dist
+	pos      [numPositionEncodings][numBands]dist
 	posUnrep [numPositionEncodings]uint64
 	posMax   [numPositionEncodings]int
 	maxFEN   [numPositionEncodings]string // a position of maximal size
 
-	mov           [numMoveCodes][numBands]Dist
-	game          [numGameCodes]Dist // bits per move of each game, weighted by its plies
+	mov           [numMoveCodes][numBands]dist
+	game          [numGameCodes]dist // bits per move of each game, weighted by its plies
 	gameBits      [numGameCodes]float64
 	gameFail      [numGameCodes]uint64
 	gameErr       error // the first game code error
@@ -101,8 +101,8 @@ type Accumulator struct {
 	perGame       *zstd.Encoder
 	gamecodeGames uint64 // games measured with gamecode
 	gamecodeEvery int    // measure gamecode on one game in gamecodeEvery
-	cache         *GameCache
-	dedupe        *Dedupe
+	cache         *gameCache
+	dedupe        *dedupe
 	duplicates    uint64 // games skipped as copies of earlier ones
 	games         uint64 // games measured
 	gamePlies     uint64 // plies of the games measured
@@ -114,7 +114,7 @@ type Accumulator struct {
 	legalFEN      string
 	zobs          []uint64 // Polyglot keys of the positions, when collected
 	collect       bool
-	distinct      *Distinct
+	distinct      *distinct
 	s             scratch
 	text, rec     []byte
 	zbuf          []byte
@@ -131,12 +131,12 @@ func (c *countWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// AccumulatorOptions configure NewAccumulator.
-type AccumulatorOptions struct {
+// accumulatorOptions configure newAccumulator.
+type accumulatorOptions struct {
 	Bands BandKind // BandPly (default) or BandMen
 	// Distinct, when set, receives every position and move (AddGame), to
 	// count distinct positions, entries and hash collisions.
-	Distinct *Distinct
+	Distinct *distinct
 	// CollectZobrists keeps the Polyglot key of every position given to
 	// AddPosition (for a store, whose positions are distinct), for the
 	// collision count.
@@ -144,19 +144,19 @@ type AccumulatorOptions struct {
 	// Games enables the game codes (AddGame): gamecode and zstd.
 	Games bool
 	// Cache, when set, is consulted before coding a game (AddGame).
-	Cache *GameCache
+	Cache *gameCache
 	// Dedupe, when set, makes AddGame skip the copies of a game it has
 	// seen (as bookbuild does unless told to keep duplicates).
-	Dedupe *Dedupe
+	Dedupe *dedupe
 	// GamecodeEvery, when above 1, measures gamecode on one game in
 	// GamecodeEvery only (chosen by the game's line number), as it costs
 	// more than everything else together; its figures are then a sample.
 	GamecodeEvery int
 }
 
-// NewAccumulator returns an empty accumulator.
-func NewAccumulator(o AccumulatorOptions) (*Accumulator, error) {
-	a := &Accumulator{bands: o.Bands, distinct: o.Distinct, collect: o.CollectZobrists, gamecodeEvery: o.GamecodeEvery, cache: o.Cache, dedupe: o.Dedupe}
+// newAccumulator returns an empty accumulator.
+func newAccumulator(o accumulatorOptions) (*accumulator, error) {
+	a := &accumulator{bands: o.Bands, distinct: o.Distinct, collect: o.CollectZobrists, gamecodeEvery: o.GamecodeEvery, cache: o.Cache, dedupe: o.Dedupe}
 	if a.bands == "" {
 		a.bands = BandPly
 	}
@@ -185,23 +185,23 @@ func NewAccumulator(o AccumulatorOptions) (*Accumulator, error) {
 // sizes computes the size of every position encoding of p (normalized),
 // sharing the work they have in common; -1 marks a position an encoding
 // cannot write. The key is left in s.key[:klen].
-func (a *Accumulator) sizes(p *board.Position, out *[numPositionEncodings]int) (klen int) {
+func (a *accumulator) sizes(p *board.Position, out *[numPositionEncodings]int) (klen int) {
 	s0 := state000Bits(p)
-	out[encFEN] = 8 * FENLen(p)
+	out[encFEN] = 8 * fenLen(p)
 	out[encNibbles] = 257
 	out[encBase13] = base13BoardBits + s0
 	out[encVarBase] = varBaseBoardBits + s0
-	out[encStream] = StreamBits(p)
-	out[encHuffman000] = Huffman000Bits(p)
+	out[encStream] = streamBits(p)
+	out[encHuffman000] = huffman000Bits(p)
 	out[encHuffman002] = huffBoardBits(p) + s0
-	out[encFineTuned] = FineTunedBits(p)
-	out[encPieces] = PiecesBoardBits(p) + s0
-	out[encStatic] = StaticBits(p)
-	dyn := DynamicBits(p)
+	out[encFineTuned] = fineTunedBits(p)
+	out[encPieces] = piecesBoardBits(p) + s0
+	out[encStatic] = staticBits(p)
+	dyn := dynamicBits(p)
 	out[encDynamic] = dyn
 	out[encDynamic85] = -1
 	if dyn >= 0 {
-		out[encDynamic85] = 8 * Base85Len((dyn+7)/8)
+		out[encDynamic85] = 8 * base85Len((dyn+7)/8)
 	}
 	klen = len(keys.Append(a.s.key[:0], p))
 	out[encKey] = 8 * klen
@@ -212,7 +212,7 @@ func (a *Accumulator) sizes(p *board.Position, out *[numPositionEncodings]int) (
 }
 
 // band returns the band of a position at ply with men men.
-func (a *Accumulator) band(ply, men int) int {
+func (a *accumulator) band(ply, men int) int {
 	if a.bands == BandMen {
 		return menBand(men)
 	}
@@ -220,7 +220,7 @@ func (a *Accumulator) band(ply, men int) int {
 }
 
 // addPosition measures the normalized position p as w samples in band.
-func (a *Accumulator) addPosition(p *board.Position, band int, w uint64) (klen int) {
+func (a *accumulator) addPosition(p *board.Position, band int, w uint64) (klen int) {
 	var sz [numPositionEncodings]int
 	klen = a.sizes(p, &sz)
 	for i, n := range sz {
@@ -243,14 +243,14 @@ func (a *Accumulator) addPosition(p *board.Position, band int, w uint64) (klen i
 
 // addMove measures move m played in the normalized position p as w
 // samples in band, appending its SAN and a space to a.text.
-func (a *Accumulator) addMove(p *board.Position, m board.Move, band int, w uint64) {
+func (a *accumulator) addMove(p *board.Position, m board.Move, band int, w uint64) {
 	n0 := len(a.text)
 	a.text = append(p.AppendSAN(a.text, m), ' ')
 	a.mov[mvSAN][band].Add(float64(8*(len(a.text)-n0)), w)
-	a.mov[mvFromTo][band].Add(float64(FromToBits(m)), w)
+	a.mov[mvFromTo][band].Add(float64(fromToBits(m)), w)
 	n := len(p.LegalMoves(a.legal[:0]))
-	a.mov[mvLegalIndex][band].Add(float64(LegalIndexBits(n)), w)
-	a.mov[mvLegalRadix][band].Add(LegalRadixBits(n), w)
+	a.mov[mvLegalIndex][band].Add(float64(legalIndexBits(n)), w)
+	a.mov[mvLegalRadix][band].Add(legalRadixBits(n), w)
 	if n > a.legalMax {
 		a.legalMax, a.legalFEN = n, p.FEN()
 	}
@@ -261,8 +261,8 @@ func (a *Accumulator) addMove(p *board.Position, m board.Move, band int, w uint6
 // moves played from it: the position weighs its games (w), each move
 // the games it was played in (moveW[i]). The band is by men (a store has
 // no ply) unless the accumulator bands by ply, in which case ply is used.
-func (a *Accumulator) AddPosition(p *board.Position, ply int, w uint64, moves []board.Move, moveW []uint64) error {
-	q := Normalize(p)
+func (a *accumulator) AddPosition(p *board.Position, ply int, w uint64, moves []board.Move, moveW []uint64) error {
+	q := normalize(p)
 	band := a.band(ply, q.Occupied().Count())
 	a.addPosition(&q, band, w)
 	if a.collect {
@@ -281,7 +281,7 @@ func (a *Accumulator) AddPosition(p *board.Position, ply int, w uint64, moves []
 // AddGame measures a replayed game: every position before a move (the
 // positions a book records), every move, and the whole game with the game
 // codes.
-func (a *Accumulator) AddGame(g *ingest.Game) error {
+func (a *accumulator) AddGame(g *ingest.Game) error {
 	if a.closed {
 		return fmt.Errorf("savings: AddGame after Close")
 	}
@@ -292,11 +292,11 @@ func (a *Accumulator) AddGame(g *ingest.Game) error {
 	pos := g.Start
 	a.text = a.text[:0]
 	for ply, m := range g.Moves {
-		q := Normalize(&pos)
+		q := normalize(&pos)
 		band := a.band(ply, q.Occupied().Count())
 		klen := a.addPosition(&q, band, 1)
 		if a.distinct != nil {
-			a.distinct.Add(a.s.key[:klen], polyglot.Key(&q), m) // q is normalized: ZobristKey
+			a.distinct.Add(a.s.key[:klen], polyglot.Key(&q), m) // q is normalized: zobristKey
 		}
 		a.addMove(&q, m, band, 1)
 		pos.Play(m)
@@ -347,32 +347,32 @@ func (a *Accumulator) AddGame(g *ingest.Game) error {
 }
 
 // writeStream adds the game's SAN text to the worker's zstd stream.
-func (a *Accumulator) writeStream() error {
+func (a *accumulator) writeStream() error {
 	if _, err := a.stream.Write(a.text); err != nil {
 		return fmt.Errorf("savings: zstd stream: %w", err)
 	}
 	return nil
 }
 
-// GameCache remembers the game-code sizes of the games measured, shared by
+// gameCache remembers the game-code sizes of the games measured, shared by
 // the workers, so that a game met twice is coded once. Games are told
 // apart by a 64-bit hash of their start, result and moves.
-type GameCache struct {
+type gameCache struct {
 	seed  maphash.Seed
 	mu    sync.Mutex
 	sizes map[uint64][2]int32 // gamecode bits (-1: not measured), zstd bits
 }
 
-// NewGameCache returns an empty cache.
-func NewGameCache() *GameCache {
-	return &GameCache{seed: maphash.MakeSeed(), sizes: map[uint64][2]int32{}}
+// newGameCache returns an empty cache.
+func newGameCache() *gameCache {
+	return &gameCache{seed: maphash.MakeSeed(), sizes: map[uint64][2]int32{}}
 }
 
-func (c *GameCache) hash(g *ingest.Game) uint64 {
+func (c *gameCache) hash(g *ingest.Game) uint64 {
 	var h maphash.Hash
 	h.SetSeed(c.seed)
 	var b [16]byte
-	binary.LittleEndian.PutUint64(b[:], ZobristKey(&g.Start))
+	binary.LittleEndian.PutUint64(b[:], zobristKey(&g.Start))
 	b[8] = byte(g.Result)
 	if g.FromFEN {
 		b[9] = 1
@@ -388,14 +388,14 @@ func (c *GameCache) hash(g *ingest.Game) uint64 {
 	return h.Sum64()
 }
 
-func (c *GameCache) get(h uint64) ([2]int32, bool) {
+func (c *gameCache) get(h uint64) ([2]int32, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sz, ok := c.sizes[h]
 	return sz, ok
 }
 
-func (c *GameCache) put(h uint64, sz [2]int32) {
+func (c *gameCache) put(h uint64, sz [2]int32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.sizes[h]; ok && old[0] >= 0 {
@@ -404,7 +404,7 @@ func (c *GameCache) put(h uint64, sz [2]int32) {
 	c.sizes[h] = sz
 }
 
-func (a *Accumulator) addGameCode(i, bits, plies int) {
+func (a *accumulator) addGameCode(i, bits, plies int) {
 	a.gameBits[i] += float64(bits)
 	if plies > 0 {
 		a.game[i].Add(float64(bits)/float64(plies), uint64(plies))
@@ -412,7 +412,7 @@ func (a *Accumulator) addGameCode(i, bits, plies int) {
 }
 
 // Close flushes the zstd stream. Call it once, after the last AddGame.
-func (a *Accumulator) Close() error {
+func (a *accumulator) Close() error {
 	if a.closed {
 		return nil
 	}
@@ -429,7 +429,7 @@ func (a *Accumulator) Close() error {
 }
 
 // Merge adds o's figures to a. Both must be closed.
-func (a *Accumulator) Merge(o *Accumulator) {
+func (a *accumulator) Merge(o *accumulator) {
 	for i := range a.pos {
 		for b := range a.pos[i] {
 			a.pos[i][b].Merge(&o.pos[i][b])
@@ -469,26 +469,26 @@ func (a *Accumulator) Merge(o *Accumulator) {
 }
 
 // Zobrists returns the Polyglot keys collected by AddPosition.
-func (a *Accumulator) Zobrists() []uint64 { return a.zobs }
+func (a *accumulator) Zobrists() []uint64 { return a.zobs }
 
 var _ io.Writer = (*countWriter)(nil)
 
-// Dedupe recognises the copies of a game, shared by the workers. A game is
+// dedupe recognises the copies of a game, shared by the workers. A game is
 // identified as bookbuild identifies it: its White, Black, Date and Round
 // tags, its result, its start position when set up from a FEN, and its
 // moves (here through a 64-bit hash: two different games are taken for
 // one with probability about n^2/2^65).
-type Dedupe struct {
+type dedupe struct {
 	seed maphash.Seed
 	mu   sync.Mutex
 	seen map[uint64]struct{}
 }
 
-// NewDedupe returns an empty Dedupe.
-func NewDedupe() *Dedupe { return &Dedupe{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}} }
+// newDedupe returns an empty dedupe.
+func newDedupe() *dedupe { return &dedupe{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}} }
 
 // first reports whether g is the first copy of its game.
-func (d *Dedupe) first(g *ingest.Game) bool {
+func (d *dedupe) first(g *ingest.Game) bool {
 	var h maphash.Hash
 	h.SetSeed(d.seed)
 	var b [binary.MaxVarintLen64]byte

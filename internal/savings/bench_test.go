@@ -13,7 +13,7 @@ import (
 func benchPositions(b *testing.B) []board.Position {
 	ps := positionsOf(loadGames(b, testFiles(b)[0]), 1)
 	for i := range ps {
-		ps[i] = Normalize(&ps[i])
+		ps[i] = normalize(&ps[i])
 	}
 	return ps
 }
@@ -21,7 +21,7 @@ func benchPositions(b *testing.B) []board.Position {
 // BenchmarkSizes measures the size computation of every position encoding.
 func BenchmarkSizes(b *testing.B) {
 	ps := benchPositions(b)
-	a, _ := NewAccumulator(AccumulatorOptions{})
+	a, _ := newAccumulator(accumulatorOptions{})
 	var sz [numPositionEncodings]int
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -33,7 +33,7 @@ func BenchmarkSizes(b *testing.B) {
 func BenchmarkEach(b *testing.B) {
 	ps := benchPositions(b)
 	var s scratch
-	for _, e := range PositionEncodings() {
+	for _, e := range positionEncodings() {
 		b.Run(e.ID, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				e.bits(&ps[i%len(ps)], &s)
@@ -62,7 +62,7 @@ func BenchmarkGame(b *testing.B) {
 	}
 	for _, mode := range []string{"positions", "games", "gamecode"} {
 		b.Run(mode, func(b *testing.B) {
-			a, _ := NewAccumulator(AccumulatorOptions{Games: mode == "games"})
+			a, _ := newAccumulator(accumulatorOptions{Games: mode == "games"})
 			var ig ingest.Game
 			var buf []byte
 			b.ResetTimer()

@@ -5,27 +5,27 @@ import (
 	"fmt"
 )
 
-// Code is an encoded value: Bits bits, most significant bit first, in
+// code is an encoded value: Bits bits, most significant bit first, in
 // Bytes (the last byte zero-padded). Bit-level codes such as the seeds'
 // Huffman codes are measured by Bits, their exact length: a container that
 // keeps codes of any bit length is assumed, as the seeds assume it.
-type Code struct {
+type code struct {
 	Bytes []byte
 	Bits  int
 }
 
-// ErrUnrepresentable is wrapped by the encoders of formats that cannot
+// errUnrepresentable is wrapped by the encoders of formats that cannot
 // write every legal position (the seed 004 methods have fixed slots per
 // piece kind, so positions with promoted pieces beyond them do not fit).
-var ErrUnrepresentable = errors.New("position not representable in this format")
+var errUnrepresentable = errors.New("position not representable in this format")
 
-// ErrCorrupt is wrapped by every decoder error for input that is not a
+// errCorrupt is wrapped by every decoder error for input that is not a
 // code of the format.
-var ErrCorrupt = errors.New("not a valid code")
+var errCorrupt = errors.New("not a valid code")
 
-// corrupt returns an error wrapping ErrCorrupt for the named format.
+// corrupt returns an error wrapping errCorrupt for the named format.
 func corrupt(format, msg string, args ...any) error {
-	return fmt.Errorf("%s: %w: %s", format, ErrCorrupt, fmt.Sprintf(msg, args...))
+	return fmt.Errorf("%s: %w: %s", format, errCorrupt, fmt.Sprintf(msg, args...))
 }
 
 // bitWriter appends bits MSB-first and counts them exactly.
@@ -54,17 +54,17 @@ func (w *bitWriter) code(s string) {
 	}
 }
 
-// result returns the written bits as a Code.
-func (w *bitWriter) result() Code { return Code{Bytes: w.buf, Bits: w.n} }
+// result returns the written bits as a code.
+func (w *bitWriter) result() code { return code{Bytes: w.buf, Bits: w.n} }
 
-// bitReader reads bits MSB-first from a Code, never past its Bits.
+// bitReader reads bits MSB-first from a code, never past its Bits.
 type bitReader struct {
 	buf    []byte
 	n, pos int
 	format string // for errors
 }
 
-func newBitReader(format string, c Code) (*bitReader, error) {
+func newBitReader(format string, c code) (*bitReader, error) {
 	if c.Bits < 0 || c.Bits > 8*len(c.Bytes) || c.Bits <= 8*(len(c.Bytes)-1) {
 		return nil, corrupt(format, "%d bits in %d bytes", c.Bits, len(c.Bytes))
 	}
@@ -110,8 +110,8 @@ func (r *bitReader) donePadded() error {
 	return nil
 }
 
-// padded turns a byte string into a Code of all its bits.
-func padded(b []byte) Code { return Code{Bytes: b, Bits: 8 * len(b)} }
+// padded turns a byte string into a code of all its bits.
+func padded(b []byte) code { return code{Bytes: b, Bits: 8 * len(b)} }
 
 // peek returns the next bit without consuming it; ok is false at the end.
 func (r *bitReader) peek() (v uint64, ok bool) {
@@ -141,7 +141,7 @@ func (r *bitReader) readCode(table []string) (int, error) {
 }
 
 // wholeBytes checks that c is a byte string (text or a byte-padded code).
-func wholeBytes(format string, c Code) error {
+func wholeBytes(format string, c code) error {
 	if c.Bits != 8*len(c.Bytes) {
 		return corrupt(format, "%d bits in %d bytes", c.Bits, len(c.Bytes))
 	}

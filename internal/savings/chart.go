@@ -10,13 +10,13 @@ import (
 	"strings"
 )
 
-// WriteSVGFile writes the chart (see WriteSVG) to the file at path.
+// WriteSVGFile writes the chart (see writeSVG) to the file at path.
 func (r *Report) WriteSVGFile(path string) error {
 	out, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("chart: %w", err)
 	}
-	if err := r.WriteSVG(out); err != nil {
+	if err := r.writeSVG(out); err != nil {
 		out.Close()
 		return err
 	}
@@ -26,11 +26,11 @@ func (r *Report) WriteSVGFile(path string) error {
 	return nil
 }
 
-// WriteSVG draws the distributions as box plots, one panel for the
+// writeSVG draws the distributions as box plots, one panel for the
 // positions and one for the moves: whiskers from the 5th to the 95th
 // percentile, a box from the 25th to the 75th, the median as a bar, the
 // mean as a dot and the maximum as a red tick.
-func (r *Report) WriteSVG(w io.Writer) error {
+func (r *Report) writeSVG(w io.Writer) error {
 	const (
 		left, plotW, rowH, top = 170, 720, 22, 60
 		width                  = left + plotW + 90

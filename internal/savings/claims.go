@@ -62,7 +62,7 @@ func seedClaims(r *Report) ([]Claim, error) {
 	ab := streamBoardBits(alt)
 	add("000", "stream code: alternating man and gap, the maximum: 32 bytes", "256 bits", fmt.Sprintf("%d bits", ab), verdict(ab == 256), "")
 
-	h := Huffman000Bits(&start)
+	h := huffman000Bits(&start)
 	if m, fen, ok := corpusMax("huffman000"); ok {
 		add("000", "basic Huffman code: at most 204 bits", "<= 204", fmt.Sprintf("start %d, corpus max %.0f", h, m), verdict(m <= 204),
 			"max at "+fen+"; the 204 counts 7 + 3 + 1 + 4 state bits, as this code does (15-bit header)")
@@ -96,7 +96,7 @@ func seedClaims(r *Report) ([]Claim, error) {
 		"the table's lengths (1, 3, 5, 5, 5, 6, 6) are seed 000's: both codes give every board the same size")
 	pw := piecesSideBits(&start, board.White)
 	pm, pfen, ok := corpusMax("pieces")
-	got := fmt.Sprintf("%d per side, %d at the start", pw, PiecesBoardBits(&start))
+	got := fmt.Sprintf("%d per side, %d at the start", pw, piecesBoardBits(&start))
 	if ok {
 		got += fmt.Sprintf("; corpus max %.0f with the state suffix", pm)
 	}
@@ -114,7 +114,7 @@ func seedClaims(r *Report) ([]Claim, error) {
 		add("002", "SAN with a terminating byte: about 6 bytes (48 bits) per move at worst", "48", fmt.Sprintf("corpus max %.0f bits", m), verdict(m <= 48),
 			"7-character moves exist (Qh4xe1#, exd8=Q+): 8 bytes")
 	}
-	ft := FromToBits(board.NewMove(board.E2, board.E4))
+	ft := fromToBits(board.NewMove(board.E2, board.E4))
 	add("002", "from/to squares: 12 bits per move", "12", fmt.Sprintf("%d (+2 for a promotion's piece)", ft), verdict(ft == 12), "")
 	var buf [board.MaxMoves]board.Move
 	n1 := len(start.LegalMoves(buf[:0]))
@@ -132,12 +132,12 @@ func seedClaims(r *Report) ([]Claim, error) {
 	if err != nil {
 		return nil, err
 	}
-	dmin := DynamicBits(&kk)
+	dmin := dynamicBits(&kk)
 	epMax, err := fenPosition("rnbqkbnr/ppppp1pp/8/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")
 	if err != nil {
 		return nil, err
 	}
-	dmax := DynamicBits(&epMax)
+	dmax := dynamicBits(&epMax)
 	got = fmt.Sprintf("%d, %d", dmin, dmax)
 	if m, _, ok := corpusMax("dynamic"); ok {
 		got += fmt.Sprintf("; corpus max %.0f", m)
@@ -163,8 +163,8 @@ func seedClaims(r *Report) ([]Claim, error) {
 		if err != nil {
 			return nil, err
 		}
-		d := DynamicBits(&p)
-		b85 := Base85Len((d + 7) / 8)
+		d := dynamicBits(&p)
+		b85 := base85Len((d + 7) / 8)
 		v := verdict(d == tc.bits && b85 == tc.b85)
 		if note != "" && v == Holds {
 			v = Corrected

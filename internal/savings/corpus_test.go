@@ -91,13 +91,13 @@ func testFiles(tb testing.TB) []string {
 
 // identity returns what an encoding keeping k must give back of p: the
 // FEN fields of the position identity, and the clocks it keeps.
-func identity(p *board.Position, k Keeps) string {
-	q := Normalize(p)
+func identity(p *board.Position, k keeps) string {
+	q := normalize(p)
 	f := strings.Fields(q.FEN())
 	switch k {
-	case KeepsHalfMove:
+	case keepsHalfMove:
 		return strings.Join(f[:4], " ") + " " + strconv.Itoa(min(p.HalfMoveClock(), 100))
-	case KeepsClocks:
+	case keepsClocks:
 		return strings.Join(f, " ")
 	}
 	return strings.Join(f[:4], " ")

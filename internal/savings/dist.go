@@ -2,12 +2,12 @@ package savings
 
 import "math"
 
-// Dist is a weighted distribution of sizes in bits, kept as a fixed-width
+// dist is a weighted distribution of sizes in bits, kept as a fixed-width
 // histogram (Scale bins per bit) with the exact count, sum, minimum and
 // maximum: quantiles are exact to 1/Scale bit, the mean is exact, and
-// memory does not grow with the number of samples. The zero Dist has
+// memory does not grow with the number of samples. The zero dist has
 // Scale 1.
-type Dist struct {
+type dist struct {
 	Scale float64 // bins per bit; 0 means 1
 	N     uint64  // total weight
 	Sum   float64 // sum of weight * value
@@ -16,7 +16,7 @@ type Dist struct {
 	Bins  []uint64 // weight per bin: bin i holds values rounding to i/Scale
 }
 
-func (d *Dist) scale() float64 {
+func (d *dist) scale() float64 {
 	if d.Scale <= 0 {
 		return 1
 	}
@@ -24,7 +24,7 @@ func (d *Dist) scale() float64 {
 }
 
 // Add adds a sample of value v (>= 0) and weight w.
-func (d *Dist) Add(v float64, w uint64) {
+func (d *dist) Add(v float64, w uint64) {
 	if w == 0 {
 		return
 	}
@@ -50,7 +50,7 @@ func (d *Dist) Add(v float64, w uint64) {
 }
 
 // Merge adds o's samples to d (same Scale).
-func (d *Dist) Merge(o *Dist) {
+func (d *dist) Merge(o *dist) {
 	if o.N == 0 {
 		return
 	}
@@ -73,7 +73,7 @@ func (d *Dist) Merge(o *Dist) {
 }
 
 // Mean returns the weighted mean, NaN when empty.
-func (d *Dist) Mean() float64 {
+func (d *dist) Mean() float64 {
 	if d.N == 0 {
 		return math.NaN()
 	}
@@ -82,7 +82,7 @@ func (d *Dist) Mean() float64 {
 
 // Quantile returns the smallest histogram value v such that at least
 // q of the weight is at or below v (q = 0.5: the median), NaN when empty.
-func (d *Dist) Quantile(q float64) float64 {
+func (d *dist) Quantile(q float64) float64 {
 	if d.N == 0 {
 		return math.NaN()
 	}
@@ -97,7 +97,7 @@ func (d *Dist) Quantile(q float64) float64 {
 	return d.Max
 }
 
-// Stat is the summary of a Dist that the report prints.
+// Stat is the summary of a dist that the report prints.
 type Stat struct {
 	Count  uint64  `json:"count"` // samples (weighted)
 	Mean   float64 `json:"mean"`
@@ -111,7 +111,7 @@ type Stat struct {
 }
 
 // Stat summarises d.
-func (d *Dist) Stat() Stat {
+func (d *dist) Stat() Stat {
 	if d.N == 0 {
 		return Stat{}
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/chessbook/chessbook/keys"
 )
 
-// Distinct counts the distinct positions of a corpus exactly (by their
+// distinct counts the distinct positions of a corpus exactly (by their
 // key, which is canonical: equal keys mean equal positions), its distinct
 // position-move entries, and the collisions of the Polyglot key and of the
 // 128-bit hash among the distinct positions, from many goroutines at once.
@@ -18,9 +18,9 @@ import (
 // keeps each distinct key once with its first move (about 17 bytes), a
 // table slot (about 12 bytes), and the further moves of the positions
 // that have several.
-type Distinct struct {
+type distinct struct {
 	shards [distinctShards]distinctShard
-	// The hashes whose collisions are counted: ZobristKey and Hash128
+	// The hashes whose collisions are counted: zobristKey and hash128
 	// (tests put weaker ones in).
 	zob  func(*board.Position) uint64
 	h128 func(*board.Position) [2]uint64
@@ -44,19 +44,19 @@ type distinctShard struct {
 	decErr error       // a stored key that did not decode (cannot happen)
 }
 
-// NewDistinct returns an empty set.
-func NewDistinct() *Distinct { return &Distinct{zob: ZobristKey, h128: Hash128} }
+// newDistinct returns an empty set.
+func newDistinct() *distinct { return &distinct{zob: zobristKey, h128: hash128} }
 
 // Add records the position with key key and Polyglot key zob (see
-// ZobristKey), and the move m played from it.
-func (d *Distinct) Add(key []byte, zob uint64, m board.Move) {
+// zobristKey), and the move m played from it.
+func (d *distinct) Add(key []byte, zob uint64, m board.Move) {
 	sh := &d.shards[zob>>56]
 	sh.mu.Lock()
 	sh.add(d, key, zob, m)
 	sh.mu.Unlock()
 }
 
-func (sh *distinctShard) add(d *Distinct, key []byte, zob uint64, m board.Move) {
+func (sh *distinctShard) add(d *distinct, key []byte, zob uint64, m board.Move) {
 	if 10*(sh.n+1) > 7*len(sh.slots) {
 		sh.slots = regrow(sh.slots, func(s uint64) uint64 { return s & 0xffffffff })
 	}
@@ -105,7 +105,7 @@ func (sh *distinctShard) add(d *Distinct, key []byte, zob uint64, m board.Move) 
 
 // collide records a new key whose Polyglot key the stored keys at offs
 // have.
-func (sh *distinctShard) collide(d *Distinct, key []byte, offs []int) {
+func (sh *distinctShard) collide(d *distinct, key []byte, offs []int) {
 	sh.c64++
 	p, err := keys.Decode(key)
 	if err != nil {
@@ -169,8 +169,8 @@ func regrow(old []uint64, hash func(uint64) uint64) []uint64 {
 	return t
 }
 
-// DistinctCounts is what a Distinct found.
-type DistinctCounts struct {
+// distinctCounts is what a distinct found.
+type distinctCounts struct {
 	Positions   uint64      // distinct positions
 	Entries     uint64      // distinct position-move pairs
 	KeyBytes    uint64      // total length of the distinct positions' keys
@@ -180,8 +180,8 @@ type DistinctCounts struct {
 }
 
 // Counts returns the counts. Call it when no Add is running.
-func (d *Distinct) Counts() (DistinctCounts, error) {
-	var c DistinctCounts
+func (d *distinct) Counts() (distinctCounts, error) {
+	var c distinctCounts
 	for i := range d.shards {
 		sh := &d.shards[i]
 		if sh.decErr != nil {

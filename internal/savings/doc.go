@@ -20,7 +20,7 @@
 // ply its moves were recorded at) or by the men on the board.
 //
 // Distinct positions and position-move entries are counted exactly with
-// Distinct, a set of the positions' keys indexed by their Polyglot key, so
+// distinct, a set of the positions' keys indexed by their Polyglot key, so
 // that the collisions of the Polyglot key and of the 128-bit hash among
 // the distinct positions are found on the way (a store's positions are
 // distinct already: their Polyglot keys are sorted and compared).
@@ -30,7 +30,7 @@
 // Every lossless position code here keeps at least the position identity
 // the store uses: the placement, the side to move, the castling rights,
 // and the en-passant square only when an en-passant capture is legal (FEN
-// and PGN write it after every double step; Normalize drops it otherwise).
+// and PGN write it after every double step; normalize drops it otherwise).
 // Codes whose seed includes the fifty-move counter keep min(clock, 100),
 // FEN keeps both clocks. Every code has an Encode and a Decode function
 // and a round-trip test over real positions.
@@ -65,7 +65,7 @@
 //     omitted and a last man omitted when it is a king. The seed also
 //     makes the castling and en-passant bits depend on the board; both
 //     cannot hold with the end of the board left implicit, so the header
-//     is fixed and the code's exact length is kept (Code.Bits), as the
+//     is fixed and the code's exact length is kept (code.Bits), as the
 //     omissions need. The seed's 204-bit bound counts the same 15 bits.
 //   - huffman002 (002): seed 002's frequency-weighted table (its lengths
 //     equal seed 000's, so the board sizes are the same), all 64 squares,
@@ -123,10 +123,10 @@
 //
 // # Speed
 //
-// FromPGN runs on ingest.Run's parallel pipeline with one Accumulator per
+// FromPGN runs on ingest.Run's parallel pipeline with one accumulator per
 // worker, merged at the end. Sizes are computed by functions that do not
 // build the codes (a test checks them against the encoders on real
 // positions). A game met twice (the players corpus holds most games twice)
-// is coded once by the game codes (GameCache). The game code is the
+// is coded once by the game codes (gameCache). The game code is the
 // costliest measurement; Options.GamecodeEvery samples it.
 package savings

@@ -7,40 +7,40 @@ import (
 	"github.com/chessbook/chessbook/keys"
 )
 
-// Keeps says what a decoded position has of the original.
-type Keeps string
+// keeps says what a decoded position has of the original.
+type keeps string
 
 // What the encodings keep. Every lossless encoding keeps at least the
 // position identity: placement, side to move, castling rights, and the
 // en-passant square when a capture is legal.
 const (
-	KeepsPosition Keeps = "position"                    // the identity only
-	KeepsHalfMove Keeps = "position + fifty-move clock" // and min(half-move clock, 100)
-	KeepsClocks   Keeps = "position + both clocks"      // and both clocks (FEN)
-	KeepsHash     Keeps = "hash (lossy)"                // nothing: a hash
+	keepsPosition keeps = "position"                    // the identity only
+	keepsHalfMove keeps = "position + fifty-move clock" // and min(half-move clock, 100)
+	keepsClocks   keeps = "position + both clocks"      // and both clocks (FEN)
+	keepsHash     keeps = "hash (lossy)"                // nothing: a hash
 )
 
-// PositionEncoding is one way of writing a position down, as the report
+// positionEncoding is one way of writing a position down, as the report
 // lists it.
-type PositionEncoding struct {
+type positionEncoding struct {
 	ID    string // short name, used in the report and its JSON
 	Name  string // what it is
 	Seed  string // where it is described: "000", "002", "004" (the seed files), or "ours"
-	Keeps Keeps  // what a decoded position keeps
+	Keeps keeps  // what a decoded position keeps
 	// Encode writes p; Decode (nil for the hashes) reads the code back.
-	Encode func(p *board.Position) (Code, error)
-	Decode func(c Code) (board.Position, error)
+	Encode func(p *board.Position) (code, error)
+	Decode func(c code) (board.Position, error)
 	// bits returns the length of Encode's code of p without building it
 	// (-1: not representable); a test checks it against Encode.
 	bits func(p *board.Position, s *scratch) int
 }
 
 // Lossless reports whether the encoding can be decoded.
-func (e *PositionEncoding) Lossless() bool { return e.Decode != nil }
+func (e *positionEncoding) Lossless() bool { return e.Decode != nil }
 
 // Bits returns the length in bits of Encode's code of the valid position
 // p, computed without building the code, or -1 when p cannot be written.
-func (e *PositionEncoding) Bits(p *board.Position) int {
+func (e *positionEncoding) Bits(p *board.Position) int {
 	var s scratch
 	return e.bits(p, &s)
 }
@@ -50,7 +50,7 @@ type scratch struct {
 	key [keys.MaxLen]byte
 }
 
-// The indexes of the encodings in PositionEncodings' list.
+// The indexes of the encodings in positionEncodings' list.
 const (
 	encFEN = iota
 	encNibbles
@@ -71,68 +71,68 @@ const (
 	numPositionEncodings
 )
 
-// PositionEncodings returns the position encodings the report compares,
+// positionEncodings returns the position encodings the report compares,
 // in its order. Each call returns a new list.
-func PositionEncodings() []PositionEncoding {
-	return []PositionEncoding{
-		encFEN: {ID: "fen", Name: "FEN text", Seed: "000", Keeps: KeepsClocks,
-			Encode: EncodeFEN, Decode: DecodeFEN,
+func positionEncodings() []positionEncoding {
+	return []positionEncoding{
+		encFEN: {ID: "fen", Name: "FEN text", Seed: "000", Keeps: keepsClocks,
+			Encode: encodeFEN, Decode: decodeFEN,
 			bits: func(p *board.Position, _ *scratch) int {
-				q := Normalize(p)
-				return 8 * FENLen(&q)
+				q := normalize(p)
+				return 8 * fenLen(&q)
 			}},
-		encNibbles: {ID: "nibbles", Name: "64 x 4-bit squares (+ side to move)", Seed: "002", Keeps: KeepsPosition,
-			Encode: EncodeNibbles, Decode: DecodeNibbles,
+		encNibbles: {ID: "nibbles", Name: "64 x 4-bit squares (+ side to move)", Seed: "002", Keeps: keepsPosition,
+			Encode: encodeNibbles, Decode: decodeNibbles,
 			bits: func(*board.Position, *scratch) int { return 257 }},
-		encBase13: {ID: "base13", Name: "base 13 number + state", Seed: "002", Keeps: KeepsPosition,
-			Encode: EncodeBase13, Decode: DecodeBase13,
+		encBase13: {ID: "base13", Name: "base 13 number + state", Seed: "002", Keeps: keepsPosition,
+			Encode: encodeBase13, Decode: decodeBase13,
 			bits: func(p *board.Position, _ *scratch) int { return base13BoardBits + state000Bits(p) }},
-		encVarBase: {ID: "varbase", Name: "variable base 11/13 + state", Seed: "002", Keeps: KeepsPosition,
-			Encode: EncodeVarBase, Decode: DecodeVarBase,
+		encVarBase: {ID: "varbase", Name: "variable base 11/13 + state", Seed: "002", Keeps: keepsPosition,
+			Encode: encodeVarBase, Decode: decodeVarBase,
 			bits: func(p *board.Position, _ *scratch) int { return varBaseBoardBits + state000Bits(p) }},
-		encStream: {ID: "stream", Name: "stream code (nibbles, gaps)", Seed: "000", Keeps: KeepsHalfMove,
-			Encode: EncodeStream, Decode: DecodeStream,
-			bits: func(p *board.Position, _ *scratch) int { return StreamBits(p) }},
-		encHuffman000: {ID: "huffman000", Name: "Huffman, basic", Seed: "000", Keeps: KeepsHalfMove,
-			Encode: EncodeHuffman000, Decode: DecodeHuffman000,
-			bits: func(p *board.Position, _ *scratch) int { return Huffman000Bits(p) }},
-		encHuffman002: {ID: "huffman002", Name: "Huffman, frequency table + state", Seed: "002", Keeps: KeepsPosition,
-			Encode: EncodeHuffman002, Decode: DecodeHuffman002,
+		encStream: {ID: "stream", Name: "stream code (nibbles, gaps)", Seed: "000", Keeps: keepsHalfMove,
+			Encode: encodeStream, Decode: decodeStream,
+			bits: func(p *board.Position, _ *scratch) int { return streamBits(p) }},
+		encHuffman000: {ID: "huffman000", Name: "Huffman, basic", Seed: "000", Keeps: keepsHalfMove,
+			Encode: encodeHuffman000, Decode: decodeHuffman000,
+			bits: func(p *board.Position, _ *scratch) int { return huffman000Bits(p) }},
+		encHuffman002: {ID: "huffman002", Name: "Huffman, frequency table + state", Seed: "002", Keeps: keepsPosition,
+			Encode: encodeHuffman002, Decode: decodeHuffman002,
 			bits: func(p *board.Position, _ *scratch) int { return huffBoardBits(p) + state000Bits(p) }},
-		encFineTuned: {ID: "finetuned", Name: "Huffman, fine-tuned", Seed: "000", Keeps: KeepsHalfMove,
-			Encode: EncodeFineTuned, Decode: DecodeFineTuned,
-			bits: func(p *board.Position, _ *scratch) int { return FineTunedBits(p) }},
-		encPieces: {ID: "pieces", Name: "piece positions + state", Seed: "002", Keeps: KeepsPosition,
-			Encode: EncodePieces, Decode: DecodePieces,
-			bits: func(p *board.Position, _ *scratch) int { return PiecesBoardBits(p) + state000Bits(p) }},
-		encStatic: {ID: "static", Name: "static 192 bits + state", Seed: "004", Keeps: KeepsPosition,
-			Encode: EncodeStatic, Decode: DecodeStatic,
-			bits: func(p *board.Position, _ *scratch) int { return StaticBits(p) }},
-		encDynamic: {ID: "dynamic", Name: "dynamic 42-228 bits", Seed: "004", Keeps: KeepsPosition,
-			Encode: EncodeDynamic, Decode: DecodeDynamic,
-			bits: func(p *board.Position, _ *scratch) int { return DynamicBits(p) }},
-		encDynamic85: {ID: "dynamic85", Name: "dynamic as base85 text", Seed: "004", Keeps: KeepsPosition,
-			Encode: EncodeDynamic85, Decode: DecodeDynamic85,
+		encFineTuned: {ID: "finetuned", Name: "Huffman, fine-tuned", Seed: "000", Keeps: keepsHalfMove,
+			Encode: encodeFineTuned, Decode: decodeFineTuned,
+			bits: func(p *board.Position, _ *scratch) int { return fineTunedBits(p) }},
+		encPieces: {ID: "pieces", Name: "piece positions + state", Seed: "002", Keeps: keepsPosition,
+			Encode: encodePieces, Decode: decodePieces,
+			bits: func(p *board.Position, _ *scratch) int { return piecesBoardBits(p) + state000Bits(p) }},
+		encStatic: {ID: "static", Name: "static 192 bits + state", Seed: "004", Keeps: keepsPosition,
+			Encode: encodeStatic, Decode: decodeStatic,
+			bits: func(p *board.Position, _ *scratch) int { return staticBits(p) }},
+		encDynamic: {ID: "dynamic", Name: "dynamic 42-228 bits", Seed: "004", Keeps: keepsPosition,
+			Encode: encodeDynamic, Decode: decodeDynamic,
+			bits: func(p *board.Position, _ *scratch) int { return dynamicBits(p) }},
+		encDynamic85: {ID: "dynamic85", Name: "dynamic as base85 text", Seed: "004", Keeps: keepsPosition,
+			Encode: encodeDynamic85, Decode: decodeDynamic85,
 			bits: func(p *board.Position, _ *scratch) int {
-				n := DynamicBits(p)
+				n := dynamicBits(p)
 				if n < 0 {
 					return -1
 				}
-				return 8 * Base85Len((n+7)/8)
+				return 8 * base85Len((n+7)/8)
 			}},
-		encKey: {ID: "key", Name: "our multi-table key (keys)", Seed: "ours", Keeps: KeepsPosition,
-			Encode: EncodeKey, Decode: DecodeKey,
+		encKey: {ID: "key", Name: "our multi-table key (keys)", Seed: "ours", Keeps: keepsPosition,
+			Encode: encodeKey, Decode: decodeKey,
 			bits: func(p *board.Position, s *scratch) int { return 8 * len(keys.Append(s.key[:0], p)) }},
-		encKeyText: {ID: "keytext", Name: "our key as URL-safe base64", Seed: "ours", Keeps: KeepsPosition,
-			Encode: EncodeKeyText, Decode: DecodeKeyText,
+		encKeyText: {ID: "keytext", Name: "our key as URL-safe base64", Seed: "ours", Keeps: keepsPosition,
+			Encode: encodeKeyText, Decode: decodeKeyText,
 			bits: func(p *board.Position, s *scratch) int {
 				return 8 * base64.RawURLEncoding.EncodedLen(len(keys.Append(s.key[:0], p)))
 			}},
-		encZobrist: {ID: "zobrist64", Name: "Polyglot Zobrist key", Seed: "ours", Keeps: KeepsHash,
-			Encode: EncodeZobrist,
+		encZobrist: {ID: "zobrist64", Name: "Polyglot Zobrist key", Seed: "ours", Keeps: keepsHash,
+			Encode: encodeZobrist,
 			bits:   func(*board.Position, *scratch) int { return 64 }},
-		encHash128: {ID: "hash128", Name: "128-bit Zobrist hash", Seed: "ours", Keeps: KeepsHash,
-			Encode: EncodeHash128,
+		encHash128: {ID: "hash128", Name: "128-bit Zobrist hash", Seed: "ours", Keeps: keepsHash,
+			Encode: encodeHash128,
 			bits:   func(*board.Position, *scratch) int { return 128 }},
 	}
 }

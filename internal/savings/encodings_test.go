@@ -47,13 +47,13 @@ func TestRoundTrip(t *testing.T) {
 	}
 	t.Logf("%d positions", len(positions))
 	var s scratch
-	for _, e := range PositionEncodings() {
+	for _, e := range positionEncodings() {
 		t.Run(e.ID, func(t *testing.T) {
 			unrep, fails := 0, 0
 			for i := range positions {
 				p := &positions[i]
 				c, err := e.Encode(p)
-				if errors.Is(err, ErrUnrepresentable) {
+				if errors.Is(err, errUnrepresentable) {
 					unrep++
 					if n := e.bits(p, &s); n != -1 {
 						t.Fatalf("%s: size %d for a position Encode cannot write", p.FEN(), n)
@@ -105,9 +105,9 @@ func TestIdentityDetectsDifferences(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		keeps := KeepsPosition
+		keeps := keepsPosition
 		if fen[len(fen)-3] == '7' {
-			keeps = KeepsHalfMove
+			keeps = keepsHalfMove
 		}
 		if identity(&q, keeps) == identity(&base, keeps) {
 			t.Errorf("%s compares equal to %s", fen, base.FEN())
@@ -119,7 +119,7 @@ func TestIdentityDetectsDifferences(t *testing.T) {
 // must return an error or a valid position, never panic.
 func TestCorruptInput(t *testing.T) {
 	p := board.StartPosition()
-	for _, e := range PositionEncodings() {
+	for _, e := range positionEncodings() {
 		if !e.Lossless() {
 			continue
 		}
@@ -132,7 +132,7 @@ func TestCorruptInput(t *testing.T) {
 			if n%8 != 0 {
 				b[len(b)-1] &= 0xff << (8 - uint(n%8))
 			}
-			if q, err := e.Decode(Code{Bytes: b, Bits: n}); err == nil {
+			if q, err := e.Decode(code{Bytes: b, Bits: n}); err == nil {
 				if q.Validate() != nil {
 					t.Errorf("%s: truncated to %d bits: invalid position %s without an error", e.ID, n, q.FEN())
 				}
@@ -141,11 +141,11 @@ func TestCorruptInput(t *testing.T) {
 		for i := 0; i < c.Bits; i++ {
 			b := append([]byte(nil), c.Bytes...)
 			b[i/8] ^= 0x80 >> uint(i%8)
-			if q, err := e.Decode(Code{Bytes: b, Bits: c.Bits}); err == nil && q.Validate() != nil {
+			if q, err := e.Decode(code{Bytes: b, Bits: c.Bits}); err == nil && q.Validate() != nil {
 				t.Errorf("%s: bit %d flipped: invalid position without an error", e.ID, i)
 			}
 		}
-		if _, err := e.Decode(Code{Bytes: c.Bytes, Bits: c.Bits + 9}); err == nil {
+		if _, err := e.Decode(code{Bytes: c.Bytes, Bits: c.Bits + 9}); err == nil {
 			t.Errorf("%s: a length beyond the bytes was accepted", e.ID)
 		}
 	}
@@ -155,14 +155,14 @@ func TestCorruptInput(t *testing.T) {
 // each encoding's own on real positions.
 func TestSizesAgree(t *testing.T) {
 	positions := positionsOf(loadGames(t, testFiles(t)[0]), 1)
-	a, err := NewAccumulator(AccumulatorOptions{})
+	a, err := newAccumulator(accumulatorOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	encs := PositionEncodings()
+	encs := positionEncodings()
 	var s scratch
 	for i := range positions {
-		q := Normalize(&positions[i])
+		q := normalize(&positions[i])
 		var sz [numPositionEncodings]int
 		a.sizes(&q, &sz)
 		for j := range encs {
@@ -188,8 +188,8 @@ func TestDistinct(t *testing.T) {
 		name string
 		zob  func(*board.Position) uint64
 		h128 func(*board.Position) [2]uint64
-	}{{"real", ZobristKey, Hash128}, {"weak", weak, weak128}} {
-		d := NewDistinct()
+	}{{"real", zobristKey, hash128}, {"weak", weak, weak128}} {
+		d := newDistinct()
 		d.zob, d.h128 = tc.zob, tc.h128
 		games := games
 		if tc.name == "weak" {
@@ -202,8 +202,8 @@ func TestDistinct(t *testing.T) {
 		for _, g := range games {
 			p := g.start
 			for _, m := range g.moves {
-				q := Normalize(&p)
-				k, _ := EncodeKey(&q)
+				q := normalize(&p)
+				k, _ := encodeKey(&q)
 				d.Add(k.Bytes, tc.zob(&q), m)
 				if !keysSeen[string(k.Bytes)] {
 					keysSeen[string(k.Bytes)] = true
@@ -218,7 +218,7 @@ func TestDistinct(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := DistinctCounts{Positions: uint64(len(keysSeen)), Entries: uint64(len(pairs)),
+		want := distinctCounts{Positions: uint64(len(keysSeen)), Entries: uint64(len(pairs)),
 			Collisions: uint64(len(keysSeen) - len(zobs)), Collisions2: uint64(len(keysSeen) - len(h128s))}
 		var kb uint64
 		for k := range keysSeen {

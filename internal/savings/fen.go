@@ -6,29 +6,29 @@ import (
 	"github.com/chessbook/chessbook/board"
 )
 
-// EncodeFEN writes p (normalized, see Normalize) as FEN text, both clocks
+// encodeFEN writes p (normalized, see normalize) as FEN text, both clocks
 // included, one byte per character.
-func EncodeFEN(p *board.Position) (Code, error) {
+func encodeFEN(p *board.Position) (code, error) {
 	if err := validated("fen", p); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
-	q := Normalize(p)
+	q := normalize(p)
 	return padded(q.AppendFEN(nil)), nil
 }
 
-// DecodeFEN reads a FEN written by EncodeFEN.
-func DecodeFEN(c Code) (board.Position, error) {
+// decodeFEN reads a FEN written by encodeFEN.
+func decodeFEN(c code) (board.Position, error) {
 	if err := wholeBytes("fen", c); err != nil {
 		return board.Position{}, err
 	}
 	p, err := board.ParseFEN(string(c.Bytes))
 	if err != nil {
-		return board.Position{}, fmt.Errorf("fen: %w: %v", ErrCorrupt, err)
+		return board.Position{}, fmt.Errorf("fen: %w: %v", errCorrupt, err)
 	}
 	return p, nil
 }
 
-// EncodeNibbles writes the board as 64 four-bit squares, a1 first (seed
+// encodeNibbles writes the board as 64 four-bit squares, a1 first (seed
 // 002's "simple contents", 256 bits), using the three values 13 symbols
 // leave free as that seed suggests: 13 a pawn that has just double-stepped
 // and can be taken en passant (legally), 14 a king that keeps a castling
@@ -37,9 +37,9 @@ func DecodeFEN(c Code) (board.Position, error) {
 // for every position.
 //
 // Values 0..12: empty, then White P N B R Q K, then Black p n b r q k.
-func EncodeNibbles(p *board.Position) (Code, error) {
+func encodeNibbles(p *board.Position) (code, error) {
 	if err := validated("nibbles", p); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
 	var w bitWriter
 	for s := board.Square(0); s < 64; s++ {
@@ -76,8 +76,8 @@ func nibble(p *board.Position, s board.Square) int {
 	return 1 + pieceIndex(pc)
 }
 
-// DecodeNibbles reads a code written by EncodeNibbles.
-func DecodeNibbles(c Code) (board.Position, error) {
+// decodeNibbles reads a code written by encodeNibbles.
+func decodeNibbles(c code) (board.Position, error) {
 	const format = "nibbles"
 	r, err := newBitReader(format, c)
 	if err != nil {
@@ -166,10 +166,10 @@ func DecodeNibbles(c Code) (board.Position, error) {
 	return finish(format, &p)
 }
 
-// FENLen returns len(p.AppendFEN(nil)) without writing the FEN: one
+// fenLen returns len(p.AppendFEN(nil)) without writing the FEN: one
 // character per man, one digit per run of empty squares within a rank,
 // seven slashes, and the other fields.
-func FENLen(p *board.Position) int {
+func fenLen(p *board.Position) int {
 	occ := p.Occupied()
 	empty := ^occ
 	runStarts := empty &^ (empty << 1 &^ board.FileA)

@@ -110,10 +110,10 @@ func ftBits(p *board.Position, opt ftOptions) int {
 	return n
 }
 
-// FineTunedBits returns the length in bits of EncodeFineTuned's code of p.
-func FineTunedBits(p *board.Position) int { return ftBits(p, ftOptions{}) }
+// fineTunedBits returns the length in bits of encodeFineTuned's code of p.
+func fineTunedBits(p *board.Position) int { return ftBits(p, ftOptions{}) }
 
-// EncodeFineTuned writes seed 000's fine-tuned Huffman code, with the
+// encodeFineTuned writes seed 000's fine-tuned Huffman code, with the
 // fine-tunings the seed describes that fit together:
 //
 //   - the basic code's 15-bit header (side, fifty-move clock, castling,
@@ -132,9 +132,9 @@ func FineTunedBits(p *board.Position) int { return ftBits(p, ftOptions{}) }
 //
 // Not taken: the "maximum count reached" colour rule (the seed's own
 // examples ignore promotions) and the pawnless piece table.
-func EncodeFineTuned(p *board.Position) (Code, error) {
+func encodeFineTuned(p *board.Position) (code, error) {
 	if err := validated("finetuned", p); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
 	sc := ftMeasure(p, ftOptions{})
 	var w bitWriter
@@ -202,8 +202,8 @@ func writeRun(w *bitWriter, g int, compact bool) {
 	}
 }
 
-// DecodeFineTuned reads a code written by EncodeFineTuned.
-func DecodeFineTuned(c Code) (board.Position, error) {
+// decodeFineTuned reads a code written by encodeFineTuned.
+func decodeFineTuned(c code) (board.Position, error) {
 	const format = "finetuned"
 	r, err := newBitReader(format, c)
 	if err != nil {

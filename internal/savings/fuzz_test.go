@@ -11,17 +11,17 @@ import (
 // decodes to the same position, never panic.
 func FuzzDecode(f *testing.F) {
 	p := board.StartPosition()
-	for _, e := range PositionEncodings() {
+	for _, e := range positionEncodings() {
 		if c, err := e.Encode(&p); err == nil {
 			f.Add(c.Bytes, c.Bits)
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte, bits int) {
-		for _, e := range PositionEncodings() {
+		for _, e := range positionEncodings() {
 			if !e.Lossless() {
 				continue
 			}
-			q, err := e.Decode(Code{Bytes: b, Bits: bits})
+			q, err := e.Decode(code{Bytes: b, Bits: bits})
 			if err != nil {
 				continue
 			}

@@ -34,11 +34,11 @@ func huffBoardBits(p *board.Position) int {
 	return n
 }
 
-// EncodeHuffman002 writes the 64 squares, a1 first, with seed 002's
+// encodeHuffman002 writes the 64 squares, a1 first, with seed 002's
 // frequency-weighted Huffman table, then the common state suffix.
-func EncodeHuffman002(p *board.Position) (Code, error) {
+func encodeHuffman002(p *board.Position) (code, error) {
 	if err := validated("huffman002", p); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
 	var w bitWriter
 	for s := board.Square(0); s < 64; s++ {
@@ -52,8 +52,8 @@ func EncodeHuffman002(p *board.Position) (Code, error) {
 	return w.result(), nil
 }
 
-// DecodeHuffman002 reads a code written by EncodeHuffman002.
-func DecodeHuffman002(c Code) (board.Position, error) {
+// decodeHuffman002 reads a code written by encodeHuffman002.
+func decodeHuffman002(c code) (board.Position, error) {
 	const format = "huffman002"
 	r, err := newBitReader(format, c)
 	if err != nil {
@@ -137,8 +137,8 @@ func (st huff000State) apply(format string, p *board.Position) error {
 	return setEPIndex(format, p, st.ep)
 }
 
-// Huffman000Bits returns the length in bits of EncodeHuffman000's code of p.
-func Huffman000Bits(p *board.Position) int {
+// huffman000Bits returns the length in bits of encodeHuffman000's code of p.
+func huffman000Bits(p *board.Position) int {
 	occ := p.Occupied()
 	last := occ.MSB()
 	n := huff000Header + int(last) + 1 - occ.Count()
@@ -151,16 +151,16 @@ func Huffman000Bits(p *board.Position) int {
 	return n
 }
 
-// EncodeHuffman000 writes seed 000's basic Huffman code: a 15-bit header
+// encodeHuffman000 writes seed 000's basic Huffman code: a 15-bit header
 // (side to move, fifty-move clock, the four castling rights, en-passant
 // index among the candidates), then the squares a1..h8 with the codes
 // empty 0, pawn 10c, bishop 1100c, knight 1101c, rook 1110c, queen 11110c,
 // king 11111c, trailing empty squares omitted, and the last piece omitted
 // too when it is a king. Omitting the end needs the code's exact length,
-// which the container keeps (Code.Bits).
-func EncodeHuffman000(p *board.Position) (Code, error) {
+// which the container keeps (code.Bits).
+func encodeHuffman000(p *board.Position) (code, error) {
 	if err := validated("huffman000", p); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
 	var w bitWriter
 	writeHuff000Header(&w, p)
@@ -178,8 +178,8 @@ func EncodeHuffman000(p *board.Position) (Code, error) {
 	return w.result(), nil
 }
 
-// DecodeHuffman000 reads a code written by EncodeHuffman000.
-func DecodeHuffman000(c Code) (board.Position, error) {
+// decodeHuffman000 reads a code written by encodeHuffman000.
+func decodeHuffman000(c code) (board.Position, error) {
 	const format = "huffman000"
 	r, err := newBitReader(format, c)
 	if err != nil {

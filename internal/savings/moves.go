@@ -15,15 +15,15 @@ import (
 // the result, the start position): the game codes (gamecode, zstd) carry
 // theirs.
 
-// SANBits returns the size of move m in p as SAN text with one separator
+// sanBits returns the size of move m in p as SAN text with one separator
 // (or terminating) byte: 8 * (len(SAN) + 1).
-func SANBits(p *board.Position, m board.Move, buf []byte) int {
+func sanBits(p *board.Position, m board.Move, buf []byte) int {
 	return 8 * (len(p.AppendSAN(buf[:0], m)) + 1)
 }
 
-// AppendSANText appends the moves of a game from start as SAN, each
+// appendSANText appends the moves of a game from start as SAN, each
 // followed by a space.
-func AppendSANText(dst []byte, start *board.Position, moves []board.Move) []byte {
+func appendSANText(dst []byte, start *board.Position, moves []board.Move) []byte {
 	p := *start
 	for _, m := range moves {
 		dst = p.AppendSAN(dst, m)
@@ -33,16 +33,16 @@ func AppendSANText(dst []byte, start *board.Position, moves []board.Move) []byte
 	return dst
 }
 
-// EncodeSANText writes the moves as SAN text (AppendSANText).
-func EncodeSANText(start *board.Position, moves []board.Move) (Code, error) {
+// encodeSANText writes the moves as SAN text (appendSANText).
+func encodeSANText(start *board.Position, moves []board.Move) (code, error) {
 	if err := checkMoves(start, moves); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
-	return padded(AppendSANText(nil, start, moves)), nil
+	return padded(appendSANText(nil, start, moves)), nil
 }
 
-// DecodeSANText reads SAN text written by EncodeSANText back into moves.
-func DecodeSANText(start *board.Position, c Code) ([]board.Move, error) {
+// decodeSANText reads SAN text written by encodeSANText back into moves.
+func decodeSANText(start *board.Position, c code) ([]board.Move, error) {
 	if err := wholeBytes("san", c); err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func DecodeSANText(start *board.Position, c Code) ([]board.Move, error) {
 	for _, tok := range bytes.Fields(c.Bytes) {
 		m, err := p.ParseSAN(tok)
 		if err != nil {
-			return nil, fmt.Errorf("san: %w: %v", ErrCorrupt, err)
+			return nil, fmt.Errorf("san: %w: %v", errCorrupt, err)
 		}
 		moves = append(moves, m)
 		p.Play(m)
@@ -71,22 +71,22 @@ func checkMoves(start *board.Position, moves []board.Move) error {
 	return nil
 }
 
-// FromToBits returns the size of m in the from/to code: 12 bits, 2 more
+// fromToBits returns the size of m in the from/to code: 12 bits, 2 more
 // for a promotion.
-func FromToBits(m board.Move) int {
+func fromToBits(m board.Move) int {
 	if m.Kind() == board.MovePromotion {
 		return 14
 	}
 	return 12
 }
 
-// EncodeFromTo writes each move as its from and to squares (6 bits each;
+// encodeFromTo writes each move as its from and to squares (6 bits each;
 // castling as the king's move) and, when it is a promotion (a pawn reaching
 // the last rank, which the decoder sees on its board), 2 bits for the
 // piece (knight, bishop, rook, queen) - seed 002's "12 bits per move".
-func EncodeFromTo(start *board.Position, moves []board.Move) (Code, error) {
+func encodeFromTo(start *board.Position, moves []board.Move) (code, error) {
 	if err := checkMoves(start, moves); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
 	var w bitWriter
 	for _, m := range moves {
@@ -99,9 +99,9 @@ func EncodeFromTo(start *board.Position, moves []board.Move) (Code, error) {
 	return w.result(), nil
 }
 
-// DecodeFromTo reads a code written by EncodeFromTo; it ends exactly at
+// decodeFromTo reads a code written by encodeFromTo; it ends exactly at
 // the last move.
-func DecodeFromTo(start *board.Position, c Code) ([]board.Move, error) {
+func decodeFromTo(start *board.Position, c code) ([]board.Move, error) {
 	const format = "fromto"
 	r, err := newBitReader(format, c)
 	if err != nil {
@@ -140,13 +140,13 @@ func DecodeFromTo(start *board.Position, c Code) ([]board.Move, error) {
 	return moves, nil
 }
 
-// LegalIndexBits returns the size of a move's index among n legal moves
+// legalIndexBits returns the size of a move's index among n legal moves
 // at a fixed width: ceil(log2 n) bits (0 for a forced move).
-func LegalIndexBits(n int) int { return bits.Len(uint(n - 1)) }
+func legalIndexBits(n int) int { return bits.Len(uint(n - 1)) }
 
-// LegalRadixBits returns the information in choosing one of n legal
+// legalRadixBits returns the information in choosing one of n legal
 // moves, log2 n: a move's share of the game's variable-base number.
-func LegalRadixBits(n int) float64 { return math.Log2(float64(n)) }
+func legalRadixBits(n int) float64 { return math.Log2(float64(n)) }
 
 // indexOf returns m's index in the legal moves of p (board's generation
 // order) and their number.
@@ -160,26 +160,26 @@ func indexOf(p *board.Position, m board.Move, buf []board.Move) (idx, n int) {
 	return -1, len(legal)
 }
 
-// EncodeLegalIndex writes each move as its index among the legal moves in
+// encodeLegalIndex writes each move as its index among the legal moves in
 // board's generation order, in ceil(log2 n) bits. The number of plies is
 // not part of the code (a forced move takes no bit).
-func EncodeLegalIndex(start *board.Position, moves []board.Move) (Code, error) {
+func encodeLegalIndex(start *board.Position, moves []board.Move) (code, error) {
 	p := *start
 	var w bitWriter
 	var buf [board.MaxMoves]board.Move
 	for i, m := range moves {
 		idx, n := indexOf(&p, m, buf[:])
 		if idx < 0 {
-			return Code{}, fmt.Errorf("legalindex: ply %d: move %v is not legal in %s", i+1, m, p.FEN())
+			return code{}, fmt.Errorf("legalindex: ply %d: move %v is not legal in %s", i+1, m, p.FEN())
 		}
-		w.write(uint64(idx), LegalIndexBits(n))
+		w.write(uint64(idx), legalIndexBits(n))
 		p.Play(m)
 	}
 	return w.result(), nil
 }
 
-// DecodeLegalIndex reads plies moves written by EncodeLegalIndex.
-func DecodeLegalIndex(start *board.Position, c Code, plies int) ([]board.Move, error) {
+// decodeLegalIndex reads plies moves written by encodeLegalIndex.
+func decodeLegalIndex(start *board.Position, c code, plies int) ([]board.Move, error) {
 	const format = "legalindex"
 	r, err := newBitReader(format, c)
 	if err != nil {
@@ -193,7 +193,7 @@ func DecodeLegalIndex(start *board.Position, c Code, plies int) ([]board.Move, e
 		if len(legal) == 0 {
 			return nil, corrupt(format, "no legal move at ply %d", i+1)
 		}
-		v, err := r.read(LegalIndexBits(len(legal)))
+		v, err := r.read(legalIndexBits(len(legal)))
 		if err != nil {
 			return nil, err
 		}
@@ -206,12 +206,12 @@ func DecodeLegalIndex(start *board.Position, c Code, plies int) ([]board.Move, e
 	return moves, r.done()
 }
 
-// EncodeLegalRadix writes the game as one variable-base number (seed 002:
+// encodeLegalRadix writes the game as one variable-base number (seed 002:
 // "this then goes back to the variable base encoding"): the first move's
 // index is the least significant digit, each digit in the base of the
 // number of legal moves where it is played; the number takes
 // ceil(log2(prod n_i)) bits. The number of plies is not part of the code.
-func EncodeLegalRadix(start *board.Position, moves []board.Move) (Code, error) {
+func encodeLegalRadix(start *board.Position, moves []board.Move) (code, error) {
 	p := *start
 	var buf [board.MaxMoves]board.Move
 	idx := make([]int, len(moves))
@@ -220,7 +220,7 @@ func EncodeLegalRadix(start *board.Position, moves []board.Move) (Code, error) {
 	for i, m := range moves {
 		idx[i], ns[i] = indexOf(&p, m, buf[:])
 		if idx[i] < 0 {
-			return Code{}, fmt.Errorf("legalradix: ply %d: move %v is not legal in %s", i+1, m, p.FEN())
+			return code{}, fmt.Errorf("legalradix: ply %d: move %v is not legal in %s", i+1, m, p.FEN())
 		}
 		max.Mul(max, big.NewInt(int64(ns[i])))
 		p.Play(m)
@@ -238,8 +238,8 @@ func EncodeLegalRadix(start *board.Position, moves []board.Move) (Code, error) {
 	return w.result(), nil
 }
 
-// DecodeLegalRadix reads plies moves written by EncodeLegalRadix.
-func DecodeLegalRadix(start *board.Position, c Code, plies int) ([]board.Move, error) {
+// decodeLegalRadix reads plies moves written by encodeLegalRadix.
+func decodeLegalRadix(start *board.Position, c code, plies int) ([]board.Move, error) {
 	const format = "legalradix"
 	r, err := newBitReader(format, c)
 	if err != nil {

@@ -37,25 +37,25 @@ func TestMoveCodesRoundTrip(t *testing.T) {
 		start := g.start
 		type codec struct {
 			name   string
-			encode func(*board.Position, []board.Move) (Code, error)
-			decode func(*board.Position, Code) ([]board.Move, error)
+			encode func(*board.Position, []board.Move) (code, error)
+			decode func(*board.Position, code) ([]board.Move, error)
 		}
 		sizes := map[string]float64{}
 		p := start
 		for _, m := range g.moves {
 			n := len(p.LegalMoves(buf[:0]))
-			sizes["san"] += float64(SANBits(&p, m, nil))
-			sizes["fromto"] += float64(FromToBits(m))
-			sizes["legalindex"] += float64(LegalIndexBits(n))
-			sizes["legalradix"] += LegalRadixBits(n)
+			sizes["san"] += float64(sanBits(&p, m, nil))
+			sizes["fromto"] += float64(fromToBits(m))
+			sizes["legalindex"] += float64(legalIndexBits(n))
+			sizes["legalradix"] += legalRadixBits(n)
 			p.Play(m)
 		}
 		plies := len(g.moves)
 		for _, c := range []codec{
-			{"san", EncodeSANText, DecodeSANText},
-			{"fromto", EncodeFromTo, DecodeFromTo},
-			{"legalindex", EncodeLegalIndex, func(s *board.Position, c Code) ([]board.Move, error) { return DecodeLegalIndex(s, c, plies) }},
-			{"legalradix", EncodeLegalRadix, func(s *board.Position, c Code) ([]board.Move, error) { return DecodeLegalRadix(s, c, plies) }},
+			{"san", encodeSANText, decodeSANText},
+			{"fromto", encodeFromTo, decodeFromTo},
+			{"legalindex", encodeLegalIndex, func(s *board.Position, c code) ([]board.Move, error) { return decodeLegalIndex(s, c, plies) }},
+			{"legalradix", encodeLegalRadix, func(s *board.Position, c code) ([]board.Move, error) { return decodeLegalRadix(s, c, plies) }},
 		} {
 			code, err := c.encode(&start, g.moves)
 			if err != nil {
@@ -86,13 +86,13 @@ func TestMoveCodesRoundTrip(t *testing.T) {
 		if err != nil || !slices.Equal(dg.Moves, g.moves) {
 			t.Fatalf("game %d: gamecode round trip: %v", gi, err)
 		}
-		text := AppendSANText(nil, &start, g.moves)
+		text := appendSANText(nil, &start, g.moves)
 		z := enc.EncodeAll(text, nil)
 		back, err := dec.DecodeAll(z, nil)
 		if err != nil || !bytes.Equal(back, text) {
 			t.Fatalf("game %d: zstd round trip: %v", gi, err)
 		}
-		moves, err := DecodeSANText(&start, padded(back))
+		moves, err := decodeSANText(&start, padded(back))
 		if err != nil || !slices.Equal(moves, g.moves) {
 			t.Fatalf("game %d: SAN from zstd: %v", gi, err)
 		}
@@ -103,16 +103,16 @@ func TestMoveCodesRoundTrip(t *testing.T) {
 // theirs.
 func TestMoveCodesReject(t *testing.T) {
 	start := board.StartPosition()
-	if _, err := DecodeFromTo(&start, Code{Bytes: []byte{0xff, 0xf0}, Bits: 12}); err == nil {
+	if _, err := decodeFromTo(&start, code{Bytes: []byte{0xff, 0xf0}, Bits: 12}); err == nil {
 		t.Error("fromto: h8h8 accepted")
 	}
-	if _, err := DecodeLegalIndex(&start, Code{Bytes: []byte{0xf8}, Bits: 5}, 1); err == nil {
+	if _, err := decodeLegalIndex(&start, code{Bytes: []byte{0xf8}, Bits: 5}, 1); err == nil {
 		t.Error("legalindex: index 31 of 20 accepted")
 	}
-	if _, err := DecodeSANText(&start, padded([]byte("e5 "))); err == nil {
+	if _, err := decodeSANText(&start, padded([]byte("e5 "))); err == nil {
 		t.Error("san: e5 accepted for White")
 	}
-	if _, err := DecodeLegalRadix(&start, Code{Bytes: []byte{0xff}, Bits: 5}, 1); err == nil {
+	if _, err := decodeLegalRadix(&start, code{Bytes: []byte{0xff}, Bits: 5}, 1); err == nil {
 		t.Error("legalradix: 31 of 20 accepted")
 	}
 }
@@ -127,28 +127,28 @@ func TestBase85(t *testing.T) {
 		{"", ""},
 	} {
 		b, _ := hex.DecodeString(tc.hex)
-		if got := string(AppendBase85(nil, b)); got != tc.text {
+		if got := string(appendBase85(nil, b)); got != tc.text {
 			t.Errorf("%s: %q, want %q", tc.hex, got, tc.text)
 		}
-		if Base85Len(len(b)) != len(tc.text) {
-			t.Errorf("%s: Base85Len %d, want %d", tc.hex, Base85Len(len(b)), len(tc.text))
+		if base85Len(len(b)) != len(tc.text) {
+			t.Errorf("%s: Base85Len %d, want %d", tc.hex, base85Len(len(b)), len(tc.text))
 		}
-		back, err := DecodeBase85(tc.text)
+		back, err := decodeBase85(tc.text)
 		if err != nil || !bytes.Equal(back, b) {
 			t.Errorf("%q: decoded %x, %v", tc.text, back, err)
 		}
 	}
-	if _, err := DecodeBase85("0"); err == nil {
+	if _, err := decodeBase85("0"); err == nil {
 		t.Error("a lone character accepted")
 	}
-	if _, err := DecodeBase85("~~~~~"); err == nil {
+	if _, err := decodeBase85("~~~~~"); err == nil {
 		t.Error("a group above 2^32 accepted")
 	}
 }
 
 // TestDist checks the histogram's statistics against exact ones.
 func TestDist(t *testing.T) {
-	d := Dist{Scale: 8}
+	d := dist{Scale: 8}
 	var vals []float64
 	for i := 0; i < 1001; i++ {
 		v := float64(i%97) + float64(i%8)/8
@@ -167,7 +167,7 @@ func TestDist(t *testing.T) {
 	if math.Abs(s.Mean-sum/1001) > 1e-9 {
 		t.Errorf("mean %v, want %v", s.Mean, sum/1001)
 	}
-	var e, w Dist
+	var e, w dist
 	e.Add(3, 5)
 	w.Add(10, 1)
 	w.Merge(&e)
@@ -180,12 +180,12 @@ func TestDist(t *testing.T) {
 func TestFENLen(t *testing.T) {
 	for _, fen := range specialFENs {
 		p, _ := board.ParseFEN(fen)
-		if got, want := FENLen(&p), len(p.FEN()); got != want {
+		if got, want := fenLen(&p), len(p.FEN()); got != want {
 			t.Errorf("%s: FENLen %d, want %d", fen, got, want)
 		}
 	}
 	p := board.StartPosition()
-	if c, _ := EncodeFEN(&p); c.Bits != 56*8 {
+	if c, _ := encodeFEN(&p); c.Bits != 56*8 {
 		t.Errorf("start position FEN: %d bits, want 448 (56 characters)", c.Bits)
 	}
 }

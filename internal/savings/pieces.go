@@ -36,21 +36,21 @@ func piecesSideBits(p *board.Position, c board.Color) int {
 	return n + 8*others.Count()
 }
 
-// PiecesBoardBits returns the length of the board part of
-// EncodePieces's code of p (without the state suffix).
-func PiecesBoardBits(p *board.Position) int {
+// piecesBoardBits returns the length of the board part of
+// encodePieces's code of p (without the state suffix).
+func piecesBoardBits(p *board.Position) int {
 	return piecesSideBits(p, board.White) + piecesSideBits(p, board.Black)
 }
 
-// EncodePieces writes seed 002's piece positions: for White then Black,
+// encodePieces writes seed 002's piece positions: for White then Black,
 // the king's square (6 bits), a has-pawns bit, when set the number of
 // pawns minus one (3 bits) and their squares as one base-48 number
 // (ceil(log2 48^n) bits, 45 for eight), the number of other men (4 bits),
 // and for each a 2-bit type (queen, rook, knight, bishop) and its square
 // (6 bits); squares in increasing order. Then the common state suffix.
-func EncodePieces(p *board.Position) (Code, error) {
+func encodePieces(p *board.Position) (code, error) {
 	if err := validated("pieces", p); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
 	var w bitWriter
 	for c := board.White; c <= board.Black; c++ {
@@ -79,8 +79,8 @@ func EncodePieces(p *board.Position) (Code, error) {
 	return w.result(), nil
 }
 
-// DecodePieces reads a code written by EncodePieces.
-func DecodePieces(c Code) (board.Position, error) {
+// decodePieces reads a code written by encodePieces.
+func decodePieces(c code) (board.Position, error) {
 	const format = "pieces"
 	r, err := newBitReader(format, c)
 	if err != nil {

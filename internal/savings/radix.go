@@ -121,7 +121,7 @@ func radixPiece(s board.Square, digit uint32, variable bool) board.Piece {
 // encodeRadix writes the board as the number sum(d_s * prod of the radices
 // of the squares after s), square a1 the most significant digit, in a
 // fixed width, then the common state suffix (see writeState000).
-func encodeRadix(p *board.Position, variable bool) Code {
+func encodeRadix(p *board.Position, variable bool) code {
 	n := make(bigNat, 1, 8)
 	width := base13BoardBits
 	if variable {
@@ -138,7 +138,7 @@ func encodeRadix(p *board.Position, variable bool) Code {
 }
 
 // decodeRadix reads what encodeRadix wrote.
-func decodeRadix(format string, c Code, variable bool) (board.Position, error) {
+func decodeRadix(format string, c code, variable bool) (board.Position, error) {
 	r, err := newBitReader(format, c)
 	if err != nil {
 		return board.Position{}, err
@@ -173,28 +173,28 @@ func decodeRadix(format string, c Code, variable bool) (board.Position, error) {
 	return finish(format, &p)
 }
 
-// EncodeBase13 writes the board as a 64-digit base-13 number (seed 002),
+// encodeBase13 writes the board as a 64-digit base-13 number (seed 002),
 // 237 bits, followed by the common state suffix (side to move, castling
 // bits, en-passant field; see the package documentation).
-func EncodeBase13(p *board.Position) (Code, error) {
+func encodeBase13(p *board.Position) (code, error) {
 	if err := validated("base13", p); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
 	return encodeRadix(p, false), nil
 }
 
-// DecodeBase13 reads a code written by EncodeBase13.
-func DecodeBase13(c Code) (board.Position, error) { return decodeRadix("base13", c, false) }
+// decodeBase13 reads a code written by encodeBase13.
+func decodeBase13(c code) (board.Position, error) { return decodeRadix("base13", c, false) }
 
-// EncodeVarBase writes the board as a variable-base number (seed 002): 11
+// encodeVarBase writes the board as a variable-base number (seed 002): 11
 // values on ranks 1 and 8 (no pawns there), 13 elsewhere, 233 bits,
 // followed by the common state suffix.
-func EncodeVarBase(p *board.Position) (Code, error) {
+func encodeVarBase(p *board.Position) (code, error) {
 	if err := validated("varbase", p); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
 	return encodeRadix(p, true), nil
 }
 
-// DecodeVarBase reads a code written by EncodeVarBase.
-func DecodeVarBase(c Code) (board.Position, error) { return decodeRadix("varbase", c, true) }
+// decodeVarBase reads a code written by encodeVarBase.
+func decodeVarBase(c code) (board.Position, error) { return decodeRadix("varbase", c, true) }

@@ -10,55 +10,55 @@ import (
 	"github.com/chessbook/chessbook/polyglot"
 )
 
-// EncodeKey writes the project's position key (package keys: category
+// encodeKey writes the project's position key (package keys: category
 // byte and multi-table Huffman code, byte-padded).
-func EncodeKey(p *board.Position) (Code, error) {
+func encodeKey(p *board.Position) (code, error) {
 	k := keys.Encode(p)
 	if k == nil {
-		return Code{}, fmt.Errorf("key: cannot encode %s", p.FEN())
+		return code{}, fmt.Errorf("key: cannot encode %s", p.FEN())
 	}
 	return padded(k), nil
 }
 
-// DecodeKey reads a key (keys.Decode).
-func DecodeKey(c Code) (board.Position, error) {
+// decodeKey reads a key (keys.Decode).
+func decodeKey(c code) (board.Position, error) {
 	if err := wholeBytes("key", c); err != nil {
 		return board.Position{}, err
 	}
 	p, err := keys.Decode(c.Bytes)
 	if err != nil {
-		return board.Position{}, fmt.Errorf("key: %w: %v", ErrCorrupt, err)
+		return board.Position{}, fmt.Errorf("key: %w: %v", errCorrupt, err)
 	}
 	return p, nil
 }
 
-// EncodeKeyText writes the key as URL-safe base64 text (keys.Text), one
+// encodeKeyText writes the key as URL-safe base64 text (keys.Text), one
 // byte per character: the key's answer to seed 004's short-URL idea.
-func EncodeKeyText(p *board.Position) (Code, error) {
-	c, err := EncodeKey(p)
+func encodeKeyText(p *board.Position) (code, error) {
+	c, err := encodeKey(p)
 	if err != nil {
-		return Code{}, err
+		return code{}, err
 	}
 	return padded([]byte(keys.Text(c.Bytes))), nil
 }
 
-// DecodeKeyText reads a code written by EncodeKeyText.
-func DecodeKeyText(c Code) (board.Position, error) {
+// decodeKeyText reads a code written by encodeKeyText.
+func decodeKeyText(c code) (board.Position, error) {
 	if err := wholeBytes("keytext", c); err != nil {
 		return board.Position{}, err
 	}
 	b, err := base64.RawURLEncoding.DecodeString(string(c.Bytes))
 	if err != nil {
-		return board.Position{}, fmt.Errorf("keytext: %w: %v", ErrCorrupt, err)
+		return board.Position{}, fmt.Errorf("keytext: %w: %v", errCorrupt, err)
 	}
-	return DecodeKey(padded(b))
+	return decodeKey(padded(b))
 }
 
-// ZobristKey returns the 64-bit Polyglot Zobrist key of p with the
+// zobristKey returns the 64-bit Polyglot Zobrist key of p with the
 // en-passant file counted only when a capture is legal (the position
 // identity; PolyGlot itself counts it whenever a pawn stands beside).
-func ZobristKey(p *board.Position) uint64 {
-	q := Normalize(p)
+func zobristKey(p *board.Position) uint64 {
+	q := normalize(p)
 	return polyglot.Key(&q)
 }
 
@@ -99,22 +99,22 @@ func zobrist2Key(p *board.Position) uint64 {
 	return k
 }
 
-// Hash128 returns the 128-bit hash of p: its Polyglot key (ZobristKey)
+// hash128 returns the 128-bit hash of p: its Polyglot key (zobristKey)
 // followed by a second, independent 64-bit Zobrist key.
-func Hash128(p *board.Position) [2]uint64 {
-	q := Normalize(p)
+func hash128(p *board.Position) [2]uint64 {
+	q := normalize(p)
 	return [2]uint64{polyglot.Key(&q), zobrist2Key(&q)}
 }
 
-// EncodeZobrist writes ZobristKey(p) as 8 bytes, big-endian. It is lossy:
+// encodeZobrist writes zobristKey(p) as 8 bytes, big-endian. It is lossy:
 // there is no decoder.
-func EncodeZobrist(p *board.Position) (Code, error) {
-	return padded(binary.BigEndian.AppendUint64(nil, ZobristKey(p))), nil
+func encodeZobrist(p *board.Position) (code, error) {
+	return padded(binary.BigEndian.AppendUint64(nil, zobristKey(p))), nil
 }
 
-// EncodeHash128 writes Hash128(p) as 16 bytes. It is lossy.
-func EncodeHash128(p *board.Position) (Code, error) {
-	h := Hash128(p)
+// encodeHash128 writes hash128(p) as 16 bytes. It is lossy.
+func encodeHash128(p *board.Position) (code, error) {
+	h := hash128(p)
 	b := binary.BigEndian.AppendUint64(nil, h[0])
 	return padded(binary.BigEndian.AppendUint64(b, h[1])), nil
 }

@@ -119,10 +119,10 @@ var gameCodeInfo = [numGameCodes]struct{ id, name, seed, note string }{
 
 // build turns the merged accumulator into a report (without the disk,
 // hash and claim parts, which the drivers add).
-func (a *Accumulator) build() *Report {
+func (a *accumulator) build() *Report {
 	r := &Report{
 		BandKind:        a.bands,
-		Bands:           BandNames(a.bands),
+		Bands:           bandNames(a.bands),
 		Positions:       a.positions,
 		Moves:           a.moves,
 		EPCandidatesMax: a.epCandMax,
@@ -130,7 +130,7 @@ func (a *Accumulator) build() *Report {
 		LegalMovesMax:   a.legalMax,
 		LegalMovesFEN:   a.legalFEN,
 	}
-	for i, e := range PositionEncodings() {
+	for i, e := range positionEncodings() {
 		row := Row{ID: e.ID, Name: e.Name, Seed: e.Seed, Keeps: string(e.Keeps), Lossless: e.Lossless(),
 			Unit: "bits per position", Unrepresentable: a.posUnrep[i], MaxFEN: a.maxFEN[i]}
 		row.All, row.Bands = bandStats(&a.pos[i])
@@ -170,11 +170,11 @@ func (a *Accumulator) build() *Report {
 }
 
 // plies returns the plies of the games measured.
-func (a *Accumulator) plies() uint64 { return a.gamePlies }
+func (a *accumulator) plies() uint64 { return a.gamePlies }
 
 // bandStats summarises a band array and the bands merged.
-func bandStats(ds *[numBands]Dist) (Stat, []Stat) {
-	all := Dist{Scale: ds[0].Scale}
+func bandStats(ds *[numBands]dist) (Stat, []Stat) {
+	all := dist{Scale: ds[0].Scale}
 	bands := make([]Stat, numBands)
 	for b := range ds {
 		all.Merge(&ds[b])
@@ -263,13 +263,13 @@ func hashReport(zobs []uint64, lookup func(dup map[uint64]bool) ([]board.Positio
 		}
 		groups := map[uint64][]board.Position{}
 		for _, p := range ps {
-			z := ZobristKey(&p)
+			z := zobristKey(&p)
 			groups[z] = append(groups[z], p)
 		}
 		for _, g := range groups {
 			seen := map[[2]uint64]bool{}
 			for _, p := range g {
-				h := Hash128(&p)
+				h := hash128(&p)
 				if seen[h] {
 					c128++
 				}

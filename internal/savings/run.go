@@ -42,7 +42,7 @@ func (o *Options) workers() int {
 }
 
 // accSink feeds a worker's games to its accumulator.
-type accSink struct{ a *Accumulator }
+type accSink struct{ a *accumulator }
 
 // Game measures g.
 func (s accSink) Game(g *ingest.Game) error { return s.a.AddGame(g) }
@@ -58,16 +58,16 @@ func FromPGN(ctx context.Context, inputs []string, o Options) (*Report, error) {
 	if o.Bands == "" {
 		o.Bands = BandPly
 	}
-	d := NewDistinct()
-	cache := NewGameCache()
-	var dedupe *Dedupe
+	d := newDistinct()
+	cache := newGameCache()
+	var dedupe *dedupe
 	if !o.KeepDuplicates {
-		dedupe = NewDedupe()
+		dedupe = newDedupe()
 	}
 	workers := o.workers()
-	accs := make([]*Accumulator, workers)
+	accs := make([]*accumulator, workers)
 	for w := range accs {
-		a, err := NewAccumulator(AccumulatorOptions{Bands: o.Bands, Distinct: d, Games: true, GamecodeEvery: o.GamecodeEvery, Cache: cache, Dedupe: dedupe})
+		a, err := newAccumulator(accumulatorOptions{Bands: o.Bands, Distinct: d, Games: true, GamecodeEvery: o.GamecodeEvery, Cache: cache, Dedupe: dedupe})
 		if err != nil {
 			return nil, err
 		}
@@ -76,7 +76,7 @@ func FromPGN(ctx context.Context, inputs []string, o Options) (*Report, error) {
 	sum, err := ingest.Run(ctx, inputs, ingest.Options{Workers: workers, Progress: o.Progress}, func(w int) ingest.Sink {
 		return accSink{accs[w]}
 	})
-	var total *Accumulator
+	var total *accumulator
 	for _, a := range accs {
 		if cerr := a.Close(); cerr != nil && err == nil {
 			err = cerr
@@ -165,12 +165,12 @@ func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error)
 	}
 	workers := o.workers()
 	batches := make(chan storeBatch, 2*workers)
-	accs := make([]*Accumulator, workers)
+	accs := make([]*accumulator, workers)
 	errs := make([]error, workers)
 	counts := make([]struct{ keyBytes, valueBytes, positions, entries uint64 }, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
-		a, err := NewAccumulator(AccumulatorOptions{Bands: o.Bands, CollectZobrists: true})
+		a, err := newAccumulator(accumulatorOptions{Bands: o.Bands, CollectZobrists: true})
 		if err != nil {
 			return nil, err
 		}
@@ -311,7 +311,7 @@ func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error)
 			if err != nil {
 				return fmt.Errorf("savings: store key %x: %w", pos, err)
 			}
-			if dup[ZobristKey(&p)] {
+			if dup[zobristKey(&p)] {
 				ps = append(ps, p)
 			}
 			return nil

@@ -83,9 +83,9 @@ func readState004(r *bitReader, p *board.Position) error {
 	return nil
 }
 
-// StaticBits returns the length of EncodeStatic's code of p, or -1 when
+// staticBits returns the length of encodeStatic's code of p, or -1 when
 // p does not fit (more men of a kind than the method has chunks for).
-func StaticBits(p *board.Position) int {
+func staticBits(p *board.Position) int {
 	for i, t := range kinds004 {
 		for c := board.White; c <= board.Black; c++ {
 			if p.Pieces(c, t).Count() > slots004[i] {
@@ -96,19 +96,19 @@ func StaticBits(p *board.Position) int {
 	return 192 + state004Bits(p)
 }
 
-// EncodeStatic writes seed 004's static method: 32 chunks of 6 bits, one
+// encodeStatic writes seed 004's static method: 32 chunks of 6 bits, one
 // per man of the initial set in kind order (pawns, rooks, bishops,
 // knights, queen, king; White's before Black's), a captured man's chunk
 // holding its own king's square; then seed 004's state fields (as the
 // dynamic method has them) so that the code is a whole position. A
 // position with more men of a kind than the initial set (a second queen)
-// cannot be written: ErrUnrepresentable.
-func EncodeStatic(p *board.Position) (Code, error) {
+// cannot be written: errUnrepresentable.
+func encodeStatic(p *board.Position) (code, error) {
 	if err := validated("static", p); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
-	if StaticBits(p) < 0 {
-		return Code{}, fmt.Errorf("static: %w: %s", ErrUnrepresentable, p.FEN())
+	if staticBits(p) < 0 {
+		return code{}, fmt.Errorf("static: %w: %s", errUnrepresentable, p.FEN())
 	}
 	var w bitWriter
 	for i, t := range kinds004 {
@@ -127,8 +127,8 @@ func EncodeStatic(p *board.Position) (Code, error) {
 	return w.result(), nil
 }
 
-// DecodeStatic reads a code written by EncodeStatic.
-func DecodeStatic(c Code) (board.Position, error) {
+// decodeStatic reads a code written by encodeStatic.
+func decodeStatic(c code) (board.Position, error) {
 	const format = "static"
 	r, err := newBitReader(format, c)
 	if err != nil {
@@ -175,9 +175,9 @@ func DecodeStatic(c Code) (board.Position, error) {
 	return finish(format, &p)
 }
 
-// DynamicBits returns the length of EncodeDynamic's code of p, or -1 when
+// dynamicBits returns the length of encodeDynamic's code of p, or -1 when
 // p does not fit (a count above what the Alive Bits hold).
-func DynamicBits(p *board.Position) int {
+func dynamicBits(p *board.Position) int {
 	n := state004Bits(p)
 	for i, t := range kinds004 {
 		for c := board.White; c <= board.Black; c++ {
@@ -191,20 +191,20 @@ func DynamicBits(p *board.Position) int {
 	return n
 }
 
-// EncodeDynamic writes seed 004's dynamic method: for each kind (pawns,
+// encodeDynamic writes seed 004's dynamic method: for each kind (pawns,
 // rooks, bishops, knights, queens, kings) and colour (White first), the
 // number of men alive in its Alive Bits (4 for pawns, 2 for rooks,
 // bishops and knights, 1 for queens and kings), then their squares in 6
 // bits each; then en passant (a flag, and the 6-bit square when a capture
 // is possible), castling (4) and the side to move (1): 42 to 228 bits.
 // Counts the Alive Bits cannot hold (a second queen, a third rook) give
-// ErrUnrepresentable.
-func EncodeDynamic(p *board.Position) (Code, error) {
+// errUnrepresentable.
+func encodeDynamic(p *board.Position) (code, error) {
 	if err := validated("dynamic", p); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
-	if DynamicBits(p) < 0 {
-		return Code{}, fmt.Errorf("dynamic: %w: %s", ErrUnrepresentable, p.FEN())
+	if dynamicBits(p) < 0 {
+		return code{}, fmt.Errorf("dynamic: %w: %s", errUnrepresentable, p.FEN())
 	}
 	var w bitWriter
 	for i, t := range kinds004 {
@@ -220,9 +220,9 @@ func EncodeDynamic(p *board.Position) (Code, error) {
 	return w.result(), nil
 }
 
-// DecodeDynamic reads a code written by EncodeDynamic, at its exact
+// decodeDynamic reads a code written by encodeDynamic, at its exact
 // length or zero-padded to a whole byte.
-func DecodeDynamic(c Code) (board.Position, error) {
+func decodeDynamic(c code) (board.Position, error) {
 	const format = "dynamic"
 	r, err := newBitReader(format, c)
 	if err != nil {
@@ -263,9 +263,9 @@ func DecodeDynamic(c Code) (board.Position, error) {
 // base64.b85encode uses (seed 004's implementation is in Python).
 const base85Alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~"
 
-// Base85Len returns the length of the base85 text of n bytes: 5
+// base85Len returns the length of the base85 text of n bytes: 5
 // characters per 4 bytes, k+1 for a last group of k bytes.
-func Base85Len(n int) int {
+func base85Len(n int) int {
 	l := n / 4 * 5
 	if r := n % 4; r > 0 {
 		l += r + 1
@@ -273,10 +273,10 @@ func Base85Len(n int) int {
 	return l
 }
 
-// AppendBase85 appends the base85 text of b (as Python's b85encode without
+// appendBase85 appends the base85 text of b (as Python's b85encode without
 // padding: a last group of k bytes is padded with zeros and written as
 // k+1 characters).
-func AppendBase85(dst, b []byte) []byte {
+func appendBase85(dst, b []byte) []byte {
 	for len(b) > 0 {
 		var g [4]byte
 		k := copy(g[:], b)
@@ -292,13 +292,13 @@ func AppendBase85(dst, b []byte) []byte {
 	return dst
 }
 
-// DecodeBase85 reverses AppendBase85.
-func DecodeBase85(s string) ([]byte, error) {
+// decodeBase85 reverses appendBase85.
+func decodeBase85(s string) ([]byte, error) {
 	var out []byte
 	for len(s) > 0 {
 		k := min(len(s), 5)
 		if k == 1 {
-			return nil, fmt.Errorf("base85: %w: a lone last character", ErrCorrupt)
+			return nil, fmt.Errorf("base85: %w: a lone last character", errCorrupt)
 		}
 		var v uint64
 		for i := 0; i < 5; i++ {
@@ -306,14 +306,14 @@ func DecodeBase85(s string) ([]byte, error) {
 			if i < k {
 				j := indexByte(base85Alphabet, s[i])
 				if j < 0 {
-					return nil, fmt.Errorf("base85: %w: character %q", ErrCorrupt, s[i])
+					return nil, fmt.Errorf("base85: %w: character %q", errCorrupt, s[i])
 				}
 				d = j
 			}
 			v = v*85 + uint64(d)
 		}
 		if v > 1<<32-1 {
-			return nil, fmt.Errorf("base85: %w: group out of range", ErrCorrupt)
+			return nil, fmt.Errorf("base85: %w: group out of range", errCorrupt)
 		}
 		g := [4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}
 		out = append(out, g[:k-1]...)
@@ -331,24 +331,24 @@ func indexByte(s string, c byte) int {
 	return -1
 }
 
-// EncodeDynamic85 writes the dynamic code, zero-padded to whole bytes, as
+// encodeDynamic85 writes the dynamic code, zero-padded to whole bytes, as
 // base85 text (seed 004's short URL idea), one byte per character.
-func EncodeDynamic85(p *board.Position) (Code, error) {
-	c, err := EncodeDynamic(p)
+func encodeDynamic85(p *board.Position) (code, error) {
+	c, err := encodeDynamic(p)
 	if err != nil {
-		return Code{}, err
+		return code{}, err
 	}
-	return padded(AppendBase85(nil, c.Bytes)), nil
+	return padded(appendBase85(nil, c.Bytes)), nil
 }
 
-// DecodeDynamic85 reads a code written by EncodeDynamic85.
-func DecodeDynamic85(c Code) (board.Position, error) {
+// decodeDynamic85 reads a code written by encodeDynamic85.
+func decodeDynamic85(c code) (board.Position, error) {
 	if err := wholeBytes("dynamic85", c); err != nil {
 		return board.Position{}, err
 	}
-	b, err := DecodeBase85(string(c.Bytes))
+	b, err := decodeBase85(string(c.Bytes))
 	if err != nil {
 		return board.Position{}, fmt.Errorf("dynamic85: %w", err)
 	}
-	return DecodeDynamic(padded(b))
+	return decodeDynamic(padded(b))
 }

@@ -6,11 +6,11 @@ import (
 	"github.com/chessbook/chessbook/board"
 )
 
-// Normalize returns p with its en-passant square kept only when an
+// normalize returns p with its en-passant square kept only when an
 // en-passant capture is legal: the position identity every encoding here
 // writes (FEN and PGN set the square after every double step; the store's
 // key keeps it only when it matters).
-func Normalize(p *board.Position) board.Position {
+func normalize(p *board.Position) board.Position {
 	q := *p
 	q.SetEPSquare(q.LegalEPSquare())
 	return q
@@ -178,7 +178,7 @@ func readState000(r *bitReader, p *board.Position) error {
 // finish validates a decoded position.
 func finish(format string, p *board.Position) (board.Position, error) {
 	if err := p.Validate(); err != nil {
-		return board.Position{}, fmt.Errorf("%s: %w: %v", format, ErrCorrupt, err)
+		return board.Position{}, fmt.Errorf("%s: %w: %v", format, errCorrupt, err)
 	}
 	return *p, nil
 }

@@ -63,19 +63,19 @@ func streamBoardBitsSlow(occ board.Bitboard) int {
 	return n
 }
 
-// StreamBits returns the length in bits of EncodeStream's code of p.
-func StreamBits(p *board.Position) int {
+// streamBits returns the length in bits of encodeStream's code of p.
+func streamBits(p *board.Position) int {
 	return streamHeader + streamBoardBits(p.Occupied())
 }
 
-// EncodeStream writes seed 000's stream code: the 16-bit header, then the
+// encodeStream writes seed 000's stream code: the 16-bit header, then the
 // squares a1..h8 as nibbles: 0-11 a piece (White P N B R Q K, then
 // Black), 12-14 one to three empty squares, 15 followed by a nibble n for
 // n+4 (4-19) empty squares. Longer gaps are split into gaps of 19 and the
 // rest; the trailing gap is written too.
-func EncodeStream(p *board.Position) (Code, error) {
+func encodeStream(p *board.Position) (code, error) {
 	if err := validated("stream", p); err != nil {
-		return Code{}, err
+		return code{}, err
 	}
 	var w bitWriter
 	w.write(uint64(p.SideToMove()), 1)
@@ -118,8 +118,8 @@ func EncodeStream(p *board.Position) (Code, error) {
 	return w.result(), nil
 }
 
-// DecodeStream reads a code written by EncodeStream.
-func DecodeStream(c Code) (board.Position, error) {
+// decodeStream reads a code written by encodeStream.
+func decodeStream(c code) (board.Position, error) {
 	const format = "stream"
 	r, err := newBitReader(format, c)
 	if err != nil {
