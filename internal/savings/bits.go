@@ -3,6 +3,8 @@ package savings
 import (
 	"errors"
 	"fmt"
+
+	"github.com/chessbook/chessbook/huffman"
 )
 
 // code is an encoded value: Bits bits, most significant bit first, in
@@ -28,39 +30,40 @@ func corrupt(format, msg string, args ...any) error {
 	return fmt.Errorf("%s: %w: %s", format, errCorrupt, fmt.Sprintf(msg, args...))
 }
 
-// bitWriter appends bits MSB-first and counts them exactly.
+// bitWriter appends bits MSB-first (huffman.BitWriter) and counts them
+// exactly, so that a code keeps its exact length.
 type bitWriter struct {
-	buf []byte
-	n   int // bits written
+	w huffman.BitWriter
+	n int // bits written
 }
 
 // write writes the low n bits of v (n <= 64), most significant first.
 func (w *bitWriter) write(v uint64, n int) {
-	for i := n - 1; i >= 0; i-- {
-		if w.n%8 == 0 {
-			w.buf = append(w.buf, 0)
-		}
-		if v>>uint(i)&1 != 0 {
-			w.buf[w.n/8] |= 0x80 >> uint(w.n%8)
-		}
-		w.n++
+	w.n += n
+	for n > 32 {
+		n -= 32
+		w.w.WriteBits(v>>uint(n), 32)
 	}
+	w.w.WriteBits(v, uint(n))
 }
 
 // code writes a code word given as a string of '0' and '1'.
 func (w *bitWriter) code(s string) {
 	for i := 0; i < len(s); i++ {
-		w.write(uint64(s[i]-'0'), 1)
+		w.w.WriteBit(s[i] == '1')
 	}
+	w.n += len(s)
 }
 
-// result returns the written bits as a code.
-func (w *bitWriter) result() code { return code{Bytes: w.buf, Bits: w.n} }
+// result returns the written bits as a code, the last byte zero-padded.
+// The writer must not be used afterwards.
+func (w *bitWriter) result() code { return code{Bytes: w.w.Bytes(), Bits: w.n} }
 
-// bitReader reads bits MSB-first from a code, never past its Bits.
+// bitReader reads bits MSB-first from a code (huffman.BitReader), never
+// past its Bits.
 type bitReader struct {
-	buf    []byte
-	n, pos int
+	r      huffman.BitReader
+	n      int    // bits in the code
 	format string // for errors
 }
 
@@ -68,21 +71,26 @@ func newBitReader(format string, c code) (*bitReader, error) {
 	if c.Bits < 0 || c.Bits > 8*len(c.Bytes) || c.Bits <= 8*(len(c.Bytes)-1) {
 		return nil, corrupt(format, "%d bits in %d bytes", c.Bits, len(c.Bytes))
 	}
-	return &bitReader{buf: c.Bytes, n: c.Bits, format: format}, nil
+	return &bitReader{r: huffman.NewBitReader(c.Bytes), n: c.Bits, format: format}, nil
 }
 
 // left returns the number of unread bits.
-func (r *bitReader) left() int { return r.n - r.pos }
+func (r *bitReader) left() int { return r.n - r.r.Pos() }
 
 // read reads n bits (n <= 64).
 func (r *bitReader) read(n int) (uint64, error) {
 	if n > r.left() {
-		return 0, corrupt(r.format, "truncated at bit %d (want %d more, %d left)", r.pos, n, r.left())
+		return 0, corrupt(r.format, "truncated at bit %d (want %d more, %d left)", r.r.Pos(), n, r.left())
 	}
 	var v uint64
-	for i := 0; i < n; i++ {
-		v = v<<1 | uint64(r.buf[r.pos/8]>>(7-uint(r.pos%8))&1)
-		r.pos++
+	for n > 0 {
+		k := min(n, 32)
+		b, err := r.r.ReadBits(uint(k))
+		if err != nil {
+			return 0, corrupt(r.format, "%v", err)
+		}
+		v = v<<uint(k) | b
+		n -= k
 	}
 	return v, nil
 }
@@ -118,7 +126,7 @@ func (r *bitReader) peek() (v uint64, ok bool) {
 	if r.left() == 0 {
 		return 0, false
 	}
-	return uint64(r.buf[r.pos/8] >> (7 - uint(r.pos%8)) & 1), true
+	return r.r.Peek(1), true
 }
 
 // readCode reads one code word of a prefix code given as strings of '0'
