@@ -187,7 +187,24 @@ func mmm(s Stat) string {
 	return fmt.Sprintf("%.1f / %s / %s", s.Mean, num(s.Median), num(s.Max))
 }
 
+// writeText writes the report as text or Markdown (t.md), section by
+// section. command, when not empty, is printed as the command that made
+// the report.
 func (r *Report) writeText(t *tables, command string) {
+	r.writeHeader(t, command)
+	r.writePositions(t)
+	r.writePositionBands(t)
+	r.writeMoves(t)
+	r.writeMoveBands(t)
+	r.writeDisk(t)
+	r.writeHashes(t)
+	r.writeClaims(t)
+	r.writeNotes(t)
+}
+
+// writeHeader writes the title, the command, the inputs, the counts and
+// the weighting.
+func (r *Report) writeHeader(t *tables, command string) {
 	title := "Storage savings: every encoding from the seeds, side by side"
 	if t.md {
 		fmt.Fprintf(t.b, "# %s\n\n", title)
@@ -216,7 +233,10 @@ func (r *Report) writeText(t *tables, command string) {
 	t.para("%s; %s position samples, %s move samples; %s distinct positions, %s position-move entries", games,
 		count(r.Positions), count(r.Moves), count(r.Distinct), count(r.Entries))
 	t.para("weighting: %s; bands by %s; %.1f s", r.Weighting, r.BandKind, r.ElapsedSeconds)
+}
 
+// writePositions writes the table of the position encodings, overall.
+func (r *Report) writePositions(t *tables) {
 	key := r.row("key")
 	fen := r.row("fen")
 	t.heading("Positions: bits per position")
@@ -241,18 +261,12 @@ func (r *Report) writeText(t *tables, command string) {
 			num(row.All.Max), num(row.All.Min), xkey, vsFEN, unrep})
 	}
 	t.table([]string{"encoding", "seed", "what", "keeps", "lossless", ">mean", ">median", ">max", ">min", ">x key", ">saves vs FEN", ">not representable"}, rows)
+}
 
+// writePositionBands writes the position encodings by band.
+func (r *Report) writePositionBands(t *tables) {
 	t.heading("Positions by band: mean / median / max bits")
-	head := append([]string{"encoding"}, prefixed(r.Bands)...)
-	head = append(head, ">all")
-	rows = nil
-	for _, row := range r.PositionRows {
-		cells := []string{row.ID}
-		for _, s := range row.Bands {
-			cells = append(cells, mmm(s))
-		}
-		rows = append(rows, append(cells, mmm(row.All)))
-	}
+	head, rows := r.bandTable(r.PositionRows)
 	var counts []string
 	for b := range r.Bands {
 		if len(r.PositionRows) > 0 && b < len(r.PositionRows[0].Bands) {
@@ -261,9 +275,13 @@ func (r *Report) writeText(t *tables, command string) {
 	}
 	rows = append(rows, append(append([]string{"(samples)"}, counts...), count(r.Positions)))
 	t.table(head, rows)
+}
 
+// writeMoves writes the table of the move and game codes, overall, with
+// the input file's own size per move.
+func (r *Report) writeMoves(t *tables) {
 	t.heading("Moves and games: bits per move")
-	rows = nil
+	var rows [][]string
 	for _, row := range r.MoveRows {
 		med, mx := num(row.All.Median), num(row.All.Max)
 		if row.TotalOnly {
@@ -285,12 +303,21 @@ func (r *Report) writeText(t *tables, command string) {
 		}
 	}
 	t.table([]string{"encoding", "seed", "what", ">mean", ">median", ">max", ">bytes/game", "note"}, rows)
+}
 
+// writeMoveBands writes the move codes by band.
+func (r *Report) writeMoveBands(t *tables) {
 	t.heading("Moves by band: mean / median / max bits")
-	head = append([]string{"encoding"}, prefixed(r.Bands)...)
+	t.table(r.bandTable(r.MoveRows))
+}
+
+// bandTable returns the head and the rows of a table of mean / median /
+// max by band and overall, one row per encoding of rows that has bands.
+func (r *Report) bandTable(rows []Row) ([]string, [][]string) {
+	head := append([]string{"encoding"}, prefixed(r.Bands)...)
 	head = append(head, ">all")
-	rows = nil
-	for _, row := range r.MoveRows {
+	var out [][]string
+	for _, row := range rows {
 		if len(row.Bands) == 0 {
 			continue
 		}
@@ -298,12 +325,15 @@ func (r *Report) writeText(t *tables, command string) {
 		for _, s := range row.Bands {
 			cells = append(cells, mmm(s))
 		}
-		rows = append(rows, append(cells, mmm(row.All)))
+		out = append(out, append(cells, mmm(row.All)))
 	}
-	t.table(head, rows)
+	return head, out
+}
 
+// writeDisk writes the sizes on disk.
+func (r *Report) writeDisk(t *tables) {
 	t.heading("On disk")
-	rows = nil
+	var rows [][]string
 	opt := func(v float64, f string) string {
 		if v == 0 {
 			return "-"
@@ -315,9 +345,12 @@ func (r *Report) writeText(t *tables, command string) {
 			opt(d.PerGame, "%.1f"), opt(d.BitsPerMove, "%.2f"), d.Note})
 	}
 	t.table([]string{"what", ">size", ">bytes/distinct position", ">bytes/entry", ">bytes/game", ">bits/move", "note"}, rows)
+}
 
+// writeHashes writes the collisions of the lossy hashes.
+func (r *Report) writeHashes(t *tables) {
 	t.heading("Hashes (lossy references): collisions among the distinct positions")
-	rows = nil
+	var rows [][]string
 	for _, h := range r.Hashes {
 		rows = append(rows, []string{h.ID, fmt.Sprint(h.Bits), count(h.Positions), count(h.Values), count(h.Collisions), fmt.Sprintf("%.2g", h.Expected)})
 	}
@@ -327,14 +360,21 @@ func (r *Report) writeText(t *tables, command string) {
 			t.para("%s collision: %s", h.ID, e)
 		}
 	}
+}
 
+// writeClaims writes the seeds' claims checked.
+func (r *Report) writeClaims(t *tables) {
 	t.heading("Seed claims")
-	rows = nil
+	var rows [][]string
 	for _, c := range r.Claims {
 		rows = append(rows, []string{c.Seed, c.Claim, c.Expected, c.Got, c.Verdict, c.Note})
 	}
 	t.table([]string{"seed", "claim", "seed says", "we get", "verdict", "note"}, rows)
+}
 
+// writeNotes writes the notes: the report's own, the extremes seen and
+// the standard ones.
+func (r *Report) writeNotes(t *tables) {
 	t.heading("Notes")
 	notes := append([]string{}, r.Notes...)
 	if r.EPCandidatesMax > 0 {
@@ -350,11 +390,7 @@ func (r *Report) writeText(t *tables, command string) {
 	}
 	notes = append(notes, standardNotes...)
 	for _, n := range notes {
-		if t.md {
-			fmt.Fprintf(t.b, "- %s\n", n)
-		} else {
-			fmt.Fprintf(t.b, "- %s\n", n)
-		}
+		fmt.Fprintf(t.b, "- %s\n", n) // a list in Markdown too
 	}
 }
 

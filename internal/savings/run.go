@@ -150,6 +150,23 @@ type storeBatch struct {
 	keys, values [][]byte
 }
 
+// storeCounts are what a worker saw of the store: bytes of keys and
+// values, positions and position-move entries.
+type storeCounts struct{ keyBytes, valueBytes, positions, entries uint64 }
+
+// storeWorker measures the stored positions of the batches it is given
+// with its own accumulator.
+type storeWorker struct {
+	acc    *accumulator
+	bands  BandKind
+	counts storeCounts
+	err    error // the first error; later batches are drained unread
+	// reused between positions
+	e       stats.Entry
+	moves   []board.Move
+	weights []uint64
+}
+
 // FromStore measures every position encoding on the positions of a store,
 // each weighted by its games (what its moves' statistics add up to: games
 // or occurrences, as the store counts), and the move codes on every
@@ -163,81 +180,84 @@ func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error)
 		}
 		o.Bands = b
 	}
-	workers := o.workers()
-	batches := make(chan storeBatch, 2*workers)
-	accs := make([]*accumulator, workers)
-	errs := make([]error, workers)
-	counts := make([]struct{ keyBytes, valueBytes, positions, entries uint64 }, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	workers := make([]*storeWorker, o.workers())
+	for w := range workers {
 		a, err := newAccumulator(accumulatorOptions{Bands: o.Bands, CollectZobrists: true})
 		if err != nil {
 			return nil, err
 		}
-		accs[w] = a
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			var e stats.Entry
-			var moves []board.Move
-			var weights []uint64
-			for b := range batches {
-				if errs[w] != nil {
-					continue
-				}
-				for i, k := range b.keys {
-					p, err := keys.Decode(k)
-					if err != nil {
-						errs[w] = fmt.Errorf("savings: store key %x: %w", k, err)
-						break
-					}
-					if err := stats.DecodeInto(&e, b.values[i]); err != nil {
-						errs[w] = fmt.Errorf("savings: store entry of %s: %w", p.FEN(), err)
-						break
-					}
-					moves, weights = moves[:0], weights[:0]
-					var total uint64
-					ply := -1
-					for _, m := range e.Moves {
-						g := m.Games()
-						moves = append(moves, m.Move)
-						weights = append(weights, g)
-						total += g
-						if mp, ok := m.MinPly(); ok && (ply < 0 || mp < ply) {
-							ply = mp
-						}
-					}
-					if o.Bands == BandPly && ply < 0 {
-						errs[w] = fmt.Errorf("savings: position %s has no recorded ply: use the men bands", p.FEN())
-						break
-					}
-					if err := a.AddPosition(&p, ply, total, moves, weights); err != nil {
-						errs[w] = err
-						break
-					}
-					c := &counts[w]
-					c.keyBytes += uint64(len(k))
-					c.valueBytes += uint64(len(b.values[i]))
-					c.positions++
-					c.entries += uint64(len(e.Moves))
-				}
-			}
-		}(w)
+		workers[w] = &storeWorker{acc: a, bands: o.Bands}
 	}
+	if err := measureStore(ctx, st, workers); err != nil {
+		return nil, err
+	}
+	total := workers[0].acc
+	for _, w := range workers[1:] {
+		total.Merge(w.acc)
+	}
+	r := storeReport(st, total, workers)
+	hashes, err := hashReport(total.Zobrists(), func(dup map[uint64]bool) ([]board.Position, error) {
+		return storePositions(st, dup)
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.Hashes = hashes
+	if r.Claims, err = seedClaims(r); err != nil {
+		return nil, err
+	}
+	r.elapsed(start)
+	return r, nil
+}
+
+// measureStore reads the store in batches and has the workers measure
+// them, one goroutine each. It returns the first reading or measuring
+// error.
+func measureStore(ctx context.Context, st *store.Store, workers []*storeWorker) error {
 	it, err := st.NewIter()
 	if err != nil {
-		close(batches)
-		wg.Wait()
-		return nil, fmt.Errorf("savings: %w", err)
+		return fmt.Errorf("savings: %w", err)
 	}
-	var iterErr error
+	batches := make(chan storeBatch, 2*len(workers))
+	var wg sync.WaitGroup
+	for _, w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range batches {
+				if w.err == nil {
+					w.err = w.batch(b)
+				}
+			}
+		}()
+	}
+	iterErr := sendBatches(ctx, it, batches)
+	close(batches)
+	wg.Wait()
+	if err := it.Close(); err != nil && iterErr == nil {
+		iterErr = err
+	}
+	if iterErr != nil {
+		return fmt.Errorf("savings: reading the store: %w", iterErr)
+	}
+	for _, w := range workers {
+		if w.err != nil {
+			return w.err
+		}
+	}
+	return nil
+}
+
+// sendBatches reads every position of the store iterator it and sends
+// them in batches of at most 2048 positions or about 200 KiB, each batch
+// in one new arena. It stops at the first error or when ctx is done.
+func sendBatches(ctx context.Context, it *store.Iter, batches chan<- storeBatch) error {
 	var b storeBatch
 	var arena []byte
 	for ok := it.First(); ok; ok = it.Next() {
 		v, err := it.Value()
 		if err != nil {
-			iterErr = err
-			break
+			return err
 		}
 		if len(b.keys) == 0 {
 			arena = make([]byte, 0, 256<<10)
@@ -252,34 +272,68 @@ func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error)
 			select {
 			case batches <- b:
 			case <-ctx.Done():
-				iterErr = ctx.Err()
+				return ctx.Err()
 			}
 			b = storeBatch{}
-			if iterErr != nil {
-				break
-			}
 		}
 	}
-	if iterErr == nil && len(b.keys) > 0 {
+	if len(b.keys) > 0 {
 		batches <- b
 	}
-	close(batches)
-	wg.Wait()
-	if err := it.Close(); err != nil && iterErr == nil {
-		iterErr = err
-	}
-	if iterErr != nil {
-		return nil, fmt.Errorf("savings: reading the store: %w", iterErr)
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+	return nil
+}
+
+// batch measures the positions of a batch.
+func (w *storeWorker) batch(b storeBatch) error {
+	for i, k := range b.keys {
+		if err := w.position(k, b.values[i]); err != nil {
+			return err
 		}
 	}
-	total := accs[0]
-	for _, a := range accs[1:] {
-		total.Merge(a)
+	return nil
+}
+
+// position measures one stored position, its key k and statistics v: the
+// position weighted by its games, banded by the lowest ply of its moves
+// (or its men), and each move weighted by its games.
+func (w *storeWorker) position(k, v []byte) error {
+	p, err := keys.Decode(k)
+	if err != nil {
+		return fmt.Errorf("savings: store key %x: %w", k, err)
 	}
+	if err := stats.DecodeInto(&w.e, v); err != nil {
+		return fmt.Errorf("savings: store entry of %s: %w", p.FEN(), err)
+	}
+	w.moves, w.weights = w.moves[:0], w.weights[:0]
+	var total uint64
+	ply := -1
+	for _, m := range w.e.Moves {
+		g := m.Games()
+		w.moves = append(w.moves, m.Move)
+		w.weights = append(w.weights, g)
+		total += g
+		if mp, ok := m.MinPly(); ok && (ply < 0 || mp < ply) {
+			ply = mp
+		}
+	}
+	if w.bands == BandPly && ply < 0 {
+		return fmt.Errorf("savings: position %s has no recorded ply: use the men bands", p.FEN())
+	}
+	if err := w.acc.AddPosition(&p, ply, total, w.moves, w.weights); err != nil {
+		return err
+	}
+	c := &w.counts
+	c.keyBytes += uint64(len(k))
+	c.valueBytes += uint64(len(v))
+	c.positions++
+	c.entries += uint64(len(w.e.Moves))
+	return nil
+}
+
+// storeReport turns the merged accumulator and the workers' counts into
+// the report of the store: figures, sizes on disk and notes (without the
+// hashes and claims).
+func storeReport(st *store.Store, total *accumulator, workers []*storeWorker) *Report {
 	r := total.build()
 	r.Source = "store"
 	r.Inputs = []string{st.Dir()}
@@ -287,11 +341,11 @@ func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error)
 	r.Weighting = fmt.Sprintf("every stored position weighted by its games (count mode %s), every position-move entry by its games", meta.CountMode)
 	r.Games = meta.Games
 	var kb, vb uint64
-	for _, c := range counts {
-		r.Distinct += c.positions
-		r.Entries += c.entries
-		kb += c.keyBytes
-		vb += c.valueBytes
+	for _, w := range workers {
+		r.Distinct += w.counts.positions
+		r.Entries += w.counts.entries
+		kb += w.counts.keyBytes
+		vb += w.counts.valueBytes
 	}
 	dir := store.DirSize(st.Dir())
 	fd, fe := float64(r.Distinct), float64(r.Entries)
@@ -304,29 +358,24 @@ func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error)
 			Note: "make-book keeps only moves played often enough: fewer entries"},
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("store built with max-ply %d, count mode %s; its clocks are not kept (FEN measured with \"0 1\")", meta.MaxPly, meta.CountMode))
-	hashes, err := hashReport(total.Zobrists(), func(dup map[uint64]bool) ([]board.Position, error) {
-		var ps []board.Position
-		err := st.Positions(func(pos []byte, _ *stats.Entry) error {
-			p, err := keys.Decode(pos)
-			if err != nil {
-				return fmt.Errorf("savings: store key %x: %w", pos, err)
-			}
-			if dup[zobristKey(&p)] {
-				ps = append(ps, p)
-			}
-			return nil
-		})
-		return ps, err
+	return r
+}
+
+// storePositions returns the stored positions whose Polyglot key is in
+// dup.
+func storePositions(st *store.Store, dup map[uint64]bool) ([]board.Position, error) {
+	var ps []board.Position
+	err := st.Positions(func(pos []byte, _ *stats.Entry) error {
+		p, err := keys.Decode(pos)
+		if err != nil {
+			return fmt.Errorf("savings: store key %x: %w", pos, err)
+		}
+		if dup[zobristKey(&p)] {
+			ps = append(ps, p)
+		}
+		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	r.Hashes = hashes
-	if r.Claims, err = seedClaims(r); err != nil {
-		return nil, err
-	}
-	r.elapsed(start)
-	return r, nil
+	return ps, err
 }
 
 // storeBands returns BandPly when the store's first position records the
