@@ -1,7 +1,10 @@
-// Package huffman holds the bit-level machinery of the position keys: an
-// MSB-first bit writer and reader over byte slices, canonical Huffman codes
-// built from code lengths, and the frozen code tables of the key format
-// (see Square, Landing and King, and keys/FORMAT.md).
+// Package huffman is the project's generic Huffman coding: an MSB-first bit
+// writer and reader over byte slices (BitWriter, BitReader), canonical
+// prefix codes defined by their code lengths (Code: encode and decode),
+// optimal length-limited code construction from symbol frequencies
+// (BuildLengths) and a text form of code lengths (ParseLengths,
+// FormatLengths). It knows nothing of chess: the position key's frozen
+// tables are in package keys (keys/tables_gen.go, keys/FORMAT.md).
 //
 // Bit order: bits are written most significant bit first. The first bit
 // written lands in bit 7 (0x80) of the first byte, the eighth in bit 0 of

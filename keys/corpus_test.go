@@ -11,18 +11,13 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/keys/internal/corpus"
 	"github.com/chessbook/chessbook/polyglot"
 )
 
 // dataDir returns shared/data or skips the test.
-func dataDir(t testing.TB) string {
-	d := corpus.FindData("../../shared/data")
-	if d == "" {
-		t.Skip("shared/data not found (looked in ../../shared/data and /work/shared/data)")
-	}
-	return d
-}
+func dataDir(t testing.TB) string { return testutil.SharedData(t) }
 
 // eachGame is the tests' one source of positions: it replays every game of
 // the PGN files of dir/sub and calls fn for each, concurrently.

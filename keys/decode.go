@@ -67,7 +67,7 @@ func decode(key []byte) (board.Position, error) {
 			continue
 		}
 		pos := r.Pos()
-		s, err := huffman.King(int(c)).Decode(&r)
+		s, err := kingCode(int(c)).Decode(&r)
 		if err != nil {
 			return p, decodeError(key, "%s king at bit %d: %v", colorNames[c], pos, err)
 		}
@@ -91,13 +91,13 @@ func decode(key []byte) (board.Position, error) {
 	for rest != 0 {
 		start := bits.TrailingZeros64(rest)
 		pos := r.Pos()
-		sym, err := huffman.Square(start).Decode(&r)
+		sym, err := squareCode(start).Decode(&r)
 		if err != nil {
 			return p, decodeError(key, "scan at %v (bit %d): %v", board.Square(start), pos, err)
 		}
 		s := start
-		if sym >= huffman.RunBase {
-			g := sym - huffman.RunBase
+		if sym >= RunBase {
+			g := sym - RunBase
 			if g > bits.OnesCount64(rest) {
 				return p, decodeError(key, "run of %d empty squares from %v passes the end of the board", g, board.Square(start))
 			}
@@ -109,7 +109,7 @@ func decode(key []byte) (board.Position, error) {
 			}
 			s = bits.TrailingZeros64(rest)
 			pos = r.Pos()
-			if sym, err = huffman.Landing(s).Decode(&r); err != nil {
+			if sym, err = landingCode(s).Decode(&r); err != nil {
 				return p, decodeError(key, "piece on %v (bit %d): %v", board.Square(s), pos, err)
 			}
 		}

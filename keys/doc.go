@@ -22,7 +22,8 @@
 //   - Fast: Append encodes a position of a real game in about 130 ns (7M
 //     keys/s per core) without allocating; Decode takes about 0.5 us.
 //
-// The Huffman tables are frozen constants (package huffman), built once from
-// real games by keys/internal/gentables; keys/internal/measure prints the
+// The Huffman tables are frozen constants (tables_gen.go, coded with the
+// generic package huffman), built once from real games by
+// keys/internal/gentables (go generate); keys/internal/measure prints the
 // size figures.
 package keys

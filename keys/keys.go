@@ -23,8 +23,8 @@ var ErrInvalidKey = errors.New("keys: invalid key")
 // The frozen codes, flattened for the encoder's hot loop: word<<4 | length,
 // 0 for a symbol without code. Built once at init, never written after.
 var (
-	squareEnc  [64][huffman.SquareSymbols]uint32
-	landingEnc [64][huffman.PieceSymbols]uint32
+	squareEnc  [64][SquareSymbols]uint32
+	landingEnc [64][PieceSymbols]uint32
 	kingEnc    [2][64]uint32
 	skipOf     [multitable.Count]board.Bitboard
 	kingOf     [multitable.Count][2]board.Square
@@ -33,15 +33,15 @@ var (
 func init() {
 	for s := 0; s < 64; s++ {
 		for sym := range squareEnc[s] {
-			squareEnc[s][sym] = huffman.Square(s).Packed(sym)
+			squareEnc[s][sym] = squareCode(s).Packed(sym)
 		}
 		for sym := range landingEnc[s] {
-			landingEnc[s][sym] = huffman.Landing(s).Packed(sym)
+			landingEnc[s][sym] = landingCode(s).Packed(sym)
 		}
 	}
 	for c := 0; c < 2; c++ {
 		for s := 0; s < 64; s++ {
-			kingEnc[c][s] = huffman.King(c).Packed(s)
+			kingEnc[c][s] = kingCode(c).Packed(s)
 		}
 	}
 	for cat := 0; cat < multitable.Count; cat++ {
@@ -113,7 +113,7 @@ func Append(dst []byte, p *board.Position) []byte {
 			buf, acc, nb = put(buf, acc, nb, uint64(e>>4), uint(e&15))
 		} else {
 			g := bits.OnesCount64(rest & (1<<uint(s) - 1))
-			e1, e2 := squareEnc[start][huffman.RunBase+g], landingEnc[s][pc]
+			e1, e2 := squareEnc[start][RunBase+g], landingEnc[s][pc]
 			miss |= (e1-1)>>31 | (e2-1)>>31
 			// Both code words at once (at most 30 bits).
 			buf, acc, nb = put(buf, acc, nb, uint64(e1>>4)<<(e2&15)|uint64(e2>>4), uint(e1&15+e2&15))
@@ -121,7 +121,7 @@ func Append(dst []byte, p *board.Position) []byte {
 		rest &^= 1<<uint(s)<<1 - 1
 	}
 	if rest != 0 {
-		e := squareEnc[bits.TrailingZeros64(rest)][huffman.RunBase+bits.OnesCount64(rest)]
+		e := squareEnc[bits.TrailingZeros64(rest)][RunBase+bits.OnesCount64(rest)]
 		miss |= (e - 1) >> 31
 		buf, acc, nb = put(buf, acc, nb, uint64(e>>4), uint(e&15))
 	}

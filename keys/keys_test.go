@@ -145,7 +145,7 @@ func rawKey(cat uint8, p *board.Position, ep int, epBits uint) []byte {
 	for c := board.White; c <= board.Black; c++ {
 		k := p.KingSquare(c)
 		if !im.KingImplied(c) {
-			huffman.King(int(c)).Write(&w, int(k))
+			kingCode(int(c)).Write(&w, int(k))
 		}
 		skip |= k.Bitboard()
 	}
@@ -157,15 +157,15 @@ func rawKey(cat uint8, p *board.Position, ep int, epBits uint) []byte {
 		start := bits.TrailingZeros64(rest)
 		pc := int(p.PieceAt(board.Square(s)))
 		if start == s {
-			huffman.Square(s).Write(&w, pc)
+			squareCode(s).Write(&w, pc)
 		} else {
-			huffman.Square(start).Write(&w, huffman.RunBase+bits.OnesCount64(rest&(1<<uint(s)-1)))
-			huffman.Landing(s).Write(&w, pc)
+			squareCode(start).Write(&w, RunBase+bits.OnesCount64(rest&(1<<uint(s)-1)))
+			landingCode(s).Write(&w, pc)
 		}
 		rest &^= 1<<uint(s)<<1 - 1
 	}
 	if rest != 0 {
-		huffman.Square(bits.TrailingZeros64(rest)).Write(&w, huffman.RunBase+bits.OnesCount64(rest))
+		squareCode(bits.TrailingZeros64(rest)).Write(&w, RunBase+bits.OnesCount64(rest))
 	}
 	if ep >= 0 {
 		w.WriteBits(uint64(ep), epBits)

@@ -18,10 +18,10 @@ const maxEPBits = 4
 // may be left out of the scan (as if implied), and at most maxScanPieces
 // pieces are placed.
 func keyBitsBound() int {
-	sq := func(s, sym int) int { return huffman.Square(s).Len(sym) }
+	sq := func(s, sym int) int { return squareCode(s).Len(sym) }
 	maxPiece := func(c *huffman.Code) int {
 		m := -1
-		for sym := 1; sym < huffman.RunBase; sym++ {
+		for sym := 1; sym < RunBase; sym++ {
 			if l := c.Len(sym); l > 0 && l > m {
 				m = l
 			}
@@ -38,22 +38,22 @@ func keyBitsBound() int {
 	for s := 63; s >= 0; s-- {
 		for k := 0; k <= maxScanPieces; k++ {
 			best := neg
-			for r := 1; r <= 64-s && huffman.RunBase+r < huffman.SquareSymbols; r++ {
-				if l := sq(s, huffman.RunBase+r); l > 0 {
+			for r := 1; r <= 64-s && RunBase+r < SquareSymbols; r++ {
+				if l := sq(s, RunBase+r); l > 0 {
 					best = max(best, l) // run to the end
 				}
 			}
 			if k > 0 {
-				if m := maxPiece(huffman.Square(s)); m > 0 {
+				if m := maxPiece(squareCode(s)); m > 0 {
 					best = max(best, m+g[s+1][k-1])
 				}
 				for t := s + 1; t < 64; t++ {
-					m := maxPiece(huffman.Landing(t))
+					m := maxPiece(landingCode(t))
 					if m <= 0 {
 						continue
 					}
 					for r := 1; r <= t-s; r++ {
-						if l := sq(s, huffman.RunBase+r); l > 0 {
+						if l := sq(s, RunBase+r); l > 0 {
 							best = max(best, l+m+g[t+1][k-1])
 						}
 					}
@@ -67,7 +67,7 @@ func keyBitsBound() int {
 	for c := 0; c < 2; c++ {
 		m := 0
 		for s := 0; s < 64; s++ {
-			m = max(m, huffman.King(c).Len(s))
+			m = max(m, kingCode(c).Len(s))
 		}
 		kingMax += m
 	}

@@ -75,15 +75,6 @@ var cornerInfo = [4]struct {
 	{board.H8, board.Black, board.BlackKingSide, "h8"},
 }
 
-// Square returns the corner's square.
-func (c Corner) Square() board.Square { return cornerInfo[c&3].sq }
-
-// Color returns the colour whose rook starts on the corner.
-func (c Corner) Color() board.Color { return cornerInfo[c&3].color }
-
-// Right returns the castling right that goes with the corner's rook.
-func (c Corner) Right() board.CastlingRights { return cornerInfo[c&3].right }
-
 // String returns the square name ("a1", "h1", "a8", "h8").
 func (c Corner) String() string { return cornerInfo[c&3].name }
 

@@ -35,21 +35,6 @@ type Game struct {
 	Err error
 }
 
-// FindData returns the shared data directory: rel (a path relative to the
-// caller's working directory, such as "../../shared/data") if it exists,
-// else /work/shared/data if that exists, else "".
-func FindData(rel string) string {
-	for _, d := range []string{rel, "/work/shared/data"} {
-		if d == "" {
-			continue
-		}
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-	}
-	return ""
-}
-
 // Files returns the PGN files (.pgn, .PGN, .pgn.zst, .pgn.bz2) of the
 // directory dir/sub, sorted by name.
 func Files(dir, sub string) ([]string, error) {

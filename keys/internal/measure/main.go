@@ -27,6 +27,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/huffman"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/keys/internal/corpus"
 	"github.com/chessbook/chessbook/multitable"
@@ -123,13 +124,13 @@ func forEach[S any](data string, files []string, newState func() S, fn func(S, *
 }
 
 func main() {
-	data := flag.String("data", corpus.FindData("../shared/data"), "shared data directory")
+	data := flag.String("data", testutil.FindSharedData(), "shared data directory (default: ../shared/data beside the module root)")
 	eval := flag.String("eval", corpus.EvalFile, "evaluation corpus, relative to -data")
 	variants := flag.Bool("variants", true, "also model the refinement chain and the rejected alternatives")
 	only := flag.String("only", "", "model only the alternatives whose name contains this (and the final format)")
 	flag.Parse()
 	if *data == "" {
-		log.Fatal("measure: shared/data not found; use -data")
+		log.Fatal("measure: ../shared/data not found beside the module root; use -data")
 	}
 
 	fmt.Printf("# Key sizes on %s\n\n", *eval)
@@ -464,10 +465,10 @@ func (v *variant) walk(p *board.Position, e *emitter) {
 			case v.joint && g == 0:
 				e.emit(runTable(start), int(pc))
 			case v.joint:
-				e.emit(runTable(start), huffman.RunBase+g)
+				e.emit(runTable(start), keys.RunBase+g)
 				e.emit(tableID{kind: kLanding, sq: s, ctx: s + ctxOff + colCtx(), kingSym: !kingsOut}, int(pc))
 			default:
-				e.emit(runTable(start), huffman.RunBase+g)
+				e.emit(runTable(start), keys.RunBase+g)
 				piece(s, pc, false)
 			}
 			count(pc)
@@ -475,7 +476,7 @@ func (v *variant) walk(p *board.Position, e *emitter) {
 		}
 		if rest != 0 {
 			start := bits.TrailingZeros64(rest)
-			e.emit(runTable(start), huffman.RunBase+bits.OnesCount64(rest))
+			e.emit(runTable(start), keys.RunBase+bits.OnesCount64(rest))
 		}
 	}
 	// En passant.
@@ -547,30 +548,30 @@ func (t tableID) allowed(sym int) bool {
 	}
 	switch t.kind {
 	case kSquare:
-		if sym >= huffman.RunBase {
-			g := sym - huffman.RunBase
+		if sym >= keys.RunBase {
+			g := sym - keys.RunBase
 			return g >= 1 && g <= maxRun
 		}
 		return pieceOK(sym)
 	case kLanding:
-		return sym < huffman.RunBase && pieceOK(sym)
+		return sym < keys.RunBase && pieceOK(sym)
 	case kKing:
 		return sym < 64
 	case kRun:
-		g := sym - huffman.RunBase
+		g := sym - keys.RunBase
 		return g >= 0 && g <= maxRun
 	case kPiece:
 		if sym == 0 {
 			return t.emptySym
 		}
-		return sym < huffman.RunBase && pieceOK(sym)
+		return sym < keys.RunBase && pieceOK(sym)
 	case kCount:
 		return sym <= 16
 	}
 	return false
 }
 
-const alphabet = huffman.RunBase + 64 + 1
+const alphabet = keys.RunBase + 64 + 1
 
 // model trains v's tables on the training corpus and returns its key sizes
 // on the evaluation corpus.
