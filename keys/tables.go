@@ -49,7 +49,7 @@ var codes = buildCodes()
 
 // buildCodes parses the generated length strings; it panics if they are
 // malformed (they are constants: a test runs this).
-func buildCodes() *frozenCodes {
+func buildCodes() frozenCodes {
 	build := func(all string, i, n int, what string) *huffman.Code {
 		l, err := huffman.ParseLengths(all[i*n : (i+1)*n])
 		if err != nil {
@@ -61,7 +61,7 @@ func buildCodes() *frozenCodes {
 		len(kingCodeLengths) != 2*KingSymbols {
 		panic("keys: frozen tables have the wrong size")
 	}
-	c := &frozenCodes{}
+	var c frozenCodes
 	for s := 0; s < 64; s++ {
 		c.square[s] = build(squareCodeLengths, s, SquareSymbols, "square")
 		c.landing[s] = build(landingCodeLengths, s, PieceSymbols, "landing")

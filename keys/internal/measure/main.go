@@ -135,9 +135,21 @@ func main() {
 
 	fmt.Printf("# Key sizes on %s\n\n", *eval)
 	t0 := time.Now()
-	var encNS time.Duration
-	var encN int
-	states := forEach(*data, []string{*eval}, func() *sizes { return &sizes{} }, func(s *sizes, p *board.Position, ply int) {
+	real := realSizes(*data, *eval)
+	encNS, encN := encodeThroughput(*data, *eval)
+	printReal(real, encNS, encN)
+	log.Printf("measure: real keys done in %v", time.Since(t0))
+	if !*variants {
+		return
+	}
+	final := printChain(*data, *eval, *only, real, t0)
+	printAlternatives(*data, *eval, *only, final, t0)
+}
+
+// realSizes returns the sizes of the real keys (package keys) of every
+// position of the evaluation corpus.
+func realSizes(data, eval string) *sizes {
+	states := forEach(data, []string{eval}, func() *sizes { return &sizes{} }, func(s *sizes, p *board.Position, ply int) {
 		var buf [keys.MaxLen]byte
 		s.add(len(keys.Append(buf[:0], p)), ply, p)
 	})
@@ -145,25 +157,34 @@ func main() {
 	for _, s := range states {
 		real.merge(s)
 	}
-	// Single-threaded encode throughput over the first positions.
-	{
-		var ps []board.Position
-		_ = corpus.Replay(filepath.Join(*data, *eval), 1, func(g corpus.Game) {
-			if len(ps) < 200000 {
-				ps = append(ps, g.Positions...)
-			}
-		})
-		var buf [keys.MaxLen]byte
-		best := time.Duration(1 << 62)
-		for rep := 0; rep < 5; rep++ {
-			t := time.Now()
-			for i := range ps {
-				keys.Append(buf[:0], &ps[i])
-			}
-			best = min(best, time.Since(t))
+	return &real
+}
+
+// encodeThroughput returns the best of 5 single-threaded encoding times
+// over the first 200,000 or so positions of the evaluation corpus, and
+// their number.
+func encodeThroughput(data, eval string) (time.Duration, int) {
+	var ps []board.Position
+	_ = corpus.Replay(filepath.Join(data, eval), 1, func(g corpus.Game) {
+		if len(ps) < 200000 {
+			ps = append(ps, g.Positions...)
 		}
-		encNS, encN = best, len(ps)
+	})
+	var buf [keys.MaxLen]byte
+	best := time.Duration(1 << 62)
+	for rep := 0; rep < 5; rep++ {
+		t := time.Now()
+		for i := range ps {
+			keys.Append(buf[:0], &ps[i])
+		}
+		best = min(best, time.Since(t))
 	}
+	return best, len(ps)
+}
+
+// printReal prints the real keys' figures: sizes, by ply, histogram,
+// longest key and encoding throughput.
+func printReal(real *sizes, encNS time.Duration, encN int) {
 	fmt.Printf("Real keys (package keys): %d positions, %d of them at plies <= 40.\n\n", real.n, real.n40)
 	fmt.Printf("| | mean bytes | max bytes |\n|---|---|---|\n")
 	fmt.Printf("| all plies | %.3f | %d |\n| plies <= 40 | %.3f | %d |\n\n", real.mean(), real.max, real.mean40(), real.max40)
@@ -181,21 +202,22 @@ func main() {
 	fmt.Printf("\n\nLongest key (%d bytes): %s\n\n", real.max, real.maxFEN)
 	fmt.Printf("Encode throughput (one goroutine, best of 5 over %d positions): %.1f ns/key, %.1f M keys/s\n\n",
 		encN, float64(encNS.Nanoseconds())/float64(max(encN, 1)), float64(encN)/encNS.Seconds()/1e6)
-	log.Printf("measure: real keys done in %v", time.Since(t0))
-	if !*variants {
-		return
-	}
+}
 
-	fmt.Printf("## Refinement chain (modelled; tables trained on corpus.TrainingFiles, sizes on %s)\n\n", filepath.Base(*eval))
+// printChain models and prints the refinement chain (only its last step,
+// the real format, when only is set), checks that the last step's sizes
+// are the real keys' and returns them.
+func printChain(data, eval, only string, real *sizes, t0 time.Time) sizes {
+	fmt.Printf("## Refinement chain (modelled; tables trained on corpus.TrainingFiles, sizes on %s)\n\n", filepath.Base(eval))
 	fmt.Printf("| step | mean all | max all | mean <=40 | max <=40 | saves (all) | saves (<=40) |\n|---|---|---|---|---|---|---|\n")
 	var prev *sizes
 	var final sizes
 	steps := chain()
-	if *only != "" {
+	if only != "" {
 		steps = steps[len(steps)-1:]
 	}
 	for i, v := range steps {
-		s := model(*data, *eval, v)
+		s := model(data, eval, v)
 		save, save40 := "", ""
 		if prev != nil {
 			save = fmt.Sprintf("%.3f", prev.mean()-s.mean())
@@ -211,14 +233,19 @@ func main() {
 	if !same {
 		fmt.Fprintf(os.Stderr, "measure: modelled final %d bytes, real %d bytes\n", final.sum, real.sum)
 	}
+	return final
+}
 
+// printAlternatives models and prints the rejected alternatives whose
+// name contains only, each against the final format's sizes.
+func printAlternatives(data, eval, only string, final sizes, t0 time.Time) {
 	fmt.Printf("## Alternatives tried and rejected (each applied to the final format)\n\n")
 	fmt.Printf("| alternative | mean all | max all | mean <=40 | max <=40 | change (all) | change (<=40) |\n|---|---|---|---|---|---|---|\n")
 	for _, v := range alternatives() {
-		if !strings.Contains(v.name, *only) {
+		if !strings.Contains(v.name, only) {
 			continue
 		}
-		s := model(*data, *eval, v)
+		s := model(data, eval, v)
 		fmt.Printf("| %s | %.3f | %d | %.3f | %d | %+.3f | %+.3f |\n", v.name, s.mean(), s.max, s.mean40(), s.max40, s.mean()-final.mean(), s.mean40()-final.mean40())
 		log.Printf("measure: %s done (%v)", v.name, time.Since(t0))
 	}
