@@ -7,7 +7,7 @@ import (
 )
 
 // The key's code tables, tables_gen.go, are generated from real games by
-// ./internal/gentables (see FORMAT.md, "Code tables"). They are frozen: the
+// ./internal/gentables (see FORMAT.md, "The codes"). They are frozen: the
 // generator is only run to define a new format, and running it again on the
 // same corpus reproduces the file byte for byte.
 //go:generate go run ./internal/gentables -o tables_gen.go
