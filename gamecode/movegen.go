@@ -92,23 +92,6 @@ const (
 	chkAttacked = 2 // direct check from an attacked square
 )
 
-// castleGeo is the castling geometry per colour and side (0 = king side),
-// as board.LegalMoves checks it.
-var castleGeo = [2][2]struct {
-	right              board.CastlingRights
-	king, kingTo, rook board.Square
-	empty, safe        bitboard
-}{
-	{
-		{board.WhiteKingSide, board.E1, board.G1, board.H1, sqBB(board.F1) | sqBB(board.G1), sqBB(board.F1) | sqBB(board.G1)},
-		{board.WhiteQueenSide, board.E1, board.C1, board.A1, sqBB(board.B1) | sqBB(board.C1) | sqBB(board.D1), sqBB(board.C1) | sqBB(board.D1)},
-	},
-	{
-		{board.BlackKingSide, board.E8, board.G8, board.H8, sqBB(board.F8) | sqBB(board.G8), sqBB(board.F8) | sqBB(board.G8)},
-		{board.BlackQueenSide, board.E8, board.C8, board.A8, sqBB(board.B8) | sqBB(board.C8) | sqBB(board.D8), sqBB(board.C8) | sqBB(board.D8)},
-	},
-}
-
 func sqBB(s board.Square) bitboard { return bitboard(1) << (s & 63) }
 
 // has reports whether b holds s (s < 64).
@@ -124,16 +107,6 @@ func b2i(b bool) int {
 	}
 	return 0
 }
-
-// rookRays and bishopRays are the attacks from each square on an empty
-// board.
-var rookRays, bishopRays = func() (r, b [64]bitboard) {
-	for s := board.Square(0); s < 64; s++ {
-		r[s] = board.RookAttacks(s, 0)
-		b[s] = board.BishopAttacks(s, 0)
-	}
-	return r, b
-}()
 
 // history is what the model remembers of the moves before a position.
 type history struct {
@@ -163,11 +136,10 @@ type genState struct {
 	targets          [8]bitboard  // for pawns and knights: their pieces worth more, or undefended (not the king)
 	lastTo, againSq  board.Square // where the last move went; where our last move went
 	lastCap          int
-	// Our pawn moves: destinations by step (single and double pushes,
-	// captures to the left and right) of the pawns that are not pinned,
-	// the steps, and the other moves (of pinned pawns, en passant).
-	pawnSets  [4]bitboard
-	pawnSteps [4]int8
+	// The legal moves by piece; of the pawns, those that are not pinned
+	// are in ms.Pawns, the other moves (of pinned pawns, en passant) in
+	// pawnExtra.
+	ms        board.MoveSets
 	pawnExtra [32]board.Move
 	ourPawns  bitboard
 	nExtra    int
@@ -207,10 +179,10 @@ func (st *genState) class(s board.Square) int {
 	return bit(st.cls0, s) | bit(st.cls1, s)<<1 | bit(st.cls2, s)<<2
 }
 
-// gen finds our pieces that can move in p (board.LegalMoves' moves, by
-// piece) and scores them; h tells the moves before. It returns the number
-// of pieces: the king first (if it can move), then knights, bishops,
-// rooks, queens and pawns, each kind by square.
+// gen finds our pieces that can move in p (board's MoveSets, by piece)
+// and scores them; h tells the moves before. It returns the number of
+// pieces: the king first (if it can move), then knights, bishops, rooks,
+// queens and pawns, each kind by square.
 func (s *scorer) gen(p *board.Position, h *history) int {
 	st := &s.st
 	s.pos = p
@@ -237,6 +209,8 @@ func (s *scorer) gen(p *board.Position, h *history) int {
 	if ksq >= board.NoSquare || ours.Count() > 16 || theirs.Count() > 16 {
 		return 0
 	}
+	ms := &st.ms
+	p.MoveSets(ms)
 	switch npm := (occ &^ pawns &^ kings).Count(); {
 	case npm > 10:
 		st.ph = 0
@@ -251,31 +225,11 @@ func (s *scorer) gen(p *board.Position, h *history) int {
 	st.victims[2] = (knights | bishops | rooks | queens) & theirs
 	st.victims[1] = theirs &^ kings
 
-	// Their attacks, sliders seeing through our king.
-	occX := occ &^ sqBB(ksq)
-	var tP bitboard
-	if tp := pawns & theirs; them == board.White {
-		tP = (tp&^board.FileA)<<7 | (tp&^board.FileH)<<9
-	} else {
-		tP = (tp&^board.FileA)>>9 | (tp&^board.FileH)>>7
-	}
-	var tM, tR, tQ, tK bitboard
-	for b := knights & theirs; b != 0; b &= b - 1 {
-		tM |= board.KnightAttacks(b.LSB())
-	}
-	for b := bishops & theirs; b != 0; b &= b - 1 {
-		tM |= board.BishopAttacks(b.LSB(), occX)
-	}
-	for b := rooks & theirs; b != 0; b &= b - 1 {
-		tR |= board.RookAttacks(b.LSB(), occX)
-	}
-	for b := queens & theirs; b != 0; b &= b - 1 {
-		tQ |= board.QueenAttacks(b.LSB(), occX)
-	}
-	if tksq < board.NoSquare {
-		tK = board.KingAttacks(tksq)
-	}
-	tAtt := tP | tM | tR | tQ | tK
+	// Their attacks (sliders seeing through our king), by least attacker
+	// class.
+	tP, tR, tQ, tK := ms.Threats[board.Pawn], ms.Threats[board.Rook], ms.Threats[board.Queen], ms.Threats[board.King]
+	tM := ms.Threats[board.Knight] | ms.Threats[board.Bishop]
+	tAtt := ms.Danger
 	st.tAtt = tAtt
 	lo := tP | tM
 	c3 := tR &^ lo
@@ -304,34 +258,6 @@ func (s *scorer) gen(p *board.Position, h *history) int {
 		st.checkSq[board.Queen] = st.checkSq[board.Bishop] | st.checkSq[board.Rook]
 	}
 
-	// Check and pins.
-	var checkers bitboard
-	if has(tAtt, ksq) {
-		checkers = board.PawnAttacks(us, ksq)&pawns&theirs |
-			board.KnightAttacks(ksq)&knights&theirs |
-			board.BishopAttacks(ksq, occ)&(bishops|queens)&theirs |
-			board.RookAttacks(ksq, occ)&(rooks|queens)&theirs
-	}
-	var pinned bitboard
-	tRQ, tBQ := (rooks|queens)&theirs, (bishops|queens)&theirs
-	if rookRays[ksq]&tRQ|bishopRays[ksq]&tBQ != 0 {
-		snipers := board.RookAttacks(ksq, theirs)&tRQ | board.BishopAttacks(ksq, theirs)&tBQ
-		for ; snipers != 0; snipers &= snipers - 1 {
-			b := board.Between(ksq, snipers.LSB()) & occ
-			if b&(b-1) == 0 {
-				pinned |= b & ours
-			}
-		}
-	}
-	target := ^ours
-	if checkers != 0 {
-		target = board.Between(ksq, checkers.LSB()) | checkers
-	}
-	double := checkers&(checkers-1) != 0
-	if double {
-		target = 0 // only king moves
-	}
-
 	// The moves before.
 	st.lastTo, st.againSq, st.lastCap = board.NoSquare, board.NoSquare, 0
 	if h.last != board.NullMove {
@@ -356,52 +282,26 @@ func (s *scorer) gen(p *board.Position, h *history) int {
 		}
 	}
 	kAtt := board.KingAttacks(ksq)
-	kDests := kAtt &^ ours &^ tAtt
-	if checkers == 0 && p.Castling() != 0 {
-		for i := range castleGeo[us] {
-			cg := &castleGeo[us][i]
-			if p.Castling()&cg.right != 0 && ksq == cg.king && occ&cg.empty == 0 &&
-				p.PieceAt(cg.rook) == board.MakePiece(us, board.Rook) && tAtt&cg.safe == 0 {
-				kDests |= sqBB(cg.kingTo)
-			}
-		}
-	}
-	add(board.King, ksq, kAtt, kDests)
+	add(board.King, ksq, kAtt, ms.KingDests)
 	for b := knights & ours; b != 0; b &= b - 1 {
 		from := b.LSB()
 		a := board.KnightAttacks(from)
-		t := a & target
-		if has(pinned, from) {
-			t = 0 // a pinned knight cannot move
-		}
-		add(board.Knight, from, a, t)
+		add(board.Knight, from, a, ms.Dests(from, a))
 	}
 	for b := bishops & ours; b != 0; b &= b - 1 {
 		from := b.LSB()
 		a := board.BishopAttacks(from, occ)
-		t := a & target
-		if has(pinned, from) {
-			t &= board.Line(ksq, from)
-		}
-		add(board.Bishop, from, a, t)
+		add(board.Bishop, from, a, ms.Dests(from, a))
 	}
 	for b := rooks & ours; b != 0; b &= b - 1 {
 		from := b.LSB()
 		a := board.RookAttacks(from, occ)
-		t := a & target
-		if has(pinned, from) {
-			t &= board.Line(ksq, from)
-		}
-		add(board.Rook, from, a, t)
+		add(board.Rook, from, a, ms.Dests(from, a))
 	}
 	for b := queens & ours; b != 0; b &= b - 1 {
 		from := b.LSB()
 		a := board.QueenAttacks(from, occ)
-		t := a & target
-		if has(pinned, from) {
-			t &= board.Line(ksq, from)
-		}
-		add(board.Queen, from, a, t)
+		add(board.Queen, from, a, ms.Dests(from, a))
 	}
 	up := pawns & ours
 	var pl, pr bitboard
@@ -413,61 +313,26 @@ func (s *scorer) gen(p *board.Position, h *history) int {
 	uAtt2 |= uAtt&(pl|pr) | pl&pr
 	uAtt |= pl | pr
 	st.uAtt, st.uAtt2 = uAtt, uAtt2
-	ep := p.EPSquare()
 	st.kAtt = kAtt
 	s.scorePieces(np)
 
-	// Pawns.
-	free := up &^ pinned
-	var single, dbl, capL, capR bitboard
-	var dS, dL, dR int
-	if us == board.White {
-		single = (free << 8) &^ occ
-		dbl = ((single & board.Rank3) << 8) &^ occ
-		capL = ((free &^ board.FileA) << 7) & theirs
-		capR = ((free &^ board.FileH) << 9) & theirs
-		dS, dL, dR = 8, 7, 9
-	} else {
-		single = (free >> 8) &^ occ
-		dbl = ((single & board.Rank6) >> 8) &^ occ
-		capL = ((free &^ board.FileA) >> 9) & theirs
-		capR = ((free &^ board.FileH) >> 7) & theirs
-		dS, dL, dR = -8, -9, -7
-	}
-	st.pawnSets = [4]bitboard{single & target, dbl & target, capL & target, capR & target}
-	st.pawnSteps = [4]int8{int8(dS), int8(2 * dS), int8(dL), int8(dR)}
+	// Pawns: those that are not pinned by step, then the moves of pinned
+	// pawns and en passant.
 	nx := 0
-	for b := up & pinned; b != 0; b &= b - 1 {
+	for b := up & ms.Pinned; b != 0; b &= b - 1 {
 		from := b.LSB()
-		fb := sqBB(from)
-		var push bitboard
-		if us == board.White {
-			push = (fb << 8) &^ occ
-			push |= ((push & board.Rank3) << 8) &^ occ
-		} else {
-			push = (fb >> 8) &^ occ
-			push |= ((push & board.Rank6) >> 8) &^ occ
-		}
-		for t := (push | board.PawnAttacks(us, from)&theirs) & target & board.Line(ksq, from); t != 0; t &= t - 1 {
+		for t := ms.PawnDests(from); t != 0; t &= t - 1 {
 			st.pawnExtra[nx&31] = board.NewMove(from, t.LSB())
 			nx++
 		}
 	}
-	if ep < board.NoSquare && !double {
-		for b := board.PawnAttacks(them, ep) & up; b != 0; b &= b - 1 {
-			m := board.NewMove(b.LSB(), ep) | board.MoveEnPassant
-			if p.IsLegal(m) {
-				st.pawnExtra[nx&31] = m
-				nx++
-			}
-		}
+	for b := ms.EPFrom; b != 0; b &= b - 1 {
+		st.pawnExtra[nx&31] = board.NewMove(b.LSB(), p.EPSquare()) | board.MoveEnPassant
+		nx++
 	}
 	st.nExtra = nx
 	st.ourPawns = up
-	var pd bitboard
-	for _, t := range st.pawnSets {
-		pd |= t
-	}
+	pd := ms.Pawns[0] | ms.Pawns[1] | ms.Pawns[2] | ms.Pawns[3]
 	for _, m := range st.pawnExtra[:nx&31] {
 		pd |= sqBB(m.To())
 	}
@@ -745,8 +610,8 @@ func (s *scorer) pawnMoves() int {
 	targets := st.targets[board.Pawn]
 	chkSq := st.checkSq[board.Pawn]
 	cls0, cls1, cls2, uAtt := st.cls0, st.cls1, st.cls2, st.uAtt
-	for k, t := range st.pawnSets {
-		step := int(st.pawnSteps[k])
+	for k, t := range st.ms.Pawns {
+		step := board.PawnStep(st.us, k)
 		def := st.uAtt
 		if k >= 2 {
 			def = st.uAtt2
@@ -770,10 +635,10 @@ func (s *scorer) pawnMoves() int {
 			n++
 		}
 	}
-	for k, t := range st.pawnSets {
+	for k, t := range st.ms.Pawns {
 		for t &= board.Rank1 | board.Rank8; t != 0; t &= t - 1 {
 			to := t.LSB()
-			n = s.specialDests(pc, board.NewMove(board.Square(int(to)-int(st.pawnSteps[k]))&63, to), n, &best)
+			n = s.specialDests(pc, board.NewMove(board.Square(int(to)-board.PawnStep(st.us, k))&63, to), n, &best)
 		}
 	}
 	for _, m := range st.pawnExtra[:st.nExtra&31] {
