@@ -1,4 +1,4 @@
-package gamecode
+package gamemodel
 
 import (
 	"math/bits"
@@ -12,8 +12,8 @@ import (
 // square counting once for each piece promoted to; for "a pawn", any
 // legal pawn move). Each choice has a score, the sum of the weights of its
 // features (one per slot below, frozen in tables_gen.go), and the
-// probability of a choice is proportional to exp(score/scoreScale) (see
-// movemodel.go). The format depends on every detail here: the order in
+// probability of a choice is proportional to exp(score/ScoreScale) (see
+// choice.go). The format depends on every detail here: the order in
 // which pieces and destinations are listed, the features and the weights.
 
 type bitboard = board.Bitboard
@@ -43,7 +43,7 @@ const (
 	offPRecap       = offPSafe + 6*16
 	offPAgain       = offPRecap + 6*2*2
 	offPSpecial     = offPAgain + 6*2
-	numPieceWeights = offPSpecial + 6*2
+	NumPieceWeights = offPSpecial + 6*2
 )
 
 // Destination feature slots, each an index into destWeights.
@@ -70,7 +70,7 @@ const (
 	offDFrom        = offDThreat + 2*3
 	offDFromDanger  = offDFrom + numPhases*64
 	dFromDangerNone = 6 * 2 // the dslotFromDanger feature of pieces other than pawns
-	numDestWeights  = offDFromDanger + dFromDangerNone + 1
+	NumDestWeights  = offDFromDanger + dFromDangerNone + 1
 )
 
 // numPhases is the number of game phases of the piece-square features.
@@ -108,14 +108,14 @@ func b2i(b bool) int {
 	return 0
 }
 
-// history is what the model remembers of the moves before a position.
-type history struct {
+// History is what the model remembers of the moves before a position.
+type History struct {
 	last, prev board.Move // the last move and the one before (ours), or board.NullMove
 	lastCap    bool       // the last move captured
 }
 
-// play plays m in p and remembers it.
-func (h *history) play(p *board.Position, m board.Move) {
+// Play plays m in p and remembers it.
+func (h *History) Play(p *board.Position, m board.Move) {
 	h.lastCap = p.PieceAt(m.To()) != board.NoPiece || m.Kind() == board.MoveEnPassant
 	p.Play(m)
 	h.prev, h.last = h.last, m
@@ -145,33 +145,40 @@ type genState struct {
 	nExtra    int
 }
 
-// piece is one of our pieces that can move, and where to; or, with from
+// Piece is one of our pieces that can move, and where to; or, with from
 // board.NoSquare, our pawns (see genState's pawn fields).
-type piece struct {
+type Piece struct {
 	from  board.Square
 	pt    board.PieceType
-	dests bitboard
+	Dests bitboard // its legal destinations (for castling, the king's)
 }
 
 // pawnGroup is the square from of the pieces entry standing for the pawns.
 const pawnGroup = board.NoSquare
 
-// maxDests bounds the moves of a piece (a queen has at most 27) or of
+// MaxDests bounds the moves of a piece (a queen has at most 27) or of
 // the pawns (8 pawns with 4 moves, or 3 promotion squares of 4 pieces).
-const maxDests = 128
+const MaxDests = 128
 
-// scorer generates the legal moves of positions, piece by piece, with the
-// scores of the pieces and of the destinations of one of them.
-type scorer struct {
-	pos    *board.Position
-	st     genState
-	pieces [17]piece
-	pscore [32]int32
-	pbest  int32
-	moves  [maxDests]board.Move
-	dscore [maxDests]int32
-	dbest  int32
-	freq   [maxDests]uint32
+// Scorer generates the legal moves of positions, piece by piece, with the
+// scores of the pieces and of the destinations of one of them. The zero
+// value is ready to use; it allocates nothing.
+type Scorer struct {
+	pos *board.Position
+	st  genState
+	// Pieces are the pieces that can move, in the format's order, and
+	// PScore their scores (both valid up to Gen's result), PBest the
+	// best of those scores.
+	Pieces [17]Piece
+	PScore [32]int32
+	PBest  int32
+	// Moves are the moves of one piece in the format's order and DScore
+	// their scores (both valid up to Dests' result), DBest the best.
+	Moves  [MaxDests]board.Move
+	DScore [MaxDests]int32
+	DBest  int32
+	// Freq is scratch space for the frequencies of a choice (Freqs).
+	Freq [MaxDests]uint32
 }
 
 // class returns the least attacker class of s.
@@ -179,11 +186,11 @@ func (st *genState) class(s board.Square) int {
 	return bit(st.cls0, s) | bit(st.cls1, s)<<1 | bit(st.cls2, s)<<2
 }
 
-// gen finds our pieces that can move in p (board's MoveSets, by piece)
+// Gen finds our pieces that can move in p (board's MoveSets, by piece)
 // and scores them; h tells the moves before. It returns the number of
 // pieces: the king first (if it can move), then knights, bishops, rooks,
 // queens and pawns, each kind by square.
-func (s *scorer) gen(p *board.Position, h *history) int {
+func (s *Scorer) Gen(p *board.Position, h *History) int {
 	st := &s.st
 	s.pos = p
 	us := p.SideToMove()
@@ -277,7 +284,7 @@ func (s *scorer) gen(p *board.Position, h *history) int {
 		uAtt2 |= uAtt & att
 		uAtt |= att
 		if dests != 0 {
-			s.pieces[np] = piece{from, pt, dests}
+			s.Pieces[np] = Piece{from, pt, dests}
 			np++
 		}
 	}
@@ -337,21 +344,21 @@ func (s *scorer) gen(p *board.Position, h *history) int {
 		pd |= sqBB(m.To())
 	}
 	if pd != 0 {
-		pc := &s.pieces[np]
-		*pc = piece{pawnGroup, board.Pawn, pd}
-		s.pscore[np] = s.pawnScore(pc)
-		s.pbest = max(s.pbest, s.pscore[np])
+		pc := &s.Pieces[np]
+		*pc = Piece{pawnGroup, board.Pawn, pd}
+		s.PScore[np] = s.pawnScore(pc)
+		s.PBest = max(s.PBest, s.PScore[np])
 		np++
 	}
 	return np
 }
 
-// scorePieces scores the first np pieces: the sums of pieceFeatures'
+// scorePieces scores the first np pieces: the sums of PieceFeatures'
 // weights, by composite tables.
-func (s *scorer) scorePieces(np int) {
+func (s *Scorer) scorePieces(np int) {
 	st := &s.st
-	pieces := s.pieces[:np]
-	scores := s.pscore[:np]
+	pieces := s.Pieces[:np]
+	scores := s.PScore[:np]
 	// The origin and the mobility (popcounts: kept apart from the rest,
 	// they may be calls that spill every register).
 	pst := &piecePstTab[st.ph%numPhases]
@@ -359,7 +366,7 @@ func (s *scorer) scorePieces(np int) {
 	cls0, cls1, cls2 := st.cls0, st.cls1, st.cls2
 	for i := range pieces {
 		pc := &pieces[i]
-		from, d := pc.from, pc.dests
+		from, d := pc.from, pc.Dests
 		pi := int(pc.pt-1) & 7
 		dk := pi<<4 | bit(cls0, from)<<1 | bit(cls1, from)<<2 | bit(cls2, from)<<3 | bit(uAtt, from)
 		mk := pi<<8 | min(d.Count(), 15)<<4 | min((d&^tAtt).Count(), 15)
@@ -374,7 +381,7 @@ func (s *scorer) scorePieces(np int) {
 	best := int32(-1 << 30)
 	for i := range pieces {
 		pc := &pieces[i]
-		pt, d := pc.pt&7, pc.dests
+		pt, d := pc.pt&7, pc.Dests
 		pi := int(pt-1) & 7
 		tac := b2i(d&specMask[pt] != 0)
 		rc := 0
@@ -393,7 +400,7 @@ func (s *scorer) scorePieces(np int) {
 		scores[i] = sc
 		best = max(best, sc)
 	}
-	s.pbest = best
+	s.PBest = best
 }
 
 // Composite tables of the piece weights: piecePstTab[ph][pi*64+from],
@@ -450,12 +457,12 @@ func init() {
 	}
 }
 
-// pieceFeatures returns the features of a piece that can move, or of
+// PieceFeatures returns the features of a piece that can move, or of
 // the pawns.
-func (s *scorer) pieceFeatures(pc *piece) (f [numPSlots]uint16) {
+func (s *Scorer) PieceFeatures(pc *Piece) (f [numPSlots]uint16) {
 	st := &s.st
 	pi := int(pc.pt-1) % 6
-	from, d := pc.from, pc.dests
+	from, d := pc.from, pc.Dests
 	if from == pawnGroup {
 		up := st.ourPawns
 		f[pslotPst] = uint16(offPPst + st.ph*6*64) // a pawn on a1: none
@@ -494,18 +501,18 @@ func (s *scorer) pieceFeatures(pc *piece) (f [numPSlots]uint16) {
 	return f
 }
 
-// pieceOf returns the index of the entry of the first np pieces that
+// PieceOf returns the index of the entry of the first np pieces that
 // moves m (the pawns' entry for a pawn move), or -1.
-func (s *scorer) pieceOf(np int, m board.Move) int {
+func (s *Scorer) PieceOf(np int, m board.Move) int {
 	from := m.From()
 	if s.pos.PieceAt(from).Type() == board.Pawn {
-		if np > 0 && s.pieces[np-1].from == pawnGroup {
+		if np > 0 && s.Pieces[np-1].from == pawnGroup {
 			return np - 1
 		}
 		return -1
 	}
-	for i := range s.pieces[:np] {
-		if s.pieces[i].from == from {
+	for i := range s.Pieces[:np] {
+		if s.Pieces[i].from == from {
 			return i
 		}
 	}
@@ -513,10 +520,10 @@ func (s *scorer) pieceOf(np int, m board.Move) int {
 }
 
 // pawnScore returns the score of the pawns' entry pc: the sum of
-// pieceFeatures' weights, by composite tables.
-func (s *scorer) pawnScore(pc *piece) int32 {
+// PieceFeatures' weights, by composite tables.
+func (s *Scorer) pawnScore(pc *Piece) int32 {
 	st := &s.st
-	up, tAtt, d := st.ourPawns, st.tAtt, pc.dests
+	up, tAtt, d := st.ourPawns, st.tAtt, pc.Dests
 	tac := b2i(d&(board.Rank1|board.Rank8) != 0)
 	rc := 0
 	if capt, chk := d&st.theirs, d&st.checkSq[board.Pawn]; capt|chk != 0 {
@@ -535,12 +542,12 @@ func (s *scorer) pawnScore(pc *piece) int32 {
 		pieceTacTab[0][tac&127] + pieceHistTab[st.lastCap&1][0][(rc*2+again)&3]
 }
 
-// dests lists the moves of piece pc (one of the last generation's) in
-// s.moves with their scores, and returns their number: by destination
+// Dests lists the moves of piece pc (one of the last generation's) in
+// s.Moves with their scores, and returns their number: by destination
 // square, castling last.
 // Ordinary moves are scored by composite tables, the others as the sums
-// of destFeatures' weights.
-func (s *scorer) dests(pc *piece) int {
+// of DestFeatures' weights.
+func (s *Scorer) Dests(pc *Piece) int {
 	if pc.from == pawnGroup {
 		return s.pawnMoves()
 	}
@@ -560,11 +567,11 @@ func (s *scorer) dests(pc *piece) int {
 	lc := st.lastCap & 1
 	base := destWeights[offDRecap+lc*7] + destWeights[offDSpecial+specNone] +
 		destWeights[offDFrom] + destWeights[offDFromDanger+dFromDangerNone]
-	recap := destWeights[(offDRecap+lc*7+1+pi)%numDestWeights] - destWeights[offDRecap+lc*7]
+	recap := destWeights[(offDRecap+lc*7+1+pi)%NumDestWeights] - destWeights[offDRecap+lc*7]
 	chkSq := st.checkSq[pt]
 	cls0, cls1, cls2 := st.cls0, st.cls1, st.cls2
 	def := st.uAtt2
-	ordinary := pc.dests
+	ordinary := pc.Dests
 	if pt == board.King {
 		ordinary &= board.KingAttacks(from) // not castling
 	}
@@ -577,28 +584,28 @@ func (s *scorer) dests(pc *piece) int {
 		if to == st.lastTo && victim != 0 {
 			sc += recap
 		}
-		s.moves[n&(maxDests-1)] = board.NewMove(from, to)
-		s.dscore[n&(maxDests-1)] = sc
+		s.Moves[n&(MaxDests-1)] = board.NewMove(from, to)
+		s.DScore[n&(MaxDests-1)] = sc
 		best = max(best, sc)
 		n++
 	}
-	for t := pc.dests &^ ordinary; t != 0; t &= t - 1 {
+	for t := pc.Dests &^ ordinary; t != 0; t &= t - 1 {
 		n = s.specialDests(pc, board.NewMove(from, t.LSB())|board.MoveCastling, n, &best)
 	}
-	s.dbest = best
+	s.DBest = best
 	return n
 }
 
-// pawnMoves lists the pawn moves of the last generation in s.moves with
+// pawnMoves lists the pawn moves of the last generation in s.Moves with
 // their scores, and returns their number: single pushes, double pushes,
 // captures to the left, to the right (each by destination square) that
 // do not promote, then those that do (each as four moves: queen, rook,
 // bishop, knight), then the moves of pinned pawns and en passant.
-func (s *scorer) pawnMoves() int {
+func (s *Scorer) pawnMoves() int {
 	st := &s.st
 	n := 0
 	best := int32(-1 << 30)
-	pc := &piece{pawnGroup, board.Pawn, 0}
+	pc := &Piece{pawnGroup, board.Pawn, 0}
 	flip := st.flip
 	pst := (*[64]int32)(destPstTab[st.ph%numPhases][:64])
 	fromTab := (*[64]int32)(destWeights[offDFrom+(st.ph%numPhases)*64:])
@@ -629,8 +636,8 @@ func (s *scorer) pawnMoves() int {
 			if to == st.lastTo && victim != 0 {
 				sc += recap
 			}
-			s.moves[n&(maxDests-1)] = board.NewMove(from, to)
-			s.dscore[n&(maxDests-1)] = sc
+			s.Moves[n&(MaxDests-1)] = board.NewMove(from, to)
+			s.DScore[n&(MaxDests-1)] = sc
 			best = max(best, sc)
 			n++
 		}
@@ -644,7 +651,7 @@ func (s *scorer) pawnMoves() int {
 	for _, m := range st.pawnExtra[:st.nExtra&31] {
 		n = s.specialDests(pc, m, n, &best)
 	}
-	s.dbest = best
+	s.DBest = best
 	return n
 }
 
@@ -705,37 +712,37 @@ func init() {
 // specialDests adds move m of piece pc (or the four promotions if it
 // goes to the last rank) after the first n moves, scored from their
 // features, and returns the new number of moves.
-func (s *scorer) specialDests(pc *piece, m board.Move, n int, best *int32) int {
+func (s *Scorer) specialDests(pc *Piece, m board.Move, n int, best *int32) int {
 	from, to := m.From(), m.To()
 	if pc.pt == board.Pawn && (to >= board.A8 || to <= board.H1) {
 		for pt := board.Queen; pt >= board.Knight; pt-- {
 			m := board.NewPromotion(from, to, pt)
-			s.moves[n&(maxDests-1)] = m
+			s.Moves[n&(MaxDests-1)] = m
 			sc := s.destScore(pc, m)
-			s.dscore[n&(maxDests-1)] = sc
+			s.DScore[n&(MaxDests-1)] = sc
 			*best = max(*best, sc)
 			n++
 		}
 		return n
 	}
-	s.moves[n&(maxDests-1)] = m
+	s.Moves[n&(MaxDests-1)] = m
 	sc := s.destScore(pc, m)
-	s.dscore[n&(maxDests-1)] = sc
+	s.DScore[n&(MaxDests-1)] = sc
 	*best = max(*best, sc)
 	return n + 1
 }
 
 // destScore returns the score of move m of piece pc.
-func (s *scorer) destScore(pc *piece, m board.Move) int32 {
+func (s *Scorer) destScore(pc *Piece, m board.Move) int32 {
 	var sc int32
-	for _, f := range s.destFeatures(pc, m) {
+	for _, f := range s.DestFeatures(pc, m) {
 		sc += destWeights[f]
 	}
 	return sc
 }
 
-// destFeatures returns the features of move m of piece pc.
-func (s *scorer) destFeatures(pc *piece, m board.Move) (f [numDSlots]uint16) {
+// DestFeatures returns the features of move m of piece pc.
+func (s *Scorer) DestFeatures(pc *Piece, m board.Move) (f [numDSlots]uint16) {
 	st := &s.st
 	pt := pc.pt
 	pi := int(pt-1) % 6
