@@ -142,6 +142,7 @@ type genState struct {
 	ms        board.MoveSets
 	pawnExtra [32]board.Move
 	ourPawns  bitboard
+	pawnDests bitboard // where pawn moves go
 	nExtra    int
 }
 
@@ -194,30 +195,44 @@ func (s *Scorer) Gen(p *board.Position, h *History) int {
 	st := &s.st
 	s.pos = p
 	us := p.SideToMove()
-	them := us.Other()
 	st.us = us
 	st.flip = 0
 	if us == board.Black {
 		st.flip = 56
 	}
-	ours, theirs := p.ByColor(us), p.ByColor(them)
-	occ := ours | theirs
-	st.occ, st.theirs = occ, theirs
+	ours, theirs := p.ByColor(us), p.ByColor(us.Other())
+	st.occ, st.theirs = ours|theirs, theirs
+	// No king, or more men than a legal position has (whose moves might
+	// not fit in the buffers): no moves.
+	if (p.ByType(board.King)&ours) == 0 || ours.Count() > 16 || theirs.Count() > 16 {
+		return 0
+	}
+	p.MoveSets(&st.ms)
+	st.setThreats(p)
+	st.setHistory(h)
+	np := s.listPieces(p)
+	s.scorePieces(np)
+	if s.listPawns(p) {
+		pc := &s.Pieces[np]
+		*pc = Piece{pawnGroup, board.Pawn, st.pawnDests}
+		s.PScore[np] = s.pawnScore(pc)
+		s.PBest = max(s.PBest, s.PScore[np])
+		np++
+	}
+	return np
+}
+
+// setThreats sets the game phase, what the opponent attacks and with
+// what, and what our pieces may aim at.
+func (st *genState) setThreats(p *board.Position) {
+	us, them := st.us, st.us.Other()
+	ours, theirs, occ := p.ByColor(us), st.theirs, st.occ
 	pawns := p.ByType(board.Pawn)
 	knights := p.ByType(board.Knight)
 	bishops := p.ByType(board.Bishop)
 	rooks := p.ByType(board.Rook)
 	queens := p.ByType(board.Queen)
 	kings := p.ByType(board.King)
-	ksq := (kings & ours).LSB()
-	tksq := (kings & theirs).LSB()
-	// No king, or more men than a legal position has (whose moves might
-	// not fit in the buffers): no moves.
-	if ksq >= board.NoSquare || ours.Count() > 16 || theirs.Count() > 16 {
-		return 0
-	}
-	ms := &st.ms
-	p.MoveSets(ms)
 	switch npm := (occ &^ pawns &^ kings).Count(); {
 	case npm > 10:
 		st.ph = 0
@@ -234,6 +249,7 @@ func (s *Scorer) Gen(p *board.Position, h *History) int {
 
 	// Their attacks (sliders seeing through our king), by least attacker
 	// class.
+	ms := &st.ms
 	tP, tR, tQ, tK := ms.Threats[board.Pawn], ms.Threats[board.Rook], ms.Threats[board.Queen], ms.Threats[board.King]
 	tM := ms.Threats[board.Knight] | ms.Threats[board.Bishop]
 	tAtt := ms.Danger
@@ -253,7 +269,7 @@ func (s *Scorer) Gen(p *board.Position, h *History) int {
 	st.targets[board.Knight] = undef | (rooks|queens)&theirs
 	st.targets[board.Pawn] = undef | (knights|bishops|rooks|queens)&theirs
 	st.checkSq = [8]bitboard{}
-	if tksq < board.NoSquare {
+	if tksq := (kings & theirs).LSB(); tksq < board.NoSquare {
 		st.checkSq[board.Pawn] = board.PawnAttacks(them, tksq)
 		st.checkSq[board.Knight] = board.KnightAttacks(tksq)
 		if (bishops|queens)&ours != 0 || pawns&ours&(board.Rank2|board.Rank7) != 0 {
@@ -264,8 +280,10 @@ func (s *Scorer) Gen(p *board.Position, h *History) int {
 		}
 		st.checkSq[board.Queen] = st.checkSq[board.Bishop] | st.checkSq[board.Rook]
 	}
+}
 
-	// The moves before.
+// setHistory sets what the features need of the moves before.
+func (st *genState) setHistory(h *History) {
 	st.lastTo, st.againSq, st.lastCap = board.NoSquare, board.NoSquare, 0
 	if h.last != board.NullMove {
 		st.lastTo = h.last.To()
@@ -276,8 +294,15 @@ func (s *Scorer) Gen(p *board.Position, h *History) int {
 	if h.lastCap {
 		st.lastCap = 1
 	}
+}
 
-	// Our pieces, their attacks and destinations.
+// listPieces lists our pieces other than pawns that can move in
+// s.Pieces, in the format's order, and returns their number; it sets the
+// squares we attack at least once and twice.
+func (s *Scorer) listPieces(p *board.Position) int {
+	st := &s.st
+	ms := &st.ms
+	ours, occ := p.ByColor(st.us), st.occ
 	var uAtt, uAtt2 bitboard
 	np := 0
 	add := func(pt board.PieceType, from board.Square, att, dests bitboard) {
@@ -288,31 +313,31 @@ func (s *Scorer) Gen(p *board.Position, h *History) int {
 			np++
 		}
 	}
-	kAtt := board.KingAttacks(ksq)
-	add(board.King, ksq, kAtt, ms.KingDests)
-	for b := knights & ours; b != 0; b &= b - 1 {
+	kAtt := board.KingAttacks(ms.King)
+	add(board.King, ms.King, kAtt, ms.KingDests)
+	for b := p.ByType(board.Knight) & ours; b != 0; b &= b - 1 {
 		from := b.LSB()
 		a := board.KnightAttacks(from)
 		add(board.Knight, from, a, ms.Dests(from, a))
 	}
-	for b := bishops & ours; b != 0; b &= b - 1 {
+	for b := p.ByType(board.Bishop) & ours; b != 0; b &= b - 1 {
 		from := b.LSB()
 		a := board.BishopAttacks(from, occ)
 		add(board.Bishop, from, a, ms.Dests(from, a))
 	}
-	for b := rooks & ours; b != 0; b &= b - 1 {
+	for b := p.ByType(board.Rook) & ours; b != 0; b &= b - 1 {
 		from := b.LSB()
 		a := board.RookAttacks(from, occ)
 		add(board.Rook, from, a, ms.Dests(from, a))
 	}
-	for b := queens & ours; b != 0; b &= b - 1 {
+	for b := p.ByType(board.Queen) & ours; b != 0; b &= b - 1 {
 		from := b.LSB()
 		a := board.QueenAttacks(from, occ)
 		add(board.Queen, from, a, ms.Dests(from, a))
 	}
-	up := pawns & ours
+	up := p.ByType(board.Pawn) & ours
 	var pl, pr bitboard
-	if us == board.White {
+	if st.us == board.White {
 		pl, pr = (up&^board.FileA)<<7, (up&^board.FileH)<<9
 	} else {
 		pl, pr = (up&^board.FileA)>>9, (up&^board.FileH)>>7
@@ -321,12 +346,18 @@ func (s *Scorer) Gen(p *board.Position, h *History) int {
 	uAtt |= pl | pr
 	st.uAtt, st.uAtt2 = uAtt, uAtt2
 	st.kAtt = kAtt
-	s.scorePieces(np)
+	st.ourPawns = up
+	return np
+}
 
-	// Pawns: those that are not pinned by step, then the moves of pinned
-	// pawns and en passant.
+// listPawns sets the pawns' moves that are not in ms.Pawns (of pinned
+// pawns, then en passant) and the squares all pawn moves go to, and
+// reports whether there is a pawn move.
+func (s *Scorer) listPawns(p *board.Position) bool {
+	st := &s.st
+	ms := &st.ms
 	nx := 0
-	for b := up & ms.Pinned; b != 0; b &= b - 1 {
+	for b := st.ourPawns & ms.Pinned; b != 0; b &= b - 1 {
 		from := b.LSB()
 		for t := ms.PawnDests(from); t != 0; t &= t - 1 {
 			st.pawnExtra[nx&31] = board.NewMove(from, t.LSB())
@@ -338,19 +369,12 @@ func (s *Scorer) Gen(p *board.Position, h *History) int {
 		nx++
 	}
 	st.nExtra = nx
-	st.ourPawns = up
 	pd := ms.Pawns[0] | ms.Pawns[1] | ms.Pawns[2] | ms.Pawns[3]
 	for _, m := range st.pawnExtra[:nx&31] {
 		pd |= sqBB(m.To())
 	}
-	if pd != 0 {
-		pc := &s.Pieces[np]
-		*pc = Piece{pawnGroup, board.Pawn, pd}
-		s.PScore[np] = s.pawnScore(pc)
-		s.PBest = max(s.PBest, s.PScore[np])
-		np++
-	}
-	return np
+	st.pawnDests = pd
+	return pd != 0
 }
 
 // scorePieces scores the first np pieces: the sums of PieceFeatures'
