@@ -84,36 +84,39 @@ func (p *Position) MoveSets(ms *MoveSets) {
 	ours, theirs := p.byColor[us], p.byColor[them]
 	occ := ours | theirs
 	ksq := p.KingSquare(us)
-	*ms = MoveSets{King: ksq, us: us, occ: occ, theirs: theirs}
 	if ksq >= NoSquare {
+		*ms = MoveSets{King: ksq, us: us, occ: occ, theirs: theirs}
 		return
 	}
+	// Every field is set below (no clearing first: this is a hot path).
+	ms.King, ms.us, ms.occ, ms.theirs = ksq, us, occ, theirs
 
 	// Their attacks, sliders seeing through our king.
 	occX := occ &^ (1 << ksq)
-	t := &ms.Threats
+	var tP, tN, tB, tR, tQ, tK Bitboard
 	if tp := p.byType[Pawn] & theirs; them == White {
-		t[Pawn] = (tp&^FileA)<<7 | (tp&^FileH)<<9
+		tP = (tp&^FileA)<<7 | (tp&^FileH)<<9
 	} else {
-		t[Pawn] = (tp&^FileA)>>9 | (tp&^FileH)>>7
+		tP = (tp&^FileA)>>9 | (tp&^FileH)>>7
 	}
 	for b := p.byType[Knight] & theirs; b != 0; b &= b - 1 {
-		t[Knight] |= knightAttacks[b.LSB()]
+		tN |= knightAttacks[b.LSB()]
 	}
 	for b := p.byType[Bishop] & theirs; b != 0; b &= b - 1 {
-		t[Bishop] |= bishopAtt(b.LSB(), occX)
+		tB |= bishopAtt(b.LSB(), occX)
 	}
 	for b := p.byType[Rook] & theirs; b != 0; b &= b - 1 {
-		t[Rook] |= rookAtt(b.LSB(), occX)
+		tR |= rookAtt(b.LSB(), occX)
 	}
 	for b := p.byType[Queen] & theirs; b != 0; b &= b - 1 {
 		s := b.LSB()
-		t[Queen] |= bishopAtt(s, occX) | rookAtt(s, occX)
+		tQ |= bishopAtt(s, occX) | rookAtt(s, occX)
 	}
 	if tk := p.byType[King] & theirs; tk != 0 {
-		t[King] = kingAttacks[tk.LSB()]
+		tK = kingAttacks[tk.LSB()]
 	}
-	danger := t[Pawn] | t[Knight] | t[Bishop] | t[Rook] | t[Queen] | t[King]
+	ms.Threats = [King + 1]Bitboard{0, tP, tN, tB, tR, tQ, tK}
+	danger := tP | tN | tB | tR | tQ | tK
 	ms.Danger = danger
 
 	// Check, pins and where our pieces other than the king may go.
@@ -151,17 +154,17 @@ func (p *Position) MoveSets(ms *MoveSets) {
 
 	// The pawns.
 	up := p.byType[Pawn] & ours
-	ms.Pawns = pawnSets(us, up&^pinned, occ, theirs)
-	for k := range ms.Pawns {
-		ms.Pawns[k] &= target
-	}
+	ps := pawnSets(us, up&^pinned, occ, theirs)
+	ms.Pawns = [numPawnKinds]Bitboard{ps[0] & target, ps[1] & target, ps[2] & target, ps[3] & target}
+	var ep Bitboard
 	if p.ep < NoSquare && !double {
 		for b := pawnAttacks[them][p.ep] & up; b != 0; b &= b - 1 {
 			if from := b.LSB(); p.epLegal(from, ksq) {
-				ms.EPFrom |= 1 << from
+				ep |= 1 << from
 			}
 		}
 	}
+	ms.EPFrom = ep
 }
 
 // Dests returns the legal destinations of the mover's knight, bishop, rook

@@ -204,3 +204,30 @@ func TestMoveSetsNoAllocs(t *testing.T) {
 		t.Errorf("MoveSets allocates %v times per run", n)
 	}
 }
+
+// BenchmarkMoveSets computes the move sets of the positions of real games
+// (compare BenchmarkLegalMoves).
+func BenchmarkMoveSets(b *testing.B) {
+	games, _ := splitGames()
+	var positions []Position
+	for _, g := range games {
+		p := StartPosition()
+		for _, san := range g {
+			m, err := p.ParseSAN(san)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p.Play(m)
+			positions = append(positions, p)
+		}
+	}
+	var ms MoveSets
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := range positions {
+			positions[j].MoveSets(&ms)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(positions)), "ns/position")
+}
