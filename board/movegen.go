@@ -5,13 +5,17 @@ package board
 // cap(dst)-len(dst) >= MaxMoves.
 const MaxMoves = 256
 
-// castling geometry per colour and side (0 = king side, 1 = queen side).
-var castleInfo = [2][2]struct {
+// castleSide is the geometry of one castling move.
+type castleSide struct {
 	right        CastlingRights
 	king, kingTo Square
 	rook, rookTo Square
 	empty, safe  Bitboard // must be empty; must not be attacked (besides the king's square)
-}{
+}
+
+// castleInfo is the castling geometry per colour and side (0 = king side,
+// 1 = queen side).
+var castleInfo = [2][2]castleSide{
 	{
 		{WhiteKingSide, E1, G1, H1, F1, F1.Bitboard() | G1.Bitboard(), F1.Bitboard() | G1.Bitboard()},
 		{WhiteQueenSide, E1, C1, A1, D1, B1.Bitboard() | C1.Bitboard() | D1.Bitboard(), C1.Bitboard() | D1.Bitboard()},
@@ -90,8 +94,7 @@ func (p *Position) LegalMoves(dst []Move) []Move {
 	if checkers == 0 && p.castling != 0 {
 		for i := range castleInfo[us] {
 			ci := &castleInfo[us][i]
-			if p.castling&ci.right == 0 || ksq != ci.king || occ&ci.empty != 0 ||
-				p.squares[ci.rook] != MakePiece(us, Rook) {
+			if !p.castlePossible(ci, ksq, occ) {
 				continue
 			}
 			ok := true
@@ -131,22 +134,9 @@ func appendPromotions(dst []Move, from, to Square) []Move {
 // pawnMoves appends the legal pawn moves.
 func (p *Position) pawnMoves(dst []Move, us Color, ksq Square, occ, theirs, target, pinned Bitboard) []Move {
 	pawns := p.byType[Pawn] & p.byColor[us]
-	free := pawns &^ pinned
-	empty := ^occ
-	if us == White {
-		single := (free << 8) & empty
-		double := ((single & Rank3) << 8) & empty & target
-		dst = appendPawnMoves(dst, single&target, 8)
-		dst = appendPawnMoves(dst, double, 16)
-		dst = appendPawnMoves(dst, ((free&^FileA)<<7)&theirs&target, 7)
-		dst = appendPawnMoves(dst, ((free&^FileH)<<9)&theirs&target, 9)
-	} else {
-		single := (free >> 8) & empty
-		double := ((single & Rank6) >> 8) & empty & target
-		dst = appendPawnMoves(dst, single&target, -8)
-		dst = appendPawnMoves(dst, double, -16)
-		dst = appendPawnMoves(dst, ((free&^FileA)>>9)&theirs&target, -9)
-		dst = appendPawnMoves(dst, ((free&^FileH)>>7)&theirs&target, -7)
+	sets := pawnSets(us, pawns&^pinned, occ, theirs)
+	for k, t := range sets {
+		dst = appendPawnMoves(dst, t&target, int(pawnSteps[us][k]))
 	}
 
 	// Pinned pawns may only move along the pin line.
@@ -237,7 +227,7 @@ func (p *Position) IsLegal(m Move) bool {
 			if from != ci.king || to != ci.kingTo {
 				continue
 			}
-			if p.castling&ci.right == 0 || occ&ci.empty != 0 || p.squares[ci.rook] != MakePiece(us, Rook) {
+			if !p.castlePossible(ci, from, occ) {
 				return false
 			}
 			if p.attackedBy(from, us^1, occ, ^Bitboard(0)) {

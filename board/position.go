@@ -110,11 +110,6 @@ func (p *Position) AttackersTo(s Square, c Color) Bitboard {
 	return p.attackers(s, p.Occupied()) & p.byColor[c&1]
 }
 
-// IsAttacked reports whether s is attacked by any piece of colour c.
-func (p *Position) IsAttacked(s Square, c Color) bool {
-	return p.AttackersTo(s, c) != 0
-}
-
 // attackers returns the pieces of both colours attacking s with occupancy occ.
 func (p *Position) attackers(s Square, occ Bitboard) Bitboard {
 	return (pawnAttacks[Black][s] & p.byType[Pawn] & p.byColor[White]) |

@@ -1,7 +1,6 @@
 package gamecode
 
 import (
-	"bytes"
 	"context"
 	"runtime"
 	"slices"
@@ -28,46 +27,6 @@ func (c *cpuTimer) report(b *testing.B, plies int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(plies), "ns/ply")
 	if cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(plies), "cpu-ns/ply")
-	}
-}
-
-func TestBlock(t *testing.T) {
-	games := readGames(t, "../testdata/champions500.pgn")
-	var recs [][]byte
-	raw := 0
-	for _, g := range games {
-		rec, err := AppendGame(nil, g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, rec)
-		raw += len(rec)
-	}
-	c, err := NewBlockCodec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	blk := c.Compress(nil, recs)
-	t.Logf("%d records, %d bytes; block %d bytes (format %d)", len(recs), raw, len(blk), blk[0])
-	got, err := c.Decompress(blk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != len(recs) {
-		t.Fatalf("%d records back, want %d", len(got), len(recs))
-	}
-	for i := range recs {
-		if !bytes.Equal(got[i], recs[i]) {
-			t.Fatalf("record %d differs", i)
-		}
-	}
-	for i := 0; i < len(blk); i += 7 {
-		if _, err := c.Decompress(blk[:i]); err == nil {
-			t.Errorf("block cut to %d bytes: no error", i)
-		}
-	}
-	if _, err := CompressBlock(nil); err != nil {
-		t.Error(err)
 	}
 }
 

@@ -130,12 +130,12 @@ func AppendGame(dst []byte, g *ingest.Game) ([]byte, error) {
 	*pos = g.Start
 	var h history
 	for ply, m := range g.Moves {
-		np := sc.gen(pos, &h)
-		k := sc.pieceOf(np, m)
+		np := sc.Gen(pos, &h)
+		k := sc.PieceOf(np, m)
 		j := -1
-		if k >= 0 && has(sc.pieces[k].dests, m.To()) {
-			nd := sc.dests(&sc.pieces[k])
-			for i, dm := range sc.moves[:nd] {
+		if k >= 0 && sc.Pieces[k].Dests.Has(m.To()) {
+			nd := sc.Dests(&sc.Pieces[k])
+			for i, dm := range sc.Moves[:nd] {
 				if dm == m {
 					j = i
 					break
@@ -143,17 +143,17 @@ func AppendGame(dst []byte, g *ingest.Game) ([]byte, error) {
 			}
 			if j >= 0 {
 				if np > 1 {
-					encodeChoice(&e, sc.pscore[:np], sc.pbest, sc.freq[:], k)
+					encodeChoice(&e, sc.PScore[:np], sc.PBest, sc.Freq[:], k)
 				}
 				if nd > 1 {
-					encodeChoice(&e, sc.dscore[:nd], sc.dbest, sc.freq[:], j)
+					encodeChoice(&e, sc.DScore[:nd], sc.DBest, sc.Freq[:], j)
 				}
 			}
 		}
 		if j < 0 {
 			return dst[:start], fmt.Errorf("gamecode: ply %d: move %v is not legal in %s", ply+1, m, pos.FEN())
 		}
-		h.play(pos, m)
+		h.Play(pos, m)
 	}
 	out := e.finish()
 	// The decoder reads zeros past the end: up to 4 trailing zero bytes
@@ -264,10 +264,10 @@ func DecodeGame(b []byte) (Game, error) {
 			}
 			sp.nameLo, sp.nameHi = int32(lo), int32(len(text))
 			if k := knownIndex(text[lo:]); k != nameLiteral {
-				sp.name = knownTags[k-nameKnown]
+				sp.name = nameOf(k)
 			}
 		} else {
-			sp.name = knownTags[sym-nameKnown]
+			sp.name = nameOf(sym)
 		}
 		if sp.name == "Result" {
 			r, err := d.target(5)
@@ -343,27 +343,27 @@ func DecodeGame(b []byte) (Game, error) {
 	*pos = g.Start
 	var h history
 	for ply := 0; ply < int(n); ply++ {
-		np := sc.gen(pos, &h)
+		np := sc.Gen(pos, &h)
 		if np == 0 {
 			return g, fmt.Errorf("%w: ply %d: no legal move", errCorrupt, ply+1)
 		}
 		k := 0
 		if np > 1 {
-			k, err = decodeChoice(&d, sc.pscore[:np], sc.pbest, sc.freq[:])
+			k, err = decodeChoice(&d, sc.PScore[:np], sc.PBest, sc.Freq[:])
 			if err != nil {
 				return g, fmt.Errorf("%w: ply %d", err, ply+1)
 			}
 		}
-		nd := sc.dests(&sc.pieces[k])
+		nd := sc.Dests(&sc.Pieces[k])
 		j := 0
 		if nd > 1 {
-			j, err = decodeChoice(&d, sc.dscore[:nd], sc.dbest, sc.freq[:])
+			j, err = decodeChoice(&d, sc.DScore[:nd], sc.DBest, sc.Freq[:])
 			if err != nil {
 				return g, fmt.Errorf("%w: ply %d", err, ply+1)
 			}
 		}
-		m := sc.moves[j]
-		h.play(pos, m)
+		m := sc.Moves[j]
+		h.Play(pos, m)
 		g.Moves = append(g.Moves, m)
 	}
 	if d.over > 8 {

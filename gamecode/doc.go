@@ -1,7 +1,7 @@
 // Package gamecode stores chess games compactly, each game a record that
 // decodes on its own: AppendGame codes an ingested game, DecodeGame gets it
-// back, Game.PGN prints it as standard PGN. BlockCodec optionally packs
-// records into zstd-compressed blocks.
+// back, Game.PGN prints it as standard PGN. (Packing records into
+// zstd-compressed blocks was measured and not kept.)
 //
 // # Record format (Version 2)
 //
@@ -9,8 +9,10 @@
 // (LZMA-style, 32-bit, carries through a cached byte; the always-zero first
 // byte and up to 4 trailing zero bytes are not stored, the decoder reads
 // zeros past the end). Symbols are coded with static frequencies: the tag
-// models and the move model's weights are frozen in tables_gen.go (trained
-// on shared/data/medium and small by internal/measure -gen, see there):
+// models and the move model's weights are frozen in
+// internal/gamemodel/tables_gen.go (trained on shared/data/medium and small
+// by internal/measure -gen, see there; the model itself is in
+// internal/gamemodel, the legal moves come from board.MoveSets):
 // nothing in the format depends on data seen at run time, and any change
 // to the tables, to the tag list or to the move model needs a new Version.
 // In coding order:
@@ -28,7 +30,7 @@
 //     the FEN as text;
 //   - the ply count: its bit length (static table), then the bits below
 //     the leading one;
-//   - each move, in two choices (movegen.go): first which piece moves,
+//   - each move, in two choices (gamemodel/movegen.go): first which piece moves,
 //     among our pieces other than pawns that have a legal move (king,
 //     knights, bishops, rooks, queens, each kind by square) and, last,
 //     "a pawn" when a pawn has one; then which of that piece's legal moves

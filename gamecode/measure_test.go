@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chessbook/chessbook/gamecode/internal/train"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/klauspost/compress/zstd"
@@ -19,18 +20,8 @@ func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); retur
 type measurement struct {
 	games, plies   int64
 	record, noTags int64
-	blocks         int64 // the records in blocks of 100 through BlockCodec
 	pgn, zstdPGN   int64
-	stats          Stats
-	pending        [][]byte
-	bc             *BlockCodec
-}
-
-func (m *measurement) flush() {
-	if len(m.pending) > 0 {
-		m.blocks += int64(len(m.bc.Compress(nil, m.pending)))
-		m.pending = m.pending[:0]
-	}
+	stats          train.Stats
 }
 
 func (m *measurement) add(o *measurement) {
@@ -38,7 +29,6 @@ func (m *measurement) add(o *measurement) {
 	m.plies += o.plies
 	m.record += o.record
 	m.noTags += o.noTags
-	m.blocks += o.blocks
 	m.pgn += o.pgn
 	m.stats.Merge(&o.stats)
 }
@@ -54,11 +44,7 @@ func measureFiles(t *testing.T, files []string) *measurement {
 	var mu sync.Mutex
 	var parts []*measurement
 	_, err = ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
-		bc, err := NewBlockCodec()
-		if err != nil {
-			t.Error(err)
-		}
-		m := &measurement{bc: bc}
+		m := &measurement{}
 		mu.Lock()
 		parts = append(parts, m)
 		mu.Unlock()
@@ -87,10 +73,6 @@ func measureFiles(t *testing.T, files []string) *measurement {
 			m.record += int64(len(rec))
 			m.noTags += int64(len(noTags))
 			m.pgn += int64(len(text))
-			m.pending = append(m.pending, rec)
-			if len(m.pending) == 100 {
-				m.flush()
-			}
 			mu.Lock()
 			defer mu.Unlock()
 			_, err = zw.Write(text)
@@ -105,7 +87,6 @@ func measureFiles(t *testing.T, files []string) *measurement {
 	}
 	var all measurement
 	for _, m := range parts {
-		m.flush()
 		all.add(m)
 	}
 	all.zstdPGN = cw.n
@@ -117,7 +98,7 @@ func report(t *testing.T, m *measurement) {
 	bits := (m.stats.PieceBits + m.stats.DestBits) / p
 	t.Logf("%d games, %d plies", m.games, m.plies)
 	t.Logf("moves: %.3f bits/ply (%.3f for the piece, %.3f for the destination)", bits, m.stats.PieceBits/p, m.stats.DestBits/p)
-	t.Logf("record: %.1f bytes/game, %.1f without tags; blocks of 100: %.1f bytes/game", float64(m.record)/g, float64(m.noTags)/g, float64(m.blocks)/g)
+	t.Logf("record: %.1f bytes/game, %.1f without tags", float64(m.record)/g, float64(m.noTags)/g)
 	t.Logf("PGN %.1f bytes/game, zstd best %.1f bytes/game; record/zstd = %.3f", float64(m.pgn)/g, float64(m.zstdPGN)/g, float64(m.record)/float64(m.zstdPGN))
 	if bits > 8 {
 		t.Errorf("%.3f bits/ply, want <= 8", bits)

@@ -3,11 +3,16 @@
 // game with and without tags, and the comparison with zstd at its best
 // setting over the same games printed as PGN (-zstd: also the zstd binary
 // at -19). With -gen it also writes the frozen tables trained on the
-// inputs: the move weights fitted by gamecode.Trainer (-epochs passes of
+// inputs: the move weights fitted by train.Trainer (-epochs passes of
 // AdaGrad at -rate, over the games in file and line order) and the tag
-// models. The tables of Version 2 were made, from the project root, with
+// models. The tables of Version 2 (gamecode/internal/gamemodel/tables_gen.go)
+// were made with the same inputs as its go:generate line, from the project
+// root:
 //
-//	go run ./gamecode/internal/measure -quick -gen gamecode/tables_gen.go ../shared/data/medium/*.pgn.zst ../shared/data/small/*.pgn ../shared/data/small/*.PGN ../shared/data/small/*.bz2
+//	go run ./gamecode/internal/measure -quick -gen gamecode/internal/gamemodel/tables_gen.go ../shared/data/medium/*.pgn.zst ../shared/data/small/*.pgn ../shared/data/small/*.PGN ../shared/data/small/*.bz2
+//
+// An input holding a wildcard (*, ?, [) is expanded as a file name
+// pattern (go:generate runs no shell).
 //
 // Usage:
 //
@@ -20,11 +25,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/gamecode/internal/train"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/klauspost/compress/zstd"
 )
@@ -33,8 +40,8 @@ type totals struct {
 	games, plies           int64
 	record, noTags, noMove int64 // record bytes: full, without tags, without tags and moves
 	pgn, pgnZstdEach       int64 // PGN bytes, and sum of per-game zstd frames
-	stats                  gamecode.Stats
-	train                  *gamecode.Trainer
+	stats                  train.Stats
+	train                  *train.Trainer
 }
 
 type sink struct {
@@ -124,10 +131,36 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: measure [-gen FILE] [-zstd] INPUT...")
 		os.Exit(2)
 	}
-	if err := run(flag.Args(), *gen, *zbin, *quick, *epochs, *rate); err != nil {
+	inputs, err := expand(flag.Args())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "measure:", err)
+		os.Exit(2)
+	}
+	if err := run(inputs, *gen, *zbin, *quick, *epochs, *rate); err != nil {
 		fmt.Fprintln(os.Stderr, "measure:", err)
 		os.Exit(1)
 	}
+}
+
+// expand replaces each argument holding a wildcard by the files it
+// matches, in order.
+func expand(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if !strings.ContainsAny(a, "*?[") {
+			out = append(out, a)
+			continue
+		}
+		m, err := filepath.Glob(a)
+		if err != nil {
+			return nil, fmt.Errorf("input pattern %q: %w", a, err)
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("input pattern %q matches no file", a)
+		}
+		out = append(out, m...)
+	}
+	return out, nil
 }
 
 func run(inputs []string, gen string, zbin, quick bool, epochs int, rate float64) error {
@@ -151,7 +184,7 @@ func run(inputs []string, gen string, zbin, quick bool, epochs int, rate float64
 		enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
 		s := &sink{enc: enc, agg: agg}
 		if gen != "" {
-			s.t.train = gamecode.NewTrainer()
+			s.t.train = train.NewTrainer()
 		}
 		mu.Lock()
 		sinks = append(sinks, s)
@@ -165,7 +198,7 @@ func run(inputs []string, gen string, zbin, quick bool, epochs int, rate float64
 		return err
 	}
 	var t totals
-	train := gamecode.NewTrainer()
+	train := train.NewTrainer()
 	for _, s := range sinks {
 		if s.t.train != nil {
 			train.Merge(s.t.train)

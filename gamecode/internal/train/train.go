@@ -1,4 +1,9 @@
-package gamecode
+// Package train measures and trains gamecode's model (package gamemodel):
+// Stats counts the symbols of games and the code lengths of their moves,
+// Trainer fits the move weights, Stats.WriteTables writes the frozen
+// tables. The measuring tool (internal/measure) is its one user; the
+// record format never depends on it.
+package train
 
 import (
 	"cmp"
@@ -6,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/gamecode/internal/gamemodel"
 	"github.com/chessbook/chessbook/ingest"
 )
 
@@ -17,7 +23,7 @@ import (
 type Trainer struct {
 	games       []trainGame
 	piece, dest softmax
-	sc          scorer
+	sc          gamemodel.Scorer
 	pos         board.Position
 }
 
@@ -96,14 +102,14 @@ func (m *softmax) step(feats [][]uint16, idx int, rate float64) float64 {
 func (m *softmax) weights() []int32 {
 	w := make([]int32, len(m.w))
 	for i, v := range m.w {
-		w[i] = int32(math.Round(v * scoreScale))
+		w[i] = int32(math.Round(v * gamemodel.ScoreScale))
 	}
 	return w
 }
 
 // NewTrainer returns a Trainer with all weights zero.
 func NewTrainer() *Trainer {
-	return &Trainer{piece: newSoftmax(numPieceWeights), dest: newSoftmax(numDestWeights)}
+	return &Trainer{piece: newSoftmax(gamemodel.NumPieceWeights), dest: newSoftmax(gamemodel.NumDestWeights)}
 }
 
 // Add keeps a copy of the start and moves of g for training.
@@ -140,26 +146,26 @@ func (t *Trainer) Epoch(rate float64) (piece, dest float64) {
 		g := &t.games[gi]
 		t.pos = g.start
 		pos := &t.pos
-		var h history
+		var h gamemodel.History
 		for _, m := range g.moves {
-			np := sc.gen(pos, &h)
-			k := sc.pieceOf(np, m)
+			np := sc.Gen(pos, &h)
+			k := sc.PieceOf(np, m)
 			pf = pf[:0]
-			for i := range sc.pieces[:np] {
-				f := sc.pieceFeatures(&sc.pieces[i])
+			for i := range sc.Pieces[:np] {
+				f := sc.PieceFeatures(&sc.Pieces[i])
 				pf = append(pf, f[:])
 			}
 			if k < 0 {
 				break // illegal move: skip the rest of the game
 			}
-			nd := sc.dests(&sc.pieces[k])
+			nd := sc.Dests(&sc.Pieces[k])
 			j := -1
 			df = df[:0]
-			for i, dm := range sc.moves[:nd] {
+			for i, dm := range sc.Moves[:nd] {
 				if dm == m {
 					j = i
 				}
-				f := sc.destFeatures(&sc.pieces[k], dm)
+				f := sc.DestFeatures(&sc.Pieces[k], dm)
 				df = append(df, f[:])
 			}
 			if j < 0 {
@@ -168,7 +174,7 @@ func (t *Trainer) Epoch(rate float64) (piece, dest float64) {
 			plies++
 			piece += t.piece.step(pf, k, rate)
 			dest += t.dest.step(df, j, rate)
-			h.play(pos, m)
+			h.Play(pos, m)
 		}
 	}
 	if plies == 0 {

@@ -1,4 +1,4 @@
-package gamecode
+package gamemodel
 
 import (
 	"math/bits"
@@ -12,8 +12,8 @@ import (
 // square counting once for each piece promoted to; for "a pawn", any
 // legal pawn move). Each choice has a score, the sum of the weights of its
 // features (one per slot below, frozen in tables_gen.go), and the
-// probability of a choice is proportional to exp(score/scoreScale) (see
-// movemodel.go). The format depends on every detail here: the order in
+// probability of a choice is proportional to exp(score/ScoreScale) (see
+// choice.go). The format depends on every detail here: the order in
 // which pieces and destinations are listed, the features and the weights.
 
 type bitboard = board.Bitboard
@@ -43,7 +43,7 @@ const (
 	offPRecap       = offPSafe + 6*16
 	offPAgain       = offPRecap + 6*2*2
 	offPSpecial     = offPAgain + 6*2
-	numPieceWeights = offPSpecial + 6*2
+	NumPieceWeights = offPSpecial + 6*2
 )
 
 // Destination feature slots, each an index into destWeights.
@@ -70,7 +70,7 @@ const (
 	offDFrom        = offDThreat + 2*3
 	offDFromDanger  = offDFrom + numPhases*64
 	dFromDangerNone = 6 * 2 // the dslotFromDanger feature of pieces other than pawns
-	numDestWeights  = offDFromDanger + dFromDangerNone + 1
+	NumDestWeights  = offDFromDanger + dFromDangerNone + 1
 )
 
 // numPhases is the number of game phases of the piece-square features.
@@ -92,23 +92,6 @@ const (
 	chkAttacked = 2 // direct check from an attacked square
 )
 
-// castleGeo is the castling geometry per colour and side (0 = king side),
-// as board.LegalMoves checks it.
-var castleGeo = [2][2]struct {
-	right              board.CastlingRights
-	king, kingTo, rook board.Square
-	empty, safe        bitboard
-}{
-	{
-		{board.WhiteKingSide, board.E1, board.G1, board.H1, sqBB(board.F1) | sqBB(board.G1), sqBB(board.F1) | sqBB(board.G1)},
-		{board.WhiteQueenSide, board.E1, board.C1, board.A1, sqBB(board.B1) | sqBB(board.C1) | sqBB(board.D1), sqBB(board.C1) | sqBB(board.D1)},
-	},
-	{
-		{board.BlackKingSide, board.E8, board.G8, board.H8, sqBB(board.F8) | sqBB(board.G8), sqBB(board.F8) | sqBB(board.G8)},
-		{board.BlackQueenSide, board.E8, board.C8, board.A8, sqBB(board.B8) | sqBB(board.C8) | sqBB(board.D8), sqBB(board.C8) | sqBB(board.D8)},
-	},
-}
-
 func sqBB(s board.Square) bitboard { return bitboard(1) << (s & 63) }
 
 // has reports whether b holds s (s < 64).
@@ -125,24 +108,14 @@ func b2i(b bool) int {
 	return 0
 }
 
-// rookRays and bishopRays are the attacks from each square on an empty
-// board.
-var rookRays, bishopRays = func() (r, b [64]bitboard) {
-	for s := board.Square(0); s < 64; s++ {
-		r[s] = board.RookAttacks(s, 0)
-		b[s] = board.BishopAttacks(s, 0)
-	}
-	return r, b
-}()
-
-// history is what the model remembers of the moves before a position.
-type history struct {
+// History is what the model remembers of the moves before a position.
+type History struct {
 	last, prev board.Move // the last move and the one before (ours), or board.NullMove
 	lastCap    bool       // the last move captured
 }
 
-// play plays m in p and remembers it.
-func (h *history) play(p *board.Position, m board.Move) {
+// Play plays m in p and remembers it.
+func (h *History) Play(p *board.Position, m board.Move) {
 	h.lastCap = p.PieceAt(m.To()) != board.NoPiece || m.Kind() == board.MoveEnPassant
 	p.Play(m)
 	h.prev, h.last = h.last, m
@@ -163,43 +136,50 @@ type genState struct {
 	targets          [8]bitboard  // for pawns and knights: their pieces worth more, or undefended (not the king)
 	lastTo, againSq  board.Square // where the last move went; where our last move went
 	lastCap          int
-	// Our pawn moves: destinations by step (single and double pushes,
-	// captures to the left and right) of the pawns that are not pinned,
-	// the steps, and the other moves (of pinned pawns, en passant).
-	pawnSets  [4]bitboard
-	pawnSteps [4]int8
+	// The legal moves by piece; of the pawns, those that are not pinned
+	// are in ms.Pawns, the other moves (of pinned pawns, en passant) in
+	// pawnExtra.
+	ms        board.MoveSets
 	pawnExtra [32]board.Move
 	ourPawns  bitboard
+	pawnDests bitboard // where pawn moves go
 	nExtra    int
 }
 
-// piece is one of our pieces that can move, and where to; or, with from
+// Piece is one of our pieces that can move, and where to; or, with from
 // board.NoSquare, our pawns (see genState's pawn fields).
-type piece struct {
+type Piece struct {
 	from  board.Square
 	pt    board.PieceType
-	dests bitboard
+	Dests bitboard // its legal destinations (for castling, the king's)
 }
 
 // pawnGroup is the square from of the pieces entry standing for the pawns.
 const pawnGroup = board.NoSquare
 
-// maxDests bounds the moves of a piece (a queen has at most 27) or of
+// MaxDests bounds the moves of a piece (a queen has at most 27) or of
 // the pawns (8 pawns with 4 moves, or 3 promotion squares of 4 pieces).
-const maxDests = 128
+const MaxDests = 128
 
-// scorer generates the legal moves of positions, piece by piece, with the
-// scores of the pieces and of the destinations of one of them.
-type scorer struct {
-	pos    *board.Position
-	st     genState
-	pieces [17]piece
-	pscore [32]int32
-	pbest  int32
-	moves  [maxDests]board.Move
-	dscore [maxDests]int32
-	dbest  int32
-	freq   [maxDests]uint32
+// Scorer generates the legal moves of positions, piece by piece, with the
+// scores of the pieces and of the destinations of one of them. The zero
+// value is ready to use; it allocates nothing.
+type Scorer struct {
+	pos *board.Position
+	st  genState
+	// Pieces are the pieces that can move, in the format's order, and
+	// PScore their scores (both valid up to Gen's result), PBest the
+	// best of those scores.
+	Pieces [17]Piece
+	PScore [32]int32
+	PBest  int32
+	// Moves are the moves of one piece in the format's order and DScore
+	// their scores (both valid up to Dests' result), DBest the best.
+	Moves  [MaxDests]board.Move
+	DScore [MaxDests]int32
+	DBest  int32
+	// Freq is scratch space for the frequencies of a choice (Freqs).
+	Freq [MaxDests]uint32
 }
 
 // class returns the least attacker class of s.
@@ -207,36 +187,52 @@ func (st *genState) class(s board.Square) int {
 	return bit(st.cls0, s) | bit(st.cls1, s)<<1 | bit(st.cls2, s)<<2
 }
 
-// gen finds our pieces that can move in p (board.LegalMoves' moves, by
-// piece) and scores them; h tells the moves before. It returns the number
-// of pieces: the king first (if it can move), then knights, bishops,
-// rooks, queens and pawns, each kind by square.
-func (s *scorer) gen(p *board.Position, h *history) int {
+// Gen finds our pieces that can move in p (board's MoveSets, by piece)
+// and scores them; h tells the moves before. It returns the number of
+// pieces: the king first (if it can move), then knights, bishops, rooks,
+// queens and pawns, each kind by square.
+func (s *Scorer) Gen(p *board.Position, h *History) int {
 	st := &s.st
 	s.pos = p
 	us := p.SideToMove()
-	them := us.Other()
 	st.us = us
 	st.flip = 0
 	if us == board.Black {
 		st.flip = 56
 	}
-	ours, theirs := p.ByColor(us), p.ByColor(them)
-	occ := ours | theirs
-	st.occ, st.theirs = occ, theirs
+	ours, theirs := p.ByColor(us), p.ByColor(us.Other())
+	st.occ, st.theirs = ours|theirs, theirs
+	// No king, or more men than a legal position has (whose moves might
+	// not fit in the buffers): no moves.
+	if (p.ByType(board.King)&ours) == 0 || ours.Count() > 16 || theirs.Count() > 16 {
+		return 0
+	}
+	p.MoveSets(&st.ms)
+	st.setThreats(p)
+	st.setHistory(h)
+	np := s.listPieces(p)
+	s.scorePieces(np)
+	if s.listPawns(p) {
+		pc := &s.Pieces[np]
+		*pc = Piece{pawnGroup, board.Pawn, st.pawnDests}
+		s.PScore[np] = s.pawnScore(pc)
+		s.PBest = max(s.PBest, s.PScore[np])
+		np++
+	}
+	return np
+}
+
+// setThreats sets the game phase, what the opponent attacks and with
+// what, and what our pieces may aim at.
+func (st *genState) setThreats(p *board.Position) {
+	us, them := st.us, st.us.Other()
+	ours, theirs, occ := p.ByColor(us), st.theirs, st.occ
 	pawns := p.ByType(board.Pawn)
 	knights := p.ByType(board.Knight)
 	bishops := p.ByType(board.Bishop)
 	rooks := p.ByType(board.Rook)
 	queens := p.ByType(board.Queen)
 	kings := p.ByType(board.King)
-	ksq := (kings & ours).LSB()
-	tksq := (kings & theirs).LSB()
-	// No king, or more men than a legal position has (whose moves might
-	// not fit in the buffers): no moves.
-	if ksq >= board.NoSquare || ours.Count() > 16 || theirs.Count() > 16 {
-		return 0
-	}
 	switch npm := (occ &^ pawns &^ kings).Count(); {
 	case npm > 10:
 		st.ph = 0
@@ -251,31 +247,12 @@ func (s *scorer) gen(p *board.Position, h *history) int {
 	st.victims[2] = (knights | bishops | rooks | queens) & theirs
 	st.victims[1] = theirs &^ kings
 
-	// Their attacks, sliders seeing through our king.
-	occX := occ &^ sqBB(ksq)
-	var tP bitboard
-	if tp := pawns & theirs; them == board.White {
-		tP = (tp&^board.FileA)<<7 | (tp&^board.FileH)<<9
-	} else {
-		tP = (tp&^board.FileA)>>9 | (tp&^board.FileH)>>7
-	}
-	var tM, tR, tQ, tK bitboard
-	for b := knights & theirs; b != 0; b &= b - 1 {
-		tM |= board.KnightAttacks(b.LSB())
-	}
-	for b := bishops & theirs; b != 0; b &= b - 1 {
-		tM |= board.BishopAttacks(b.LSB(), occX)
-	}
-	for b := rooks & theirs; b != 0; b &= b - 1 {
-		tR |= board.RookAttacks(b.LSB(), occX)
-	}
-	for b := queens & theirs; b != 0; b &= b - 1 {
-		tQ |= board.QueenAttacks(b.LSB(), occX)
-	}
-	if tksq < board.NoSquare {
-		tK = board.KingAttacks(tksq)
-	}
-	tAtt := tP | tM | tR | tQ | tK
+	// Their attacks (sliders seeing through our king), by least attacker
+	// class.
+	ms := &st.ms
+	tP, tR, tQ, tK := ms.Threats[board.Pawn], ms.Threats[board.Rook], ms.Threats[board.Queen], ms.Threats[board.King]
+	tM := ms.Threats[board.Knight] | ms.Threats[board.Bishop]
+	tAtt := ms.Danger
 	st.tAtt = tAtt
 	lo := tP | tM
 	c3 := tR &^ lo
@@ -292,7 +269,7 @@ func (s *scorer) gen(p *board.Position, h *history) int {
 	st.targets[board.Knight] = undef | (rooks|queens)&theirs
 	st.targets[board.Pawn] = undef | (knights|bishops|rooks|queens)&theirs
 	st.checkSq = [8]bitboard{}
-	if tksq < board.NoSquare {
+	if tksq := (kings & theirs).LSB(); tksq < board.NoSquare {
 		st.checkSq[board.Pawn] = board.PawnAttacks(them, tksq)
 		st.checkSq[board.Knight] = board.KnightAttacks(tksq)
 		if (bishops|queens)&ours != 0 || pawns&ours&(board.Rank2|board.Rank7) != 0 {
@@ -303,36 +280,10 @@ func (s *scorer) gen(p *board.Position, h *history) int {
 		}
 		st.checkSq[board.Queen] = st.checkSq[board.Bishop] | st.checkSq[board.Rook]
 	}
+}
 
-	// Check and pins.
-	var checkers bitboard
-	if has(tAtt, ksq) {
-		checkers = board.PawnAttacks(us, ksq)&pawns&theirs |
-			board.KnightAttacks(ksq)&knights&theirs |
-			board.BishopAttacks(ksq, occ)&(bishops|queens)&theirs |
-			board.RookAttacks(ksq, occ)&(rooks|queens)&theirs
-	}
-	var pinned bitboard
-	tRQ, tBQ := (rooks|queens)&theirs, (bishops|queens)&theirs
-	if rookRays[ksq]&tRQ|bishopRays[ksq]&tBQ != 0 {
-		snipers := board.RookAttacks(ksq, theirs)&tRQ | board.BishopAttacks(ksq, theirs)&tBQ
-		for ; snipers != 0; snipers &= snipers - 1 {
-			b := board.Between(ksq, snipers.LSB()) & occ
-			if b&(b-1) == 0 {
-				pinned |= b & ours
-			}
-		}
-	}
-	target := ^ours
-	if checkers != 0 {
-		target = board.Between(ksq, checkers.LSB()) | checkers
-	}
-	double := checkers&(checkers-1) != 0
-	if double {
-		target = 0 // only king moves
-	}
-
-	// The moves before.
+// setHistory sets what the features need of the moves before.
+func (st *genState) setHistory(h *History) {
 	st.lastTo, st.againSq, st.lastCap = board.NoSquare, board.NoSquare, 0
 	if h.last != board.NullMove {
 		st.lastTo = h.last.To()
@@ -343,69 +294,50 @@ func (s *scorer) gen(p *board.Position, h *history) int {
 	if h.lastCap {
 		st.lastCap = 1
 	}
+}
 
-	// Our pieces, their attacks and destinations.
+// listPieces lists our pieces other than pawns that can move in
+// s.Pieces, in the format's order, and returns their number; it sets the
+// squares we attack at least once and twice.
+func (s *Scorer) listPieces(p *board.Position) int {
+	st := &s.st
+	ms := &st.ms
+	ours, occ := p.ByColor(st.us), st.occ
 	var uAtt, uAtt2 bitboard
 	np := 0
 	add := func(pt board.PieceType, from board.Square, att, dests bitboard) {
 		uAtt2 |= uAtt & att
 		uAtt |= att
 		if dests != 0 {
-			s.pieces[np] = piece{from, pt, dests}
+			s.Pieces[np] = Piece{from, pt, dests}
 			np++
 		}
 	}
-	kAtt := board.KingAttacks(ksq)
-	kDests := kAtt &^ ours &^ tAtt
-	if checkers == 0 && p.Castling() != 0 {
-		for i := range castleGeo[us] {
-			cg := &castleGeo[us][i]
-			if p.Castling()&cg.right != 0 && ksq == cg.king && occ&cg.empty == 0 &&
-				p.PieceAt(cg.rook) == board.MakePiece(us, board.Rook) && tAtt&cg.safe == 0 {
-				kDests |= sqBB(cg.kingTo)
-			}
-		}
-	}
-	add(board.King, ksq, kAtt, kDests)
-	for b := knights & ours; b != 0; b &= b - 1 {
+	kAtt := board.KingAttacks(ms.King)
+	add(board.King, ms.King, kAtt, ms.KingDests)
+	for b := p.ByType(board.Knight) & ours; b != 0; b &= b - 1 {
 		from := b.LSB()
 		a := board.KnightAttacks(from)
-		t := a & target
-		if has(pinned, from) {
-			t = 0 // a pinned knight cannot move
-		}
-		add(board.Knight, from, a, t)
+		add(board.Knight, from, a, ms.Dests(from, a))
 	}
-	for b := bishops & ours; b != 0; b &= b - 1 {
+	for b := p.ByType(board.Bishop) & ours; b != 0; b &= b - 1 {
 		from := b.LSB()
 		a := board.BishopAttacks(from, occ)
-		t := a & target
-		if has(pinned, from) {
-			t &= board.Line(ksq, from)
-		}
-		add(board.Bishop, from, a, t)
+		add(board.Bishop, from, a, ms.Dests(from, a))
 	}
-	for b := rooks & ours; b != 0; b &= b - 1 {
+	for b := p.ByType(board.Rook) & ours; b != 0; b &= b - 1 {
 		from := b.LSB()
 		a := board.RookAttacks(from, occ)
-		t := a & target
-		if has(pinned, from) {
-			t &= board.Line(ksq, from)
-		}
-		add(board.Rook, from, a, t)
+		add(board.Rook, from, a, ms.Dests(from, a))
 	}
-	for b := queens & ours; b != 0; b &= b - 1 {
+	for b := p.ByType(board.Queen) & ours; b != 0; b &= b - 1 {
 		from := b.LSB()
 		a := board.QueenAttacks(from, occ)
-		t := a & target
-		if has(pinned, from) {
-			t &= board.Line(ksq, from)
-		}
-		add(board.Queen, from, a, t)
+		add(board.Queen, from, a, ms.Dests(from, a))
 	}
-	up := pawns & ours
+	up := p.ByType(board.Pawn) & ours
 	var pl, pr bitboard
-	if us == board.White {
+	if st.us == board.White {
 		pl, pr = (up&^board.FileA)<<7, (up&^board.FileH)<<9
 	} else {
 		pl, pr = (up&^board.FileA)>>9, (up&^board.FileH)>>7
@@ -413,80 +345,44 @@ func (s *scorer) gen(p *board.Position, h *history) int {
 	uAtt2 |= uAtt&(pl|pr) | pl&pr
 	uAtt |= pl | pr
 	st.uAtt, st.uAtt2 = uAtt, uAtt2
-	ep := p.EPSquare()
 	st.kAtt = kAtt
-	s.scorePieces(np)
+	st.ourPawns = up
+	return np
+}
 
-	// Pawns.
-	free := up &^ pinned
-	var single, dbl, capL, capR bitboard
-	var dS, dL, dR int
-	if us == board.White {
-		single = (free << 8) &^ occ
-		dbl = ((single & board.Rank3) << 8) &^ occ
-		capL = ((free &^ board.FileA) << 7) & theirs
-		capR = ((free &^ board.FileH) << 9) & theirs
-		dS, dL, dR = 8, 7, 9
-	} else {
-		single = (free >> 8) &^ occ
-		dbl = ((single & board.Rank6) >> 8) &^ occ
-		capL = ((free &^ board.FileA) >> 9) & theirs
-		capR = ((free &^ board.FileH) >> 7) & theirs
-		dS, dL, dR = -8, -9, -7
-	}
-	st.pawnSets = [4]bitboard{single & target, dbl & target, capL & target, capR & target}
-	st.pawnSteps = [4]int8{int8(dS), int8(2 * dS), int8(dL), int8(dR)}
+// listPawns sets the pawns' moves that are not in ms.Pawns (of pinned
+// pawns, then en passant) and the squares all pawn moves go to, and
+// reports whether there is a pawn move.
+func (s *Scorer) listPawns(p *board.Position) bool {
+	st := &s.st
+	ms := &st.ms
 	nx := 0
-	for b := up & pinned; b != 0; b &= b - 1 {
+	for b := st.ourPawns & ms.Pinned; b != 0; b &= b - 1 {
 		from := b.LSB()
-		fb := sqBB(from)
-		var push bitboard
-		if us == board.White {
-			push = (fb << 8) &^ occ
-			push |= ((push & board.Rank3) << 8) &^ occ
-		} else {
-			push = (fb >> 8) &^ occ
-			push |= ((push & board.Rank6) >> 8) &^ occ
-		}
-		for t := (push | board.PawnAttacks(us, from)&theirs) & target & board.Line(ksq, from); t != 0; t &= t - 1 {
+		for t := ms.PawnDests(from); t != 0; t &= t - 1 {
 			st.pawnExtra[nx&31] = board.NewMove(from, t.LSB())
 			nx++
 		}
 	}
-	if ep < board.NoSquare && !double {
-		for b := board.PawnAttacks(them, ep) & up; b != 0; b &= b - 1 {
-			m := board.NewMove(b.LSB(), ep) | board.MoveEnPassant
-			if p.IsLegal(m) {
-				st.pawnExtra[nx&31] = m
-				nx++
-			}
-		}
+	for b := ms.EPFrom; b != 0; b &= b - 1 {
+		st.pawnExtra[nx&31] = board.NewMove(b.LSB(), p.EPSquare()) | board.MoveEnPassant
+		nx++
 	}
 	st.nExtra = nx
-	st.ourPawns = up
-	var pd bitboard
-	for _, t := range st.pawnSets {
-		pd |= t
-	}
+	pd := ms.Pawns[0] | ms.Pawns[1] | ms.Pawns[2] | ms.Pawns[3]
 	for _, m := range st.pawnExtra[:nx&31] {
 		pd |= sqBB(m.To())
 	}
-	if pd != 0 {
-		pc := &s.pieces[np]
-		*pc = piece{pawnGroup, board.Pawn, pd}
-		s.pscore[np] = s.pawnScore(pc)
-		s.pbest = max(s.pbest, s.pscore[np])
-		np++
-	}
-	return np
+	st.pawnDests = pd
+	return pd != 0
 }
 
-// scorePieces scores the first np pieces: the sums of pieceFeatures'
+// scorePieces scores the first np pieces: the sums of PieceFeatures'
 // weights, by composite tables.
-func (s *scorer) scorePieces(np int) {
+func (s *Scorer) scorePieces(np int) {
 	st := &s.st
-	pieces := s.pieces[:np]
-	scores := s.pscore[:np]
+	pieces := s.Pieces[:np]
+	scores := s.PScore[:np]
 	// The origin and the mobility (popcounts: kept apart from the rest,
 	// they may be calls that spill every register).
 	pst := &piecePstTab[st.ph%numPhases]
@@ -494,7 +390,7 @@ func (s *scorer) scorePieces(np int) {
 	cls0, cls1, cls2 := st.cls0, st.cls1, st.cls2
 	for i := range pieces {
 		pc := &pieces[i]
-		from, d := pc.from, pc.dests
+		from, d := pc.from, pc.Dests
 		pi := int(pc.pt-1) & 7
 		dk := pi<<4 | bit(cls0, from)<<1 | bit(cls1, from)<<2 | bit(cls2, from)<<3 | bit(uAtt, from)
 		mk := pi<<8 | min(d.Count(), 15)<<4 | min((d&^tAtt).Count(), 15)
@@ -509,7 +405,7 @@ func (s *scorer) scorePieces(np int) {
 	best := int32(-1 << 30)
 	for i := range pieces {
 		pc := &pieces[i]
-		pt, d := pc.pt&7, pc.dests
+		pt, d := pc.pt&7, pc.Dests
 		pi := int(pt-1) & 7
 		tac := b2i(d&specMask[pt] != 0)
 		rc := 0
@@ -528,7 +424,7 @@ func (s *scorer) scorePieces(np int) {
 		scores[i] = sc
 		best = max(best, sc)
 	}
-	s.pbest = best
+	s.PBest = best
 }
 
 // Composite tables of the piece weights: piecePstTab[ph][pi*64+from],
@@ -585,12 +481,12 @@ func init() {
 	}
 }
 
-// pieceFeatures returns the features of a piece that can move, or of
+// PieceFeatures returns the features of a piece that can move, or of
 // the pawns.
-func (s *scorer) pieceFeatures(pc *piece) (f [numPSlots]uint16) {
+func (s *Scorer) PieceFeatures(pc *Piece) (f [numPSlots]uint16) {
 	st := &s.st
 	pi := int(pc.pt-1) % 6
-	from, d := pc.from, pc.dests
+	from, d := pc.from, pc.Dests
 	if from == pawnGroup {
 		up := st.ourPawns
 		f[pslotPst] = uint16(offPPst + st.ph*6*64) // a pawn on a1: none
@@ -629,18 +525,18 @@ func (s *scorer) pieceFeatures(pc *piece) (f [numPSlots]uint16) {
 	return f
 }
 
-// pieceOf returns the index of the entry of the first np pieces that
+// PieceOf returns the index of the entry of the first np pieces that
 // moves m (the pawns' entry for a pawn move), or -1.
-func (s *scorer) pieceOf(np int, m board.Move) int {
+func (s *Scorer) PieceOf(np int, m board.Move) int {
 	from := m.From()
 	if s.pos.PieceAt(from).Type() == board.Pawn {
-		if np > 0 && s.pieces[np-1].from == pawnGroup {
+		if np > 0 && s.Pieces[np-1].from == pawnGroup {
 			return np - 1
 		}
 		return -1
 	}
-	for i := range s.pieces[:np] {
-		if s.pieces[i].from == from {
+	for i := range s.Pieces[:np] {
+		if s.Pieces[i].from == from {
 			return i
 		}
 	}
@@ -648,10 +544,10 @@ func (s *scorer) pieceOf(np int, m board.Move) int {
 }
 
 // pawnScore returns the score of the pawns' entry pc: the sum of
-// pieceFeatures' weights, by composite tables.
-func (s *scorer) pawnScore(pc *piece) int32 {
+// PieceFeatures' weights, by composite tables.
+func (s *Scorer) pawnScore(pc *Piece) int32 {
 	st := &s.st
-	up, tAtt, d := st.ourPawns, st.tAtt, pc.dests
+	up, tAtt, d := st.ourPawns, st.tAtt, pc.Dests
 	tac := b2i(d&(board.Rank1|board.Rank8) != 0)
 	rc := 0
 	if capt, chk := d&st.theirs, d&st.checkSq[board.Pawn]; capt|chk != 0 {
@@ -670,12 +566,12 @@ func (s *scorer) pawnScore(pc *piece) int32 {
 		pieceTacTab[0][tac&127] + pieceHistTab[st.lastCap&1][0][(rc*2+again)&3]
 }
 
-// dests lists the moves of piece pc (one of the last generation's) in
-// s.moves with their scores, and returns their number: by destination
+// Dests lists the moves of piece pc (one of the last generation's) in
+// s.Moves with their scores, and returns their number: by destination
 // square, castling last.
 // Ordinary moves are scored by composite tables, the others as the sums
-// of destFeatures' weights.
-func (s *scorer) dests(pc *piece) int {
+// of DestFeatures' weights.
+func (s *Scorer) Dests(pc *Piece) int {
 	if pc.from == pawnGroup {
 		return s.pawnMoves()
 	}
@@ -695,11 +591,11 @@ func (s *scorer) dests(pc *piece) int {
 	lc := st.lastCap & 1
 	base := destWeights[offDRecap+lc*7] + destWeights[offDSpecial+specNone] +
 		destWeights[offDFrom] + destWeights[offDFromDanger+dFromDangerNone]
-	recap := destWeights[(offDRecap+lc*7+1+pi)%numDestWeights] - destWeights[offDRecap+lc*7]
+	recap := destWeights[(offDRecap+lc*7+1+pi)%NumDestWeights] - destWeights[offDRecap+lc*7]
 	chkSq := st.checkSq[pt]
 	cls0, cls1, cls2 := st.cls0, st.cls1, st.cls2
 	def := st.uAtt2
-	ordinary := pc.dests
+	ordinary := pc.Dests
 	if pt == board.King {
 		ordinary &= board.KingAttacks(from) // not castling
 	}
@@ -712,28 +608,28 @@ func (s *scorer) dests(pc *piece) int {
 		if to == st.lastTo && victim != 0 {
 			sc += recap
 		}
-		s.moves[n&(maxDests-1)] = board.NewMove(from, to)
-		s.dscore[n&(maxDests-1)] = sc
+		s.Moves[n&(MaxDests-1)] = board.NewMove(from, to)
+		s.DScore[n&(MaxDests-1)] = sc
 		best = max(best, sc)
 		n++
 	}
-	for t := pc.dests &^ ordinary; t != 0; t &= t - 1 {
+	for t := pc.Dests &^ ordinary; t != 0; t &= t - 1 {
 		n = s.specialDests(pc, board.NewMove(from, t.LSB())|board.MoveCastling, n, &best)
 	}
-	s.dbest = best
+	s.DBest = best
 	return n
 }
 
-// pawnMoves lists the pawn moves of the last generation in s.moves with
+// pawnMoves lists the pawn moves of the last generation in s.Moves with
 // their scores, and returns their number: single pushes, double pushes,
 // captures to the left, to the right (each by destination square) that
 // do not promote, then those that do (each as four moves: queen, rook,
 // bishop, knight), then the moves of pinned pawns and en passant.
-func (s *scorer) pawnMoves() int {
+func (s *Scorer) pawnMoves() int {
 	st := &s.st
 	n := 0
 	best := int32(-1 << 30)
-	pc := &piece{pawnGroup, board.Pawn, 0}
+	pc := &Piece{pawnGroup, board.Pawn, 0}
 	flip := st.flip
 	pst := (*[64]int32)(destPstTab[st.ph%numPhases][:64])
 	fromTab := (*[64]int32)(destWeights[offDFrom+(st.ph%numPhases)*64:])
@@ -745,8 +641,8 @@ func (s *scorer) pawnMoves() int {
 	targets := st.targets[board.Pawn]
 	chkSq := st.checkSq[board.Pawn]
 	cls0, cls1, cls2, uAtt := st.cls0, st.cls1, st.cls2, st.uAtt
-	for k, t := range st.pawnSets {
-		step := int(st.pawnSteps[k])
+	for k, t := range st.ms.Pawns {
+		step := board.PawnStep(st.us, k)
 		def := st.uAtt
 		if k >= 2 {
 			def = st.uAtt2
@@ -764,22 +660,22 @@ func (s *scorer) pawnMoves() int {
 			if to == st.lastTo && victim != 0 {
 				sc += recap
 			}
-			s.moves[n&(maxDests-1)] = board.NewMove(from, to)
-			s.dscore[n&(maxDests-1)] = sc
+			s.Moves[n&(MaxDests-1)] = board.NewMove(from, to)
+			s.DScore[n&(MaxDests-1)] = sc
 			best = max(best, sc)
 			n++
 		}
 	}
-	for k, t := range st.pawnSets {
+	for k, t := range st.ms.Pawns {
 		for t &= board.Rank1 | board.Rank8; t != 0; t &= t - 1 {
 			to := t.LSB()
-			n = s.specialDests(pc, board.NewMove(board.Square(int(to)-int(st.pawnSteps[k]))&63, to), n, &best)
+			n = s.specialDests(pc, board.NewMove(board.Square(int(to)-board.PawnStep(st.us, k))&63, to), n, &best)
 		}
 	}
 	for _, m := range st.pawnExtra[:st.nExtra&31] {
 		n = s.specialDests(pc, m, n, &best)
 	}
-	s.dbest = best
+	s.DBest = best
 	return n
 }
 
@@ -840,37 +736,37 @@ func init() {
 // specialDests adds move m of piece pc (or the four promotions if it
 // goes to the last rank) after the first n moves, scored from their
 // features, and returns the new number of moves.
-func (s *scorer) specialDests(pc *piece, m board.Move, n int, best *int32) int {
+func (s *Scorer) specialDests(pc *Piece, m board.Move, n int, best *int32) int {
 	from, to := m.From(), m.To()
 	if pc.pt == board.Pawn && (to >= board.A8 || to <= board.H1) {
 		for pt := board.Queen; pt >= board.Knight; pt-- {
 			m := board.NewPromotion(from, to, pt)
-			s.moves[n&(maxDests-1)] = m
+			s.Moves[n&(MaxDests-1)] = m
 			sc := s.destScore(pc, m)
-			s.dscore[n&(maxDests-1)] = sc
+			s.DScore[n&(MaxDests-1)] = sc
 			*best = max(*best, sc)
 			n++
 		}
 		return n
 	}
-	s.moves[n&(maxDests-1)] = m
+	s.Moves[n&(MaxDests-1)] = m
 	sc := s.destScore(pc, m)
-	s.dscore[n&(maxDests-1)] = sc
+	s.DScore[n&(MaxDests-1)] = sc
 	*best = max(*best, sc)
 	return n + 1
 }
 
 // destScore returns the score of move m of piece pc.
-func (s *scorer) destScore(pc *piece, m board.Move) int32 {
+func (s *Scorer) destScore(pc *Piece, m board.Move) int32 {
 	var sc int32
-	for _, f := range s.destFeatures(pc, m) {
+	for _, f := range s.DestFeatures(pc, m) {
 		sc += destWeights[f]
 	}
 	return sc
 }
 
-// destFeatures returns the features of move m of piece pc.
-func (s *scorer) destFeatures(pc *piece, m board.Move) (f [numDSlots]uint16) {
+// DestFeatures returns the features of move m of piece pc.
+func (s *Scorer) DestFeatures(pc *Piece, m board.Move) (f [numDSlots]uint16) {
 	st := &s.st
 	pt := pc.pt
 	pi := int(pt-1) % 6

@@ -1,4 +1,4 @@
-package gamecode
+package gamemodel
 
 // knownTags are the tag names coded in one symbol. The list is part of the
 // format: append only.
@@ -15,76 +15,76 @@ var knownTags = [...]string{
 	"WhiteFideID", "BlackFideID", "EventSponsor", "Section", "TimeZone",
 }
 
-// Name symbols: nameEnd ends the tag list, nameLiteral introduces a name
-// spelled out, nameKnown+i is knownTags[i].
+// Name symbols: NameEnd ends the tag list, NameLiteral introduces a name
+// spelled out, NameKnown+i is knownTags[i].
 const (
-	nameEnd     = 0
-	nameLiteral = 1
-	nameKnown   = 2
-	numNameSyms = nameKnown + len(knownTags)
+	NameEnd     = 0
+	NameLiteral = 1
+	NameKnown   = 2
+	NumNameSyms = NameKnown + len(knownTags)
 )
 
 // Text classes: each has its own static byte model.
 const (
-	classText   = iota // events, sites, openings, anything else
-	classPlayer        // player names
-	classDate          // dates
-	classNumber        // ratings, rounds, ids, counts
-	classCode          // ECO, time controls, times, FEN
-	numClasses
+	ClassText   = iota // events, sites, openings, anything else
+	ClassPlayer        // player names
+	ClassDate          // dates
+	ClassNumber        // ratings, rounds, ids, counts
+	ClassCode          // ECO, time controls, times, FEN
+	NumClasses
 )
 
-// symEnd ends a string in a byte model (symbols 0-255 are the bytes).
-const symEnd = 256
+// SymEnd ends a string in a byte model (symbols 0-255 are the bytes).
+const SymEnd = 256
 
-// tagClass returns the byte model class for the value of a tag name.
-func tagClass(name string) int {
+// TagClass returns the byte model class for the value of a tag name.
+func TagClass(name string) int {
 	switch name {
 	case "White", "Black", "Annotator", "WhiteTeam", "BlackTeam":
-		return classPlayer
+		return ClassPlayer
 	case "Date", "UTCDate", "EventDate", "SourceDate":
-		return classDate
+		return ClassDate
 	case "WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff", "PlyCount",
 		"WhiteFideId", "BlackFideId", "WhiteFideID", "BlackFideID", "Round", "Board", "EventRounds":
-		return classNumber
+		return ClassNumber
 	case "ECO", "TimeControl", "UTCTime", "Time", "FEN", "WhiteClock", "BlackClock":
-		return classCode
+		return ClassCode
 	}
-	return classText
+	return ClassText
 }
 
 // knownSyms maps the known tag names to their symbols.
 var knownSyms = func() map[string]int {
 	m := make(map[string]int, len(knownTags))
 	for i, k := range knownTags {
-		m[k] = nameKnown + i
+		m[k] = NameKnown + i
 	}
 	return m
 }()
 
-// knownIndex returns the symbol of a tag name, or nameLiteral.
-func knownIndex(name []byte) int {
+// KnownIndex returns the symbol of a tag name, or NameLiteral.
+func KnownIndex(name []byte) int {
 	if sym, ok := knownSyms[string(name)]; ok {
 		return sym
 	}
-	return nameLiteral
+	return NameLiteral
 }
 
-// nameOf returns the name of a known tag symbol, else "" (a literal
+// NameOf returns the name of a known tag symbol, else "" (a literal
 // name is none of the known ones).
-func nameOf(sym int) string {
-	if sym >= nameKnown {
-		return knownTags[sym-nameKnown]
+func NameOf(sym int) string {
+	if sym >= NameKnown {
+		return knownTags[sym-NameKnown]
 	}
 	return ""
 }
 
-// numCharCtx is the number of contexts of the byte models: the class of
+// NumCharCtx is the number of contexts of the byte models: the class of
 // the previous byte (0 at the start of a string).
-const numCharCtx = 10
+const NumCharCtx = 10
 
-// charCtx returns the context a byte sets for the next one.
-func charCtx(c byte) int {
+// CharCtx returns the context a byte sets for the next one.
+func CharCtx(c byte) int {
 	switch {
 	case c >= 'A' && c <= 'Z':
 		return 1

@@ -1,0 +1,120 @@
+package gamecode
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/testutil"
+)
+
+// goldenRecords are the SHA-256 digests of the records of every game of
+// each input (see recordsDigest), made by Version 2's encoder. A change
+// here is a change of the stored format.
+var goldenRecords = map[string]string{
+	"testdata/champions500.pgn":  "b5716a0ff60d20a4f7c0b9f5c9bcd9df8864f953b3124abc704e02d46fd8c5a8",
+	"small/notnil_twic0920.pgn":  "0d071e67555f05aa44a808ebc9d364902e9caeaf37123a6208f036b6d90e62d8",
+	"tricky":                     "775120200f05aadcb16bd0477f24f7716df45ede27535679fb0d6a50c6f6fc82",
+	"medium/lichess_10k.pgn.zst": "2dc65e81549b3c477682e60070d469e348efec0d2aadb0c3a66db2ba1e90b4f9",
+	"medium/pgnmentor_world_champions_16players.pgn.zst": "b67ee80475fb6cf78063ecb5f6666ab78c3231197003d3b7251c8714272a4c7e",
+}
+
+// recordsDigest encodes every game of files with AppendGame, checks that
+// each record decodes to the same moves, result and start, and returns
+// the SHA-256 of the records in file and line order (each preceded by
+// its file's path under root, its line and its length; a game that cannot be
+// encoded contributes its error text instead), and the number of games.
+func recordsDigest(t *testing.T, root string, files []string) (string, int) {
+	t.Helper()
+	type rec struct {
+		file string
+		line int
+		data []byte
+	}
+	var mu sync.Mutex
+	var recs []rec
+	_, err := ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
+		return funcSink(func(g *ingest.Game) error {
+			data, err := AppendGame(nil, g)
+			if err != nil {
+				data = []byte("error: " + err.Error())
+			} else {
+				dg, err := DecodeGame(data)
+				if err != nil {
+					t.Errorf("%s:%d: decode: %v", g.File, g.Line, err)
+				} else if !slices.Equal(dg.Moves, g.Moves) || dg.Result != g.Result || dg.Start != g.Start || dg.FromFEN != g.FromFEN {
+					t.Errorf("%s:%d: decoded game differs", g.File, g.Line)
+				}
+			}
+			mu.Lock()
+			name, err := filepath.Rel(root, g.File)
+			if err != nil {
+				name = filepath.Base(g.File)
+			}
+			recs = append(recs, rec{filepath.ToSlash(name), g.Line, data})
+			mu.Unlock()
+			return nil
+		})
+	})
+	if err != nil {
+		t.Logf("%v: %v", files, err)
+	}
+	slices.SortFunc(recs, func(a, b rec) int {
+		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line), bytes.Compare(a.data, b.data))
+	})
+	h := sha256.New()
+	var n [8]byte
+	for _, r := range recs {
+		h.Write([]byte(r.file))
+		binary.LittleEndian.PutUint32(n[:4], uint32(r.line))
+		binary.LittleEndian.PutUint32(n[4:], uint32(len(r.data)))
+		h.Write(n[:])
+		h.Write(r.data)
+	}
+	return hex.EncodeToString(h.Sum(nil)), len(recs)
+}
+
+// TestGoldenRecords checks that the records of real games are
+// byte-identical to those of the frozen format.
+func TestGoldenRecords(t *testing.T) {
+	root := testutil.SharedData(t)
+	keys := make([]string, 0, len(goldenRecords))
+	for k := range goldenRecords {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		t.Run(k, func(t *testing.T) {
+			var files []string
+			switch {
+			case k == "tricky":
+				for _, pat := range []string{"tricky/*.pgn", "tricky/*/*.pgn"} {
+					m, _ := filepath.Glob(filepath.Join(root, pat))
+					files = append(files, m...)
+				}
+			case filepath.Dir(k) == "testdata":
+				files = []string{filepath.Join("..", k)}
+			default:
+				if testing.Short() && filepath.Dir(k) == "medium" {
+					t.Skip("medium input: not with -short")
+				}
+				files = []string{filepath.Join(root, k)}
+			}
+			got, n := recordsDigest(t, root, files)
+			if n == 0 {
+				t.Fatalf("no games in %v", files)
+			}
+			if want := goldenRecords[k]; got != want {
+				t.Errorf("%d games: records digest %s, want %s", n, got, want)
+			}
+		})
+	}
+}
