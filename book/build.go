@@ -80,6 +80,9 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 		res.Summary = sum
 		return res, interrupted(ctx, err)
 	}
+	if o.CountMode == "" {
+		o.CountMode = store.CountGame
+	}
 	st, err := store.Open(o.Dir, store.Options{Meta: &store.Meta{MaxPly: o.MaxPly, CountMode: o.CountMode, KeepDuplicates: o.KeepDuplicates}})
 	if err != nil {
 		return res, err
@@ -109,6 +112,9 @@ func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers int) (*
 	stopAbort := context.AfterFunc(ctx, b.Abort)
 	defer stopAbort()
 	sum, err := ingest.Run(ctx, o.Inputs, ingest.Options{Workers: workers, Progress: o.Progress}, b.Sink)
+	if ctx.Err() != nil {
+		b.Abort() // AfterFunc's call may still be on its way
+	}
 	// Whole games only ever reach a table, so what the workers hold is
 	// consistent; after an interruption (Abort) it is dropped.
 	if ferr := b.Finish(); ferr != nil && err == nil {
