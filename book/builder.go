@@ -319,43 +319,60 @@ type seenRec struct {
 
 // Game implements ingest.Sink.
 func (w *worker) Game(g *ingest.Game) error {
-	o := &w.b.opts
 	white, black := rating(g.Tag("WhiteElo")), rating(g.Tag("BlackElo"))
 	date := stats.ParseDate(string(g.Tag("Date")))
 	if f, drop := w.filter(g, white, black, date); drop {
 		w.stats.Filtered[f]++
 		return nil
 	}
-	res := result(g.Result)
-	perGame := o.CountMode == store.CountGame
-	if !w.unit.t.HasRoom(len(g.Moves)) && w.unit.t.Len() > 0 {
-		// Hand the unit over before the game rather than grow past the
-		// memory budget.
-		if err := w.b.err(); err != nil {
-			w.stats.Uncommitted++ // this game is not written either
-			return err
-		}
-		w.handOver()
-		w.unit = <-w.b.free
+	if err := w.makeRoom(len(g.Moves)); err != nil {
+		return err
 	}
+	id, added, err := w.storeGame(g)
+	if err != nil || !added {
+		return err
+	}
+	w.occ = stats.Occurrence{Result: result(g.Result), Date: date, Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
+	w.addMoves(g, white, black)
+	return nil
+}
 
-	// Identify the game; a game already stored or pending is a duplicate.
+// makeRoom hands the worker's unit over to the flusher, and takes a free
+// one, when a game of plies plies could grow it past the memory budget.
+// It fails when the flusher has failed: the build stops.
+func (w *worker) makeRoom(plies int) error {
+	if w.unit.t.HasRoom(plies) || w.unit.t.Len() == 0 {
+		return nil
+	}
+	if err := w.b.err(); err != nil {
+		w.stats.Uncommitted++ // this game is not written either
+		return err
+	}
+	w.handOver()
+	w.unit = <-w.b.free
+	return nil
+}
+
+// storeGame identifies g and adds its record to the unit's games. It
+// reports added false, and counts why, when g is a duplicate (a game
+// already stored or pending) or the game codec refuses it.
+func (w *worker) storeGame(g *ingest.Game) (id store.GameID, added bool, err error) {
 	sum := w.hasher.content(g)
-	id := w.hasher.idOf(sum, w.b.dedupe.copyNumber(sum))
+	id = w.hasher.idOf(sum, w.b.dedupe.copyNumber(sum))
 	if !w.b.dedupe.claim(id) {
 		w.stats.Duplicates++
-		return nil
+		return id, false, nil
 	}
 	stored, err := w.b.st.HasGame(id)
 	if err != nil {
 		w.b.dedupe.release([]pendingGame{{id: id}})
 		w.stats.Uncommitted++
-		return fmt.Errorf("checking for duplicates: %w", err)
+		return id, false, fmt.Errorf("checking for duplicates: %w", err)
 	}
 	if stored {
 		w.b.dedupe.release([]pendingGame{{id: id}})
 		w.stats.Duplicates++
-		return nil
+		return id, false, nil
 	}
 	gb := &w.unit.games
 	off := len(gb.buf)
@@ -366,17 +383,20 @@ func (w *worker) Game(g *ingest.Game) error {
 		if len(w.stats.Errors) < 10 {
 			w.stats.Errors = append(w.stats.Errors, fmt.Sprintf("%s:%d: game not stored: %v", g.File, g.Line, err))
 		}
-		return nil
+		return id, false, nil
 	}
 	gb.games = append(gb.games, pendingGame{id: id, off: off, end: len(gb.buf)})
+	return id, true, nil
+}
 
-	w.occ = stats.Occurrence{Result: res, Date: date, Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
-	var stamp uint64
-	if o.CountMode == store.CountOccurrence {
-		if in := w.b.inputs[g.File]; in != 0 && g.Line > 0 && g.Line < 1<<32 {
-			stamp = in<<44 | uint64(g.Line)<<12
-		}
-	}
+// addMoves adds each move of g, up to MaxPly, to the unit's table as an
+// occurrence w.occ; white and black are the players' ratings. In
+// CountGame mode a (position, move) the game plays again is not counted
+// again.
+func (w *worker) addMoves(g *ingest.Game, white, black int) {
+	o := &w.b.opts
+	perGame := o.CountMode == store.CountGame
+	stamp := w.seenStamp(g)
 	pos := g.Start
 	w.seen, w.seenOffs = w.seen[:0], w.seenOffs[:0]
 	t := w.unit.t
@@ -399,7 +419,19 @@ func (w *worker) Game(g *ingest.Game) error {
 		}
 		pos.Play(m)
 	}
-	return nil
+}
+
+// seenStamp returns g's first-seen stamp without its ply (see
+// Options.Inputs): its input's index and its line, in CountOccurrence
+// mode; 0 otherwise, or for a game of another input.
+func (w *worker) seenStamp(g *ingest.Game) uint64 {
+	if w.b.opts.CountMode != store.CountOccurrence {
+		return 0
+	}
+	if in := w.b.inputs[g.File]; in != 0 && g.Line > 0 && g.Line < 1<<32 {
+		return in<<44 | uint64(g.Line)<<12
+	}
+	return 0
 }
 
 // averageRating returns the players' average rating, or the one known

@@ -2,7 +2,9 @@
 // games the ingest pipeline hands over, keys every position (package keys),
 // adds each move's result, rating and date to an in-memory stats.Table per
 // worker, and flushes the tables as sorted runs into the store whenever the
-// memory budget is reached.
+// memory budget is reached. Build runs a whole build into a store
+// directory (open, ingest, abort or finish, compact, close); Builder is the
+// pipeline's sink it uses.
 //
 // Design notes:
 //   - Each pipeline worker owns its Table: no locks on the hot path.

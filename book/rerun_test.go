@@ -3,8 +3,6 @@ package book_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,40 +10,9 @@ import (
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/store"
 )
-
-// dumpStore returns a digest of everything a store holds (every position's
-// merged entry and every game record) and the counts.
-func dumpStore(t *testing.T, st *store.Store) (digest string, positions, games int) {
-	t.Helper()
-	h := sha256.New()
-	it, err := st.NewIter()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for ok := it.First(); ok; ok = it.Next() {
-		v, err := it.Value()
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(h, "p %x %x\n", it.Key(), v)
-		positions++
-	}
-	if err := it.Close(); err != nil {
-		t.Fatal(err)
-	}
-	err = st.Games(func(id store.GameID, rec []byte) (bool, error) {
-		fmt.Fprintf(h, "g %s %x\n", id, rec)
-		games++
-		return true, nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	binary.Write(h, binary.LittleEndian, st.Meta().Games)
-	return fmt.Sprintf("%x", h.Sum(nil)), positions, games
-}
 
 // buildInto runs the builder on inputs into the store at dir.
 func buildInto(t *testing.T, dir string, opts book.Options, inputs ...string) book.Stats {
@@ -65,16 +32,6 @@ func buildInto(t *testing.T, dir string, opts book.Options, inputs ...string) bo
 	return b.Stats()
 }
 
-func digestOf(t *testing.T, dir string) (string, int, int) {
-	t.Helper()
-	st, err := store.Open(dir, store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	return dumpStore(t, st)
-}
-
 // TestRerunChangesNothing builds a store, then runs the same input again
 // (also split differently, and with duplicates kept): the second run finds
 // every game already stored and the store stays byte for byte the same.
@@ -87,7 +44,7 @@ func TestRerunChangesNothing(t *testing.T) {
 		t.Run(fmt.Sprintf("%s keep=%v", opts.CountMode, opts.KeepDuplicates), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "db")
 			s1 := buildInto(t, dir, opts, in)
-			d1, pos, games := digestOf(t, dir)
+			d1, pos, games := storetest.Digest(t, dir)
 			if s1.Games != 500 || games != 500 || pos < 30000 {
 				t.Fatalf("first run: %d games added, %d stored, %d positions", s1.Games, games, pos)
 			}
@@ -98,7 +55,7 @@ func TestRerunChangesNothing(t *testing.T) {
 			if s2.Games != 0 || s2.Duplicates != 500 || s2.Positions != 0 {
 				t.Fatalf("second run: %+v, want 500 duplicates and nothing added", s2)
 			}
-			if d2, _, _ := digestOf(t, dir); d2 != d1 {
+			if d2, _, _ := storetest.Digest(t, dir); d2 != d1 {
 				t.Fatalf("the store changed on a re-run")
 			}
 		})
@@ -128,7 +85,7 @@ func TestResumeAfterPartialBuild(t *testing.T) {
 		whole := filepath.Join(t.TempDir(), "whole")
 		opts.Inputs = []string{in}
 		buildInto(t, whole, opts, in)
-		want, _, _ := digestOf(t, whole)
+		want, _, _ := storetest.Digest(t, whole)
 
 		resumed := filepath.Join(t.TempDir(), "resumed")
 		opts.Inputs = []string{prefix}
@@ -138,7 +95,7 @@ func TestResumeAfterPartialBuild(t *testing.T) {
 		if first.Games+second.Games != 500 || second.Duplicates != first.Games {
 			t.Fatalf("%s: first run %d games, second %d games and %d duplicates", opts.CountMode, first.Games, second.Games, second.Duplicates)
 		}
-		if got, _, _ := digestOf(t, resumed); got != want {
+		if got, _, _ := storetest.Digest(t, resumed); got != want {
 			t.Fatalf("%s: resumed build differs from an uninterrupted one", opts.CountMode)
 		}
 	}

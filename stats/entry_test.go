@@ -70,28 +70,6 @@ func TestScore(t *testing.T) {
 	}
 }
 
-func TestPolyglotWeights(t *testing.T) {
-	e := Entry{Moves: []MoveEntry{
-		{Move: d2d4, MoveStats: MoveStats{WhiteWins: 3, Draws: 1}},
-		{Move: e2e4, MoveStats: MoveStats{BlackWins: 4}},
-		{Move: g1f3, MoveStats: MoveStats{Unknown: 1}},
-	}}
-	if got, want := e.PolyglotWeights(true, nil), []uint16{7, 0, 1}; !slices.Equal(got, want) {
-		t.Errorf("white weights = %v, want %v", got, want)
-	}
-	if got, want := e.PolyglotWeights(false, nil), []uint16{1, 8, 1}; !slices.Equal(got, want) {
-		t.Errorf("black weights = %v, want %v", got, want)
-	}
-	big := Entry{Moves: []MoveEntry{
-		{Move: d2d4, MoveStats: MoveStats{WhiteWins: 100000}},
-		{Move: e2e4, MoveStats: MoveStats{Draws: 1}},
-	}}
-	got := big.PolyglotWeights(true, nil)
-	if got[0] != 200000>>2 || got[1] != 1 {
-		t.Errorf("scaled weights = %v, want [50000 1]", got)
-	}
-}
-
 func TestMergeSaturates(t *testing.T) {
 	a := MoveStats{WhiteWins: math.MaxUint64 - 1, RatingSum: math.MaxUint64}
 	a.Merge(MoveStats{WhiteWins: 5, RatingSum: 1})

@@ -84,19 +84,9 @@ func (s *MoveStats) Merge(o MoveStats) {
 	s.Refs.Merge(&o.Refs)
 }
 
-// NotePly records that the move was played at ply (0-based).
-func (s *MoveStats) NotePly(ply int) {
-	if ply >= 0 && ply < 1<<31 {
-		s.LowPly = lowerKnown32(s.LowPly, uint32(ply)+1)
-	}
-}
-
 // MinPly returns the lowest ply the move was played at, and false if
 // that was not recorded.
 func (s MoveStats) MinPly() (int, bool) { return int(s.LowPly) - 1, s.LowPly != 0 }
-
-// NoteSeen records a first-seen stamp (0: none).
-func (s *MoveStats) NoteSeen(stamp uint64) { s.FirstSeen = lowerKnown64(s.FirstSeen, stamp) }
 
 // lowerKnown32 returns the lower of a and b, where 0 means unknown.
 func lowerKnown32(a, b uint32) uint32 {

@@ -13,11 +13,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"syscall"
-	"time"
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/ingest"
@@ -148,95 +146,40 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer pprof.StopCPUProfile()
 	}
 
-	workers := c.workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
-	var st *store.Store
-	var b *book.Builder
-	newSink := func(int) ingest.Sink { return nullSink{} }
-	if c.db != "" {
-		st, err = store.Open(c.db, store.Options{Meta: &store.Meta{MaxPly: c.build.MaxPly, CountMode: c.build.CountMode, KeepDuplicates: c.build.KeepDuplicates}})
-		if err != nil {
-			fmt.Fprintln(stderr, "bookbuild:", err)
-			return 1
-		}
-		defer func() {
-			if st != nil {
-				st.Close()
-			}
-		}()
-		b = book.NewBuilder(st, c.build, workers)
-		newSink = b.Sink
-		// Interrupted: stop now, keeping only what is committed; flushing
-		// the tables the workers hold could take seconds. A re-run adds
-		// the games dropped (the games stored are skipped).
-		stopAbort := context.AfterFunc(ctx, b.Abort)
-		defer stopAbort()
-	}
-
-	start := time.Now()
 	prog := newProgress(c.progress, stderr)
-	sum, runErr := ingest.Run(ctx, c.inputs, ingest.Options{Workers: workers, Progress: prog.update}, newSink)
+	res, err := book.Build(ctx, book.BuildOptions{Options: c.build, Dir: c.db, Workers: c.workers, Compact: c.compact, Progress: prog.update})
 	prog.finish()
-	if b != nil {
-		// Whole games only ever reach a table, so what the workers hold
-		// is consistent; after an interruption (Abort) it is dropped.
-		if err := b.Finish(); err != nil && runErr == nil {
-			runErr = err
-		}
-		if runErr == nil && ctx.Err() != nil {
-			runErr = ctx.Err() // interrupted after the input ended: Finish dropped what it held
-		}
-	}
-	if st != nil && c.compact && runErr == nil {
-		if err := st.Compact(ctx); err != nil {
-			if ctx.Err() != nil {
-				err = ctx.Err() // everything is committed; only the compaction stopped
-			}
-			runErr = err
-		}
-	}
-	var info *storeInfo
-	if st != nil {
-		info = &storeInfo{dir: st.Dir(), meta: st.Meta()}
-		err := st.Close() // waits for the store's background work: part of the build
-		st = nil
-		if err != nil && runErr == nil {
-			runErr = fmt.Errorf("closing the store: %w", err)
-		}
-		info.size = store.DirSize(info.dir)
-	}
-	var bs *book.Stats
-	if b != nil {
-		s := b.Stats()
-		bs = &s
-	}
-	if sum != nil {
-		sum.Elapsed = time.Since(start)
-		printSummary(stdout, sum, bs, info)
+	if res.Summary != nil {
+		printSummary(stdout, res.Summary, res.Stats, res.Store)
 		if c.report != "" {
-			if werr := writeReport(c.report, sum, bs); werr != nil {
+			if werr := writeReport(c.report, res.Summary, res.Stats); werr != nil {
 				fmt.Fprintln(stderr, "bookbuild:", werr)
 				return 1
 			}
 		}
 	}
-	if runErr != nil {
-		if errors.Is(runErr, context.Canceled) {
-			if bs == nil || info == nil {
-				fmt.Fprintln(stderr, "bookbuild: interrupted")
-				return 130
-			}
-			fmt.Fprintf(stderr, "bookbuild: interrupted: the store keeps what was committed before (%d games in all); "+
-				"the last %d games read were not written: run the same command again to add them (the games stored are skipped)\n",
-				info.meta.Games, bs.Uncommitted)
+	return exitStatus(err, res, stderr)
+}
+
+// exitStatus reports a build's error on stderr and returns the exit
+// status: 0 done, 1 failed (input, store in use or incompatible, I/O),
+// 130 interrupted.
+func exitStatus(err error, res *book.BuildResult, stderr io.Writer) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, book.ErrInterrupted):
+		if res.Stats == nil || res.Store == nil {
+			fmt.Fprintln(stderr, "bookbuild: interrupted")
 			return 130
 		}
-		fmt.Fprintln(stderr, "bookbuild:", runErr)
-		return 1
+		fmt.Fprintf(stderr, "bookbuild: interrupted: the store keeps what was committed before (%d games in all); "+
+			"the last %d games read were not written: run the same command again to add them (the games stored are skipped)\n",
+			res.Store.Meta.Games, res.Stats.Uncommitted)
+		return 130
 	}
-	return 0
+	fmt.Fprintln(stderr, "bookbuild:", err)
+	return 1
 }
 
 // parseDateFlag parses -since / -until: YYYY, YYYY.MM or YYYY.MM.DD. For
@@ -260,20 +203,9 @@ func parseDateFlag(name, v string, end bool) (stats.Date, error) {
 	return d, nil
 }
 
-// nullSink accepts every game; replay alone is the job until a store is given.
-type nullSink struct{}
-
-func (nullSink) Game(*ingest.Game) error { return nil }
-func (nullSink) Skip(*ingest.GameError)  {}
-
-// storeInfo is what the summary says of the store, read before it closed.
-type storeInfo struct {
-	dir  string
-	meta store.Meta
-	size int64
-}
-
-func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *storeInfo) {
+// printSummary prints what the build did: s always, bs and st with a
+// store.
+func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *book.StoreInfo) {
 	secs := s.Elapsed.Seconds()
 	if secs <= 0 {
 		secs = 1e-9
@@ -328,9 +260,9 @@ func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *storeInfo)
 		fmt.Fprintf(w, "distinct positions: about %d in this run (estimate, ~1%%)\n", bs.Distinct)
 	}
 	if st != nil {
-		m := st.meta
+		m := st.Meta
 		fmt.Fprintf(w, "store:           %s, %s on disk, %d games in all (max-ply %d, count %s)\n",
-			st.dir, mib(st.size), m.Games, m.MaxPly, m.CountMode)
+			st.Dir, mib(st.Size), m.Games, m.MaxPly, m.CountMode)
 	}
 	fmt.Fprintf(w, "input:           %s\n", mib(s.Bytes))
 	fmt.Fprintf(w, "elapsed:         %.2fs\n", secs)

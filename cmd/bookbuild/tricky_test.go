@@ -13,11 +13,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/internal/testutil"
-	"github.com/chessbook/chessbook/keys"
-	"github.com/chessbook/chessbook/stats"
-	"github.com/chessbook/chessbook/store"
 )
 
 // summary holds the counts of bookbuild's printed summary.
@@ -146,52 +143,6 @@ func checkReport(t *testing.T, path string, s summary, input string) reportJSON 
 	return r
 }
 
-// startKey is the key of the start position.
-func startKey() []byte {
-	p := board.StartPosition()
-	return keys.Encode(&p)
-}
-
-// checkStoreAnswers opens the store read-only, checks that it holds games
-// games (and that many game records), reads the start position and every
-// position; it returns the start position's number of games.
-func checkStoreAnswers(t *testing.T, db string, games int64) uint64 {
-	t.Helper()
-	st, err := store.Open(db, store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatalf("the store does not open read-only: %v", err)
-	}
-	defer st.Close()
-	if games >= 0 && st.Meta().Games != uint64(games) {
-		t.Errorf("store meta counts %d games, want %d", st.Meta().Games, games)
-	}
-	e, _, err := st.Get(startKey())
-	if err != nil {
-		t.Fatalf("Get(start position): %v", err)
-	}
-	var records uint64
-	if err := st.Games(func(store.GameID, []byte) (bool, error) { records++; return true, nil }); err != nil {
-		t.Fatalf("listing games: %v", err)
-	}
-	if records != st.Meta().Games {
-		t.Errorf("store holds %d game records, its meta counts %d", records, st.Meta().Games)
-	}
-	if e.Games() > st.Meta().Games {
-		t.Errorf("start position: %d games, more than the store's %d", e.Games(), st.Meta().Games)
-	}
-	n := 0
-	if err := st.Positions(func(pos []byte, e *stats.Entry) error {
-		n++
-		if _, err := keys.Decode(pos); err != nil {
-			return fmt.Errorf("position %x: %w", pos, err)
-		}
-		return e.Validate()
-	}); err != nil {
-		t.Fatalf("reading every position: %v", err)
-	}
-	return e.Games()
-}
-
 // trickyFiles lists every file under ../shared/data/tricky, of every type.
 func trickyFiles(t *testing.T) (root string, files []string) {
 	root = filepath.Join(testutil.SharedData(t), "tricky")
@@ -256,7 +207,7 @@ func TestTrickyFiles(t *testing.T) {
 					t.Errorf("store line counts %d games, %d ingested into a new store", s.storeGames, s.stored)
 				}
 				checkReport(t, report, s, path)
-				checkStoreAnswers(t, db, s.stored)
+				storetest.CheckAnswers(t, db, s.stored)
 				mu.Lock()
 				totalRead += s.read
 				totalVariant += s.byReason["unsupported variant"]
@@ -287,7 +238,7 @@ func TestTrickyAllAtOnce(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	checkReport(t, report, s, "")
-	checkStoreAnswers(t, db, s.stored)
+	storetest.CheckAnswers(t, db, s.stored)
 	if s.read < 5000 || s.stored < 3000 || s.dups == 0 {
 		t.Errorf("read %d, stored %d, duplicates %d: want thousands, thousands and some (tricky/ repeats games)", s.read, s.stored, s.dups)
 	}
@@ -318,5 +269,5 @@ func TestChess960Skipped(t *testing.T) {
 		}
 		lines[e.Line] = true
 	}
-	checkStoreAnswers(t, db, 0)
+	storetest.CheckAnswers(t, db, 0)
 }

@@ -1,0 +1,166 @@
+package book
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/store"
+)
+
+// ErrInterrupted is returned, wrapping the context's error, by a Build
+// whose context was cancelled: the store keeps what was committed before,
+// and running the same build again adds the rest (see Builder.Abort).
+var ErrInterrupted = errors.New("build interrupted")
+
+// BuildOptions configure Build.
+type BuildOptions struct {
+	// Options are what the book records; Options.Inputs are also the
+	// inputs read, in order (PGN files, plain or compressed, or "-" for
+	// stdin; see ingest.Run).
+	Options
+	// Dir is the store directory, created if missing. Empty: the inputs
+	// are only replayed, nothing is stored.
+	Dir string
+	// Workers is the number of replay goroutines; 0 means one per CPU.
+	Workers int
+	// Compact compacts the store once everything is committed: lookups
+	// are faster and the store smaller.
+	Compact bool
+	// Progress, if not nil, is called with the pipeline's progress.
+	Progress func(ingest.Progress)
+}
+
+// BuildResult is what a build did, as far as it went.
+type BuildResult struct {
+	// Summary is the pipeline's account of the games read, with Elapsed
+	// the time from the start of the pipeline to the store's close; nil if
+	// the pipeline never ran (the store did not open).
+	Summary *ingest.Summary
+	// Stats are the builder's counters; nil without a store.
+	Stats *Stats
+	// Store describes the store after it closed; nil without a store.
+	Store *StoreInfo
+}
+
+// StoreInfo describes a store at the end of a build.
+type StoreInfo struct {
+	Dir  string     // the store directory
+	Meta store.Meta // its metadata: games in all, build options
+	Size int64      // bytes on disk
+}
+
+// Build runs a whole build: it opens (or creates) the store at o.Dir,
+// replays o.Inputs through the ingest pipeline into a Builder, finishes
+// it, compacts the store if asked, and closes it. It returns what was done
+// even when it fails part way, with the first error:
+//
+//   - store.ErrLocked, store.ErrIncompatible, store.ErrNotStore (test with
+//     errors.Is): the store could not be opened; nothing was read or
+//     written;
+//   - ErrInterrupted: ctx was cancelled. The build stops at once, keeping
+//     only what was committed (Builder.Abort); Stats.Uncommitted counts
+//     the games dropped, which a re-run adds;
+//   - any other error: reading an input or writing the store failed (an
+//     I/O error); what was committed before stays, whole.
+func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	res := &BuildResult{}
+	if o.Dir == "" {
+		start := time.Now()
+		sum, err := ingest.Run(ctx, o.Inputs, ingest.Options{Workers: workers, Progress: o.Progress},
+			func(int) ingest.Sink { return nullSink{} })
+		sum.Elapsed = time.Since(start)
+		res.Summary = sum
+		return res, interrupted(ctx, err)
+	}
+	if o.CountMode == "" {
+		o.CountMode = store.CountGame
+	}
+	st, err := store.Open(o.Dir, store.Options{Meta: &store.Meta{MaxPly: o.MaxPly, CountMode: o.CountMode, KeepDuplicates: o.KeepDuplicates}})
+	if err != nil {
+		return res, err
+	}
+	start := time.Now()
+	b := NewBuilder(st, o.Options, workers)
+	sum, runErr := ingestInto(ctx, b, o, workers)
+	if runErr == nil && o.Compact {
+		runErr = compact(ctx, st)
+	}
+	res.Store, err = closeStore(st)
+	if err != nil && runErr == nil {
+		runErr = err
+	}
+	s := b.Stats()
+	res.Stats = &s
+	sum.Elapsed = time.Since(start)
+	res.Summary = sum
+	return res, interrupted(ctx, runErr)
+}
+
+// ingestInto runs the pipeline on o.Inputs into b and finishes b. When
+// ctx is cancelled it aborts b: flushing the tables the workers hold could
+// take seconds, and a re-run adds the games dropped (the games stored are
+// skipped). It returns the pipeline's summary.
+func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers int) (*ingest.Summary, error) {
+	stopAbort := context.AfterFunc(ctx, b.Abort)
+	defer stopAbort()
+	sum, err := ingest.Run(ctx, o.Inputs, ingest.Options{Workers: workers, Progress: o.Progress}, b.Sink)
+	if ctx.Err() != nil {
+		b.Abort() // AfterFunc's call may still be on its way
+	}
+	// Whole games only ever reach a table, so what the workers hold is
+	// consistent; after an interruption (Abort) it is dropped.
+	if ferr := b.Finish(); ferr != nil && err == nil {
+		err = ferr
+	}
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err() // interrupted after the input ended: Finish dropped what it held
+	}
+	return sum, err
+}
+
+// compact compacts st; when ctx is cancelled it returns ctx's error:
+// everything is committed, only the compaction stopped.
+func compact(ctx context.Context, st *store.Store) error {
+	if err := st.Compact(ctx); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
+	return nil
+}
+
+// closeStore closes st, waiting for its background work (part of the
+// build), and describes it.
+func closeStore(st *store.Store) (*StoreInfo, error) {
+	info := &StoreInfo{Dir: st.Dir(), Meta: st.Meta()}
+	err := st.Close()
+	info.Size = store.DirSize(info.Dir)
+	if err != nil {
+		return info, fmt.Errorf("closing the store: %w", err)
+	}
+	return info, nil
+}
+
+// interrupted wraps err with ErrInterrupted when it is ctx's error: ctx
+// was cancelled (or its deadline passed).
+func interrupted(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("%w: %w", ErrInterrupted, err)
+	}
+	return err
+}
+
+// nullSink accepts every game: replay alone is the job without a store.
+type nullSink struct{}
+
+func (nullSink) Game(*ingest.Game) error { return nil }
+func (nullSink) Skip(*ingest.GameError)  {}

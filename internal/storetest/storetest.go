@@ -1,0 +1,92 @@
+// Package storetest holds the checks the tests of several packages make on
+// a book store: a digest of everything it holds, and that it opens and
+// answers.
+package storetest
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"testing"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/store"
+)
+
+// Digest opens the store at dir read-only and returns a digest of
+// everything it holds (every position's merged entry, every game record
+// and the games counter), with the number of positions and game records.
+func Digest(tb testing.TB, dir string) (digest string, positions, games int) {
+	tb.Helper()
+	st, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer st.Close()
+	h := sha256.New()
+	it, err := st.NewIter()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.Value()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		fmt.Fprintf(h, "p %x %x\n", it.Key(), v)
+		positions++
+	}
+	if err := it.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := st.Games(func(id store.GameID, rec []byte) (bool, error) {
+		fmt.Fprintf(h, "g %s %x\n", id, rec)
+		games++
+		return true, nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+	fmt.Fprintf(h, "games %d\n", st.Meta().Games)
+	return fmt.Sprintf("%x", h.Sum(nil)), positions, games
+}
+
+// CheckAnswers opens the store at dir read-only, checks that it holds
+// games games (and that many game records; games < 0 skips that check),
+// reads the start position and every position; it returns the start
+// position's number of games.
+func CheckAnswers(tb testing.TB, dir string, games int64) uint64 {
+	tb.Helper()
+	st, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		tb.Fatalf("the store does not open read-only: %v", err)
+	}
+	defer st.Close()
+	if games >= 0 && st.Meta().Games != uint64(games) {
+		tb.Errorf("store meta counts %d games, want %d", st.Meta().Games, games)
+	}
+	start := board.StartPosition()
+	e, _, err := st.Get(keys.Encode(&start))
+	if err != nil {
+		tb.Fatalf("Get(start position): %v", err)
+	}
+	var records uint64
+	if err := st.Games(func(store.GameID, []byte) (bool, error) { records++; return true, nil }); err != nil {
+		tb.Fatalf("listing games: %v", err)
+	}
+	if records != st.Meta().Games {
+		tb.Errorf("store holds %d game records, its meta counts %d", records, st.Meta().Games)
+	}
+	if e.Games() > st.Meta().Games {
+		tb.Errorf("start position: %d games, more than the store's %d", e.Games(), st.Meta().Games)
+	}
+	if err := st.Positions(func(pos []byte, e *stats.Entry) error {
+		if _, err := keys.Decode(pos); err != nil {
+			return fmt.Errorf("position %x: %w", pos, err)
+		}
+		return e.Validate()
+	}); err != nil {
+		tb.Fatalf("reading every position: %v", err)
+	}
+	return e.Games()
+}
