@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/store"
 )
@@ -85,10 +86,10 @@ func countPGN(t *testing.T, path string) pgnCounts {
 	return c
 }
 
-func movesJSONOf(t *testing.T, db string, args ...string) movesJSON {
+func movesJSONOf(t *testing.T, db string, args ...string) explorer.Moves {
 	t.Helper()
 	out := mustRun(t, append([]string{"-db", db, "moves", "-json"}, args...)...)
-	var m movesJSON
+	var m explorer.Moves
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatalf("moves -json %q: %v in %q", args, err, out)
 	}
@@ -170,7 +171,7 @@ func TestMovesLine(t *testing.T) {
 	}
 	e4 := movesJSONOf(t, db, "-moves", "e4")
 	e4e5 := movesJSONOf(t, db, "-moves", "e4 e5")
-	var e5 *moveJSON
+	var e5 *explorer.Move
 	for i := range e4.Moves {
 		if e4.Moves[i].SAN == "e5" {
 			e5 = &e4.Moves[i]
@@ -209,7 +210,7 @@ func TestMovesJSONShape(t *testing.T) {
 	// Games: up to 4 top and 4 recent, each a stored game that reaches the
 	// position and plays the move it is listed with; a move played once
 	// names its game.
-	var full movesJSON
+	var full explorer.Moves
 	if err := json.Unmarshal([]byte(out), &full); err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func TestMovesJSONShape(t *testing.T) {
 			t.Errorf("move %s: %d games, game %+v", m.SAN, m.Games, m.Game)
 		}
 	}
-	var o openingJSON
+	var o explorer.Opening
 	if err := json.Unmarshal(raw["opening"], &o); err != nil || !strings.HasPrefix(o.ECO, "C6") || !strings.Contains(o.Name, "Ruy Lopez") {
 		t.Errorf("opening of 1.e4 e5 2.Nf3 Nc6 3.Bb5: %s (%v), want a Ruy Lopez, C6x", raw["opening"], err)
 	}
