@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -8,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/chessbook/chessbook/ingest"
 )
 
 // get sends a GET to the test server and returns the status, the body and
@@ -113,3 +116,52 @@ func FuzzServeMoves(f *testing.F) {
 	})
 }
 
+// BenchmarkHandlerMoves is GET /moves in process over the champions'
+// store, for positions 0 to 29 plies into its games, the moves given as
+// play= (UCI) or moves= (SAN).
+func BenchmarkHandlerMoves(b *testing.B) {
+	h := NewHandler(championsStore(b))
+	for _, param := range []string{"play", "moves"} {
+		b.Run(param, func(b *testing.B) {
+			targets := benchTargets(b, param)
+			i := 0
+			for b.Loop() {
+				req := httptest.NewRequest("GET", targets[i%len(targets)], nil)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code != 200 {
+					b.Fatalf("%s: %d %s", targets[i%len(targets)], w.Code, w.Body)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// benchTargets returns /moves targets for 200 positions of the champions'
+// games: game i up to ply i mod 30, as play (UCI, commas) or moves (SAN).
+func benchTargets(b *testing.B, param string) []string {
+	s := &gameSink{}
+	if _, err := ingest.Run(context.Background(), []string{championsPGN}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return s }); err != nil {
+		b.Fatal(err)
+	}
+	var targets []string
+	for i, g := range s.games[:200] {
+		p := g.start
+		var ms []string
+		for _, m := range g.moves[:min(len(g.moves), i%30)] {
+			if param == "play" {
+				ms = append(ms, m.String())
+			} else {
+				ms = append(ms, p.SAN(m))
+			}
+			p.Play(m)
+		}
+		sep := ","
+		if param == "moves" {
+			sep = " "
+		}
+		targets = append(targets, "/moves?"+param+"="+url.QueryEscape(strings.Join(ms, sep)))
+	}
+	return targets
+}

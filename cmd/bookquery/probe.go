@@ -32,9 +32,9 @@ type probeJSON struct {
 	// order), as polyglot.Book.Probe gives them: weight-0 entries, moves
 	// that are not legal in the position and the second entry of a move
 	// are left out, and listed in Ignored.
-	Moves   []probeMoveJSON `json:"moves"`
-	Ignored []ignoredJSON   `json:"ignored"`
-	Opening *explorer.Opening    `json:"opening"` // as in moves: null if unnamed
+	Moves   []probeMoveJSON   `json:"moves"`
+	Ignored []ignoredJSON     `json:"ignored"`
+	Opening *explorer.Opening `json:"opening"` // as in moves: null if unnamed
 }
 
 // probeMoveJSON is one move of probeJSON.
