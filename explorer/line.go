@@ -333,21 +333,20 @@ func (r *lineReader) coordinateMove(tok string, sanErr error) (board.Move, bool,
 
 // uciMove reads tok as a move of UCIList.
 func (r *lineReader) uciMove(tok string) error {
-	if isNullMove(tok) {
+	m, err := r.pos.ParseUCI(tok)
+	switch {
+	case err == nil:
+		return r.play(tok, m)
+	case isNullMove(tok):
 		return r.fail(NullMove, tok, "no position follows it", nil)
-	}
-	if len(tok) != 4 && len(tok) != 5 {
+	case len(tok) != 4 && len(tok) != 5:
 		return r.fail(NotAMove, tok, "want 4 or 5 characters in UCI notation, as e2e4 or e7e8q", nil)
 	}
-	uci, ok := coordinates(tok, false)
-	if !ok {
+	if _, ok := coordinates(tok, false); !ok {
 		return r.fail(NotAMove, tok, "want a move in UCI notation: two squares and a promotion piece, as e2e4 or e7e8q", nil)
 	}
-	m, ok, err := r.uci(tok, uci)
-	if !ok {
-		return err
-	}
-	return r.play(tok, m)
+	_, _, err = r.uci(tok, tok)
+	return err
 }
 
 // uci plays the UCI move uci, read from tok.
