@@ -377,16 +377,16 @@ func (r *lineReader) play(tok string, m board.Move) error {
 // fail returns the MoveError for tok at the current position.
 func (r *lineReader) fail(kind MoveErrorKind, tok, detail string, err error) error {
 	e := &MoveError{Kind: kind, Ply: len(r.line) - 1, Move: tok, Detail: detail, Err: err}
-	e.Number = MoveNumber(&r.line[0], e.Ply)
+	e.Number = moveNumber(&r.line[0], e.Ply)
 	if kind == IllegalMove {
 		e.FEN = r.pos.FEN()
 	}
 	return e
 }
 
-// MoveNumber names the move after plies moves from p as PGN numbers it:
+// moveNumber names the move after plies moves from p as PGN numbers it:
 // "12." for a move of White, "12..." for one of Black.
-func MoveNumber(p *board.Position, plies int) string {
+func moveNumber(p *board.Position, plies int) string {
 	black := 0
 	if p.SideToMove() == board.Black {
 		black = 1
