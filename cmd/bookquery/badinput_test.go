@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/keys"
 )
 
@@ -50,15 +51,15 @@ func TestBadInputStoreCommands(t *testing.T) {
 		{strings.Repeat("8/", 5000) + " w - - 0 1", "bad FEN"},
 	}
 	badMoves := []struct{ moves, want string }{
-		{"e4 e5 Ke3", "illegal move: 2.Ke3"},
-		{"e5", "illegal move: 1.e5"},
+		{"e4 e5 Ke3", "move 2.Ke3: illegal move"},
+		{"e5", "move 1.e5: illegal move"},
 		{"e4 e5 Nf9", "2.Nf9: not a move"},
 		{"e4 Nf6 Z9", "not a move"},
 		{"e4 e5 --", "null move"},
-		{"e2e5", "illegal move: 1.e2e5"},
+		{"e2e5", "move 1.e2e5: illegal move"},
 		{"1. e4 e5 1-0 2. Nf3", "more than one game"},
 		{"e4 {unclosed comment", "-moves"},
-		{strings.Repeat("Nf3 Nf6 Ng1 Ng8 ", 400) + "Qxf7", "illegal move: 801.Qxf7"},
+		{strings.Repeat("Nf3 Nf6 Ng1 Ng8 ", 400) + "Qxf7", "move 801.Qxf7: illegal move"},
 		{"e4 e5 \xff\xfe", "-moves"},
 	}
 	var cases []struct {
@@ -168,7 +169,7 @@ func TestMutatedInput(t *testing.T) {
 		}
 		codes = append(codes, keys.Hex(keys.Encode(&p)), keys.Text(keys.Encode(&p)))
 	}
-	var g gamesJSON
+	var g explorer.Games
 	if err := json.Unmarshal([]byte(mustRun(t, "-db", db, "games", "-json", "-moves", "e4")), &g); err != nil {
 		t.Fatal(err)
 	}

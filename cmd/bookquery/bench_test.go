@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/store"
@@ -371,7 +372,7 @@ func BenchmarkMovesHandler(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	h := newHandler(st)
+	h := explorer.NewHandler(st)
 	for i := range e.lines { // warm the cache
 		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", e.target(i), nil))
 	}

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
-	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/polyglot"
 )
@@ -64,100 +60,6 @@ func runEncode(e *env, args []string) error {
 		_, err := fmt.Fprintf(w, "fen      %s\nhex      %s\ntext     %s\nbytes    %d\npolyglot %s\n", out.FEN, out.Hex, out.Text, out.Bytes, out.Polyglot)
 		return err
 	})
-}
-
-// playMoves plays the moves of text from p and returns the positions of
-// the line: p first, the position reached last. text is read as PGN movetext by the parser and replayer the book
-// builder uses (package ingest), so it takes what a PGN file may hold: SAN,
-// long algebraic and UCI moves ("Nf3", "Ng1-f3", "g1f3", "e7e8q"), move
-// numbers ("1.e4 e5 2.Nf3", "1...e5"), check and annotation marks,
-// comments, NAGs, variations and a result, and a line copied from a game
-// gives the position the book has for it.
-func playMoves(p board.Position, text string) ([]board.Position, error) {
-	var pgn bytes.Buffer
-	fmt.Fprintf(&pgn, "[FEN \"%s\"]\n\n%s\n", p.FEN(), text)
-	v := &movesVisitor{sink: &movesSink{}}
-	v.Replayer = ingest.NewReplayer("-moves", v.sink)
-	ingest.Parse(pgn.Bytes(), 1, v)
-	s := v.sink
-	switch {
-	case s.err != nil && s.err.Reason == ingest.SkipSyntax:
-		// The parser did not take the token for a move, so the
-		// replayer's message does not say where it stands.
-		num := moveNumber(&p, v.plies)
-		if tok, ok := strings.CutPrefix(s.err.Detail, "unexpected text "); ok {
-			if tok, err := strconv.Unquote(tok); err == nil {
-				if tok == "" || tok[0] < '0' || tok[0] > '9' { // else numbered already
-					tok = num + tok
-				}
-				return nil, badInput("-moves: %s: not a move", tok)
-			}
-		}
-		return nil, badInput("-moves: at move %s: %s", num, s.err.Detail)
-	case s.err != nil:
-		return nil, badInput("-moves: %s: %s", s.err.Reason, s.err.Detail)
-	case s.games > 1:
-		return nil, badInput("-moves %q: more than one game (a result such as 1-0, or a tag, ends the moves)", text)
-	}
-	line := make([]board.Position, 0, len(s.moves)+1)
-	line = append(line, p)
-	for _, m := range s.moves {
-		p.Play(m)
-		line = append(line, p)
-	}
-	return line, nil
-}
-
-// moveNumber names the move after plies plies from p as PGN numbers it:
-// "12." for White, "12..." for Black.
-func moveNumber(p *board.Position, plies int) string {
-	black := 0
-	if p.SideToMove() == board.Black {
-		black = 1
-	}
-	n := p.FullMoveNumber() + (plies+black)/2
-	if (plies+black)%2 == 1 {
-		return fmt.Sprintf("%d...", n)
-	}
-	return fmt.Sprintf("%d.", n)
-}
-
-// movesVisitor is the replayer of playMoves, counting the moves it plays.
-type movesVisitor struct {
-	*ingest.Replayer
-	sink  *movesSink
-	plies int
-}
-
-// SAN implements ingest.Visitor.
-func (v *movesVisitor) SAN(san []byte, line int) bool {
-	ok := v.Replayer.SAN(san, line)
-	if ok {
-		v.plies++
-	}
-	return ok
-}
-
-// movesSink keeps the moves of the one game playMoves parses.
-type movesSink struct {
-	games int
-	moves []board.Move
-	err   *ingest.GameError
-}
-
-// Game implements ingest.Sink.
-func (s *movesSink) Game(g *ingest.Game) error {
-	s.games++
-	s.moves = append(s.moves[:0], g.Moves...)
-	return nil
-}
-
-// Skip implements ingest.Sink.
-func (s *movesSink) Skip(e *ingest.GameError) {
-	s.games++
-	if s.err == nil {
-		s.err = e
-	}
 }
 
 // decodeJSON is decode's -json output, one object per code.

@@ -25,6 +25,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/chessbook/chessbook/explorer"
 )
 
 func main() {
@@ -38,7 +40,8 @@ type command struct {
 	summary string // one line for the command list
 	// run parses args (the arguments after the command name) with the
 	// FlagSet made by env.flags and does the work. An error wrapped by
-	// badInput means bad usage or bad input (exit status 2); any other
+	// badInput, or matching explorer.ErrBadInput, means bad usage or bad
+	// input (exit status 2); any other
 	// error is a runtime error (exit status 1).
 	run func(e *env, args []string) error
 }
@@ -154,7 +157,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.As(err, &in):
+	case errors.As(err, &in), errors.Is(err, explorer.ErrBadInput):
 		fmt.Fprintf(stderr, "bookquery: %s: %v\n", c.name, err)
 		return 2
 	default:

@@ -268,14 +268,14 @@ func TestBadInput(t *testing.T) {
 		{[]string{"encode", "-fen", "hello"}, []string{"bookquery: encode: bad FEN \"hello\""}},
 		{[]string{"encode", "-fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "w", "KQkq", "-", "0", "1"}, []string{"bookquery: encode: unexpected arguments \"w KQkq - 0 1\"", "quoted"}},
 		// Bad moves: the move is named with its number.
-		{[]string{"encode", "-moves", "e4 e5 Ke3"}, []string{"bookquery: encode: -moves: illegal move: 2.Ke3"}},
-		{[]string{"encode", "-moves", "1.e4 e5 2.Nf3 Bxf3"}, []string{"bookquery: encode: -moves: illegal move: 2...Bxf3"}},
-		{[]string{"encode", "-moves", "e4 e5 Nf9"}, []string{"bookquery: encode: -moves: 2.Nf9: not a move"}},
-		{[]string{"encode", "-moves", "e4 hello"}, []string{"bookquery: encode: -moves: 1...hello: not a move"}},
-		{[]string{"encode", "-moves", "1.e4 e5 2.Nf3 2...Nz6"}, []string{"bookquery: encode: -moves: 2...Nz6: not a move"}},
-		{[]string{"encode", "-moves", "Nf6 8.Xc3", "-fen", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 7"}, []string{"bookquery: encode: -moves: 8.Xc3: not a move"}},
-		{[]string{"encode", "-moves", "e2e5"}, []string{"bookquery: encode: -moves: illegal move: 1.e2e5"}},
-		{[]string{"encode", "-moves", "e4 e5 --"}, []string{"bookquery: encode: -moves: null move"}},
+		{[]string{"encode", "-moves", "e4 e5 Ke3"}, []string{"bookquery: encode: -moves: move 2.Ke3: illegal move"}},
+		{[]string{"encode", "-moves", "1.e4 e5 2.Nf3 Bxf3"}, []string{"bookquery: encode: -moves: move 2...Bxf3: illegal move"}},
+		{[]string{"encode", "-moves", "e4 e5 Nf9"}, []string{"bookquery: encode: -moves: move 2.Nf9: not a move"}},
+		{[]string{"encode", "-moves", "e4 hello"}, []string{"bookquery: encode: -moves: move 1...hello: not a move"}},
+		{[]string{"encode", "-moves", "1.e4 e5 2.Nf3 2...Nz6"}, []string{"bookquery: encode: -moves: move 2...Nz6: not a move"}},
+		{[]string{"encode", "-moves", "Nf6 8.Xc3", "-fen", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 7"}, []string{"bookquery: encode: -moves: move 8.Xc3: not a move"}},
+		{[]string{"encode", "-moves", "e2e5"}, []string{"bookquery: encode: -moves: move 1.e2e5: illegal move"}},
+		{[]string{"encode", "-moves", "e4 e5 --"}, []string{"bookquery: encode: -moves: move 2.--: null move"}},
 		{[]string{"encode", "-moves", "e4 e5 1-0 Nf3"}, []string{"bookquery: encode: -moves", "more than one game"}},
 		// Bad codes.
 		{[]string{"decode"}, []string{"bookquery: decode: missing CODE"}},
@@ -368,3 +368,41 @@ func TestBinary(t *testing.T) {
 		}
 	}
 }
+
+// gameLines returns the UCI moves of the first n games of a PGN file (all
+// when n is 0) that start from the standard position, as the book builder
+// replays them.
+func gameLines(t testing.TB, path string, n int) [][]string {
+	t.Helper()
+	s := &lineSink{n: n}
+	if _, err := ingest.Run(context.Background(), []string{path}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return s }); err != nil && !errors.Is(err, errEnoughGames) {
+		t.Fatal(err)
+	}
+	return s.lines
+}
+
+// errEnoughGames stops the reading of games when a lineSink has its n.
+var errEnoughGames = errors.New("enough games")
+
+// lineSink keeps the UCI moves of the games from the standard position.
+type lineSink struct {
+	n     int
+	lines [][]string
+}
+
+func (s *lineSink) Game(g *ingest.Game) error {
+	if s.n > 0 && len(s.lines) >= s.n {
+		return errEnoughGames
+	}
+	if g.Start != board.StartPosition() {
+		return nil
+	}
+	uci := make([]string, len(g.Moves))
+	for i, m := range g.Moves {
+		uci[i] = m.String()
+	}
+	s.lines = append(s.lines, uci)
+	return nil
+}
+
+func (s *lineSink) Skip(*ingest.GameError) {}

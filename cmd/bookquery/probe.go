@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/polyglot"
 )
 
@@ -31,9 +32,9 @@ type probeJSON struct {
 	// order), as polyglot.Book.Probe gives them: weight-0 entries, moves
 	// that are not legal in the position and the second entry of a move
 	// are left out, and listed in Ignored.
-	Moves   []probeMoveJSON `json:"moves"`
-	Ignored []ignoredJSON   `json:"ignored"`
-	Opening *openingJSON    `json:"opening"` // as in moves: null if unnamed
+	Moves   []probeMoveJSON   `json:"moves"`
+	Ignored []ignoredJSON     `json:"ignored"`
+	Opening *explorer.Opening `json:"opening"` // as in moves: null if unnamed
 }
 
 // probeMoveJSON is one move of probeJSON.
@@ -111,7 +112,7 @@ func runProbe(e *env, args []string) error {
 func probeBook(b *polyglot.Book, line []board.Position) *probeJSON {
 	p := line[len(line)-1]
 	key := polyglot.Key(&p)
-	out := &probeJSON{FEN: p.FEN(), Key: fmt.Sprintf("%016x", key), Moves: []probeMoveJSON{}, Ignored: []ignoredJSON{}, Opening: openingOf(line)}
+	out := &probeJSON{FEN: p.FEN(), Key: fmt.Sprintf("%016x", key), Moves: []probeMoveJSON{}, Ignored: []ignoredJSON{}, Opening: explorer.OpeningOf(line)}
 	moves, err := b.Probe(&p)
 	var bad *polyglot.BadMovesError
 	if !errors.As(err, &bad) {

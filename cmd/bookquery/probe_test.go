@@ -437,7 +437,7 @@ func TestProbeNotABook(t *testing.T) {
 		{[]string{"probe"}, 2, []string{"no book given", "-book"}},
 		{[]string{"probe", good}, 2, []string{"unexpected arguments", "-book BOOK.bin"}},
 		{[]string{"probe", "-book", good, "-fen", "nonsense"}, 2, []string{"bad FEN", "nonsense"}},
-		{[]string{"probe", "-book", good, "-moves", "e4 e5 Ke3"}, 2, []string{"illegal move: 2.Ke3"}},
+		{[]string{"probe", "-book", good, "-moves", "e4 e5 Ke3"}, 2, []string{"move 2.Ke3: illegal move"}},
 		{[]string{"probe", "-book", good, "-check", "-moves", "e4"}, 2, []string{"-check", "no -fen or -moves"}},
 	} {
 		out, errOut, code := runCmd(t, tc.args...)

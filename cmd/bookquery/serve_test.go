@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/store"
 )
@@ -105,7 +106,7 @@ func TestServeMoves(t *testing.T) {
 	for i, c := range cases {
 		want[i] = mustRun(t, append([]string{"-db", db, "moves", "-json"}, c.args...)...)
 	}
-	srv := httptest.NewServer(newHandler(openStore(t, db)))
+	srv := httptest.NewServer(explorer.NewHandler(openStore(t, db)))
 	defer srv.Close()
 	for i, c := range cases {
 		for _, target := range c.targets {
@@ -118,7 +119,7 @@ func TestServeMoves(t *testing.T) {
 			}
 		}
 	}
-	var m movesJSON
+	var m explorer.Moves
 	if _, body, _ := get(t, srv, "/moves?play=e2e4,e7e5,g1f3,b8c6,f1b5"); json.Unmarshal([]byte(body), &m) != nil || m.Opening == nil || !strings.Contains(m.Opening.Name, "Ruy Lopez") || len(m.Moves) < 5 {
 		t.Errorf("Ruy Lopez: %s", body)
 	}
@@ -126,84 +127,6 @@ func TestServeMoves(t *testing.T) {
 	if code, body, _ := do(t, srv, http.MethodHead, "/moves?play=e2e4"); code != http.StatusOK || body != "" {
 		t.Errorf("HEAD /moves: %d %q", code, body)
 	}
-}
-
-// TestServeErrors checks that bad input is answered with 400, unknown paths
-// with 404 and other methods with 405, each with a JSON error message.
-func TestServeErrors(t *testing.T) {
-	srv := httptest.NewServer(newHandler(openStore(t, championsBook(t))))
-	defer srv.Close()
-	long := strings.Repeat("g1f3,g8f6,f3g1,f6g8,", 251)
-	for _, tc := range []struct {
-		method, target string
-		code           int
-		want           []string // in the error message
-	}{
-		{"GET", "/moves?fen=nonsense", 400, []string{"bad FEN", "nonsense"}},
-		{"GET", "/moves?fen=" + url.QueryEscape("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"), 400, []string{"bad FEN"}},
-		{"GET", "/moves?fen=" + url.QueryEscape("8/8/8/8/8/8/8/8 w - - 0 1"), 400, []string{"bad FEN", "king"}},
-		{"GET", "/moves?play=e2e4,e7e5,e1e3", 400, []string{"play: move 2.e1e3", "illegal move"}},
-		{"GET", "/moves?play=e2e4,e7e5,Nf3", 400, []string{"play: move 2.Nf3", "want 4 or 5 characters"}},
-		{"GET", "/moves?play=e2e4,e7e5,e1g1", 400, []string{"play: move 2.e1g1", "illegal"}},
-		{"GET", "/moves?play=e7e8x", 400, []string{"play: move 1.e7e8x"}},
-		{"GET", "/moves?play=0000", 400, []string{"null move"}},
-		{"GET", "/moves?moves=e4+e5+Ke3", 400, []string{"moves: move 2.Ke3", "no king can move to e3"}},
-		{"GET", "/moves?moves=e4+hello", 400, []string{"moves: move 1...hello"}},
-		{"GET", "/moves?moves=e4&play=e2e4", 400, []string{"not both"}},
-		{"GET", "/moves?moves=-1", 400, []string{"moves=-1"}},
-		{"GET", "/moves?fen=%zz", 400, []string{"bad query"}},
-		{"GET", "/moves?play=" + long, 400, []string{"more than 1000 moves"}},
-		{"GET", "/moves/", 404, []string{"no such path", "/moves/"}},
-		{"GET", "/", 404, []string{"no such path"}},
-		{"GET", "/game/12", 400, []string{"want 16 hex digits"}},
-		{"POST", "/moves", 405, []string{"method POST not allowed", "GET"}},
-		{"DELETE", "/moves?play=e2e4", 405, []string{"method DELETE not allowed"}},
-	} {
-		code, body, ctype := do(t, srv, tc.method, tc.target)
-		var e errorJSON
-		if err := json.Unmarshal([]byte(body), &e); err != nil || code != tc.code || ctype != "application/json; charset=utf-8" {
-			t.Errorf("%s %.80s: %d %s %q (%v); want %d and a JSON error", tc.method, tc.target, code, ctype, body, err, tc.code)
-			continue
-		}
-		for _, w := range tc.want {
-			if !strings.Contains(e.Error, w) {
-				t.Errorf("%s %.80s: error %q does not mention %q", tc.method, tc.target, e.Error, w)
-			}
-		}
-	}
-	// 1000 moves are fine.
-	if code, body, _ := get(t, srv, "/moves?play="+strings.TrimSuffix(strings.Repeat("g1f3,g8f6,f3g1,f6g8,", 250), ",")); code != 200 {
-		t.Errorf("1000 moves: %d %s", code, body)
-	}
-	// 405 says what is allowed.
-	req, _ := http.NewRequest("PUT", srv.URL+"/moves", nil)
-	if resp, err := srv.Client().Do(req); err != nil || resp.Header.Get("Allow") != "GET, HEAD" {
-		t.Errorf("PUT /moves: %v %v", resp, err)
-	} else {
-		resp.Body.Close()
-	}
-}
-
-// FuzzServeMoves sends arbitrary queries to /moves: the answer is 200 or
-// 400, with JSON, never a failure of the server.
-func FuzzServeMoves(f *testing.F) {
-	for _, q := range []string{"", "play=e2e4,e7e5", "moves=e4+e5+Nf3", "fen=8/8/8/8/8/8/8/K1k5+w+-+-+0+1", "moves=12", "play=e2e4&moves=3",
-		"fen=" + url.QueryEscape("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1") + "&play=e1g1,e8c8", "moves=1.e4+1...c5+2.Nf3", "fen=%00", "play=,,,"} {
-		f.Add(q)
-	}
-	h := newHandler(openStore(f, buildStore(f, championsPGN)))
-	f.Fuzz(func(t *testing.T, query string) {
-		req := httptest.NewRequest("GET", "/moves", nil)
-		req.URL.RawQuery = query
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, req)
-		if w.Code != 200 && w.Code != 400 {
-			t.Fatalf("?%s: %d %s", query, w.Code, w.Body)
-		}
-		if !json.Valid(w.Body.Bytes()) {
-			t.Fatalf("?%s: not JSON: %q", query, w.Body)
-		}
-	})
 }
 
 // TestServeShutdown checks that serve stops when its context is done,
@@ -332,7 +255,7 @@ func TestServeBinary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m movesJSON
+	var m explorer.Moves
 	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil || resp.StatusCode != 200 || len(m.Moves) == 0 {
 		t.Errorf("GET /moves?play=e2e4: %d %+v %v", resp.StatusCode, m, err)
 	}
@@ -371,13 +294,13 @@ func TestServeBinary(t *testing.T) {
 func TestServeGame(t *testing.T) {
 	db := championsBook(t)
 	// The CLI first: the server holds the store's lock.
-	var mv movesJSON
+	var mv explorer.Moves
 	if err := json.Unmarshal([]byte(mustRun(t, "-db", db, "moves", "-json")), &mv); err != nil || len(mv.TopGames) == 0 {
 		t.Fatalf("no top games at the start: %v", err)
 	}
 	id := mv.TopGames[0].ID
 	wantJSON, wantPGN := mustRun(t, "-db", db, "game", "-json", id), mustRun(t, "-db", db, "game", id)
-	srv := httptest.NewServer(newHandler(openStore(t, db)))
+	srv := httptest.NewServer(explorer.NewHandler(openStore(t, db)))
 	defer srv.Close()
 	code, body, _ := get(t, srv, "/game/"+id)
 	if code != 200 || strings.TrimSpace(body) != strings.TrimSpace(wantJSON) {

@@ -1,4 +1,4 @@
-package main
+package explorer
 
 import (
 	"context"
@@ -31,7 +31,7 @@ var notnilBook = sync.OnceValue(opening.NewBookECO)
 
 // refNamed is one position the list names, with the lines that name it.
 type refNamed struct {
-	best  openingJSON
+	best  Opening
 	plies int
 	all   []*opening.Opening // every list entry that reaches the position
 }
@@ -55,7 +55,7 @@ var notnilNames = sync.OnceValue(func() map[string]*refNamed {
 			continue
 		}
 		k := string(keys.Encode(&p))
-		n := openingJSON{ECO: o.Code(), Name: o.Title()}
+		n := Opening{ECO: o.Code(), Name: o.Title()}
 		r := names[k]
 		if r == nil {
 			r = &refNamed{best: n, plies: len(uci)}
@@ -69,7 +69,7 @@ var notnilNames = sync.OnceValue(func() map[string]*refNamed {
 })
 
 // refOpeningOf is openingOf over notnilNames.
-func refOpeningOf(line []board.Position) *openingJSON {
+func refOpeningOf(line []board.Position) *Opening {
 	for i := len(line) - 1; i >= 0; i-- {
 		if r, ok := notnilNames()[string(keys.Encode(&line[i]))]; ok {
 			return &r.best
@@ -101,7 +101,7 @@ func TestOpeningTableMatchesNotnil(t *testing.T) {
 			t.Errorf("table entry %d (%s %s) names a position notnil's list does not", i, e.eco, e.name)
 			continue
 		}
-		if got := (openingJSON{ECO: e.eco, Name: e.name}); got != r.best {
+		if got := (Opening{ECO: e.eco, Name: e.name}); got != r.best {
 			t.Errorf("table names %x %+v, notnil's list %+v", e.key, got, r.best)
 		}
 		p, err := keys.Decode([]byte(e.key))
@@ -125,8 +125,8 @@ func TestOpeningTableMatchesNotnil(t *testing.T) {
 		if found == nil || found.Code() != o.Code() || found.Title() != o.Title() {
 			t.Fatalf("notnil's Find(%s) = %v, want %s %s", o.PGN(), found, o.Code(), o.Title())
 		}
-		got := openingOf(line)
-		want := openingJSON{ECO: o.Code(), Name: o.Title()}
+		got := OpeningOf(line)
+		want := Opening{ECO: o.Code(), Name: o.Title()}
 		r := ref[string(keys.Encode(&line[len(line)-1]))]
 		if len(r.all) > 1 {
 			shared++
@@ -144,7 +144,7 @@ func TestOpeningTableMatchesNotnil(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o := openingOf([]board.Position{p}); o != nil {
+		if o := OpeningOf([]board.Position{p}); o != nil {
 			t.Errorf("%s named %+v", fen, o)
 		}
 	}
@@ -240,7 +240,7 @@ func TestOpeningRealGames(t *testing.T) {
 			uci = uci[:min(len(uci), maxPlies)]
 			moves, line := notnilLine(t, strings.Join(uci, " "))
 			for ply := 0; ply <= len(uci); ply++ {
-				got, want := openingOf(line[:ply+1]), refOpeningOf(line[:ply+1])
+				got, want := OpeningOf(line[:ply+1]), refOpeningOf(line[:ply+1])
 				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Fatalf("%s after %s: named %v, reference %v", f, strings.Join(uci[:ply], " "), got, want)
 				}
@@ -305,6 +305,6 @@ func BenchmarkOpeningOf(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		openingOf(ls[i%len(ls)])
+		OpeningOf(ls[i%len(ls)])
 	}
 }

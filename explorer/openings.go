@@ -1,4 +1,4 @@
-package main
+package explorer
 
 import (
 	"slices"
@@ -27,18 +27,18 @@ type namedPosition struct {
 }
 
 // lookupOpening returns the opening that names the position with key k.
-func lookupOpening(k []byte) (openingJSON, bool) {
+func lookupOpening(k []byte) (Opening, bool) {
 	i := sort.Search(len(openingTable), func(i int) bool { return openingTable[i].key >= string(k) })
 	if i < len(openingTable) && openingTable[i].key == string(k) {
-		return openingJSON{ECO: openingTable[i].eco, Name: openingTable[i].name}, true
+		return Opening{ECO: openingTable[i].eco, Name: openingTable[i].name}, true
 	}
-	return openingJSON{}, false
+	return Opening{}, false
 }
 
-// openingOf returns the opening of the last position of line that the
+// OpeningOf returns the opening of the last position of line that the
 // lichess list names (so a transposition into a named position is named),
 // nil if none is.
-func openingOf(line []board.Position) *openingJSON {
+func OpeningOf(line []board.Position) *Opening {
 	var buf [keys.MaxLen]byte
 	for i := len(line) - 1; i >= 0; i-- {
 		p := &line[i]

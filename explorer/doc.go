@@ -1,0 +1,32 @@
+// Package explorer is the query side of chessbook: what a store built by
+// bookbuild tells about a position, in the manner of the lichess opening
+// explorer. cmd/bookquery's moves, games, game and serve commands are thin
+// layers over it (flags, printing, listening); the answers and the JSON
+// the command prints and the API serves are this package's.
+//
+// The package is split as lichess-openingexplorer splits its own:
+//
+//   - model.go: the answers, as exported types with their JSON field
+//     names (Moves, Move, GameRef, Player, Opening, Games, Game).
+//   - line.go: the reading of a query: ParseFEN and ParseLine, the one
+//     reader of move lines for the command's -fen/-moves and the API's
+//     fen, play and moves (see Notation for the syntax), with typed errors
+//     (FENError, MoveError) that name the bad move and where it stands.
+//     Every error of a query's input matches ErrBadInput: bookquery exits
+//     with status 2 on it, the API answers 400.
+//   - moves.go and games.go: the lookups in the store, through an
+//     Explorer: the moves of a position with their statistics (how each is
+//     computed is told at the top of moves.go), the top and recent games
+//     through a position, a stored game.
+//   - openings.go: opening names, from a table generated from the lichess
+//     opening list (openings_gen.go, written by ./internal/openinggen with
+//     go generate).
+//   - handler.go: the HTTP JSON API (GET /moves, GET /game/{id}) as an
+//     http.Handler, NewHandler. It lives here rather than in the command
+//     because it is query parsing and answering, like the rest of this
+//     package; cmd/bookquery keeps what makes a server of it (the address,
+//     the http.Server and its timeouts, signals and shutdown).
+//
+// The text tables bookquery prints are presentation and stay in the
+// command.
+package explorer

@@ -1,0 +1,167 @@
+package explorer
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/chessbook/chessbook/ingest"
+)
+
+// get sends a GET to the test server and returns the status, the body and
+// the Content-Type.
+func get(t *testing.T, srv *httptest.Server, target string) (int, string, string) {
+	t.Helper()
+	return do(t, srv, http.MethodGet, target)
+}
+
+func do(t *testing.T, srv *httptest.Server, method, target string) (int, string, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+target, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(body), resp.Header.Get("Content-Type")
+}
+
+// TestServeErrors checks that bad input is answered with 400, unknown paths
+// with 404 and other methods with 405, each with a JSON error message.
+func TestServeErrors(t *testing.T) {
+	srv := httptest.NewServer(NewHandler(championsStore(t)))
+	defer srv.Close()
+	long := strings.Repeat("g1f3,g8f6,f3g1,f6g8,", 251)
+	for _, tc := range []struct {
+		method, target string
+		code           int
+		want           []string // in the error message
+	}{
+		{"GET", "/moves?fen=nonsense", 400, []string{"bad FEN", "nonsense"}},
+		{"GET", "/moves?fen=" + url.QueryEscape("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"), 400, []string{"bad FEN"}},
+		{"GET", "/moves?fen=" + url.QueryEscape("8/8/8/8/8/8/8/8 w - - 0 1"), 400, []string{"bad FEN", "king"}},
+		{"GET", "/moves?play=e2e4,e7e5,e1e3", 400, []string{"play: move 2.e1e3", "illegal move"}},
+		{"GET", "/moves?play=e2e4,e7e5,Nf3", 400, []string{"play: move 2.Nf3", "want 4 or 5 characters"}},
+		{"GET", "/moves?play=e2e4,e7e5,e1g1", 400, []string{"play: move 2.e1g1", "illegal"}},
+		{"GET", "/moves?play=e7e8x", 400, []string{"play: move 1.e7e8x"}},
+		{"GET", "/moves?play=0000", 400, []string{"null move"}},
+		{"GET", "/moves?moves=e4+e5+Ke3", 400, []string{"moves: move 2.Ke3", "no king can move to e3"}},
+		{"GET", "/moves?moves=e4+hello", 400, []string{"moves: move 1...hello"}},
+		{"GET", "/moves?moves=e4&play=e2e4", 400, []string{"not both"}},
+		{"GET", "/moves?moves=-1", 400, []string{"moves=-1"}},
+		{"GET", "/moves?fen=%zz", 400, []string{"bad query"}},
+		{"GET", "/moves?play=" + long, 400, []string{"more than 1000 moves"}},
+		{"GET", "/moves/", 404, []string{"no such path", "/moves/"}},
+		{"GET", "/", 404, []string{"no such path"}},
+		{"GET", "/game/12", 400, []string{"want 16 hex digits"}},
+		{"POST", "/moves", 405, []string{"method POST not allowed", "GET"}},
+		{"DELETE", "/moves?play=e2e4", 405, []string{"method DELETE not allowed"}},
+	} {
+		code, body, ctype := do(t, srv, tc.method, tc.target)
+		var e errorReply
+		if err := json.Unmarshal([]byte(body), &e); err != nil || code != tc.code || ctype != "application/json; charset=utf-8" {
+			t.Errorf("%s %.80s: %d %s %q (%v); want %d and a JSON error", tc.method, tc.target, code, ctype, body, err, tc.code)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(e.Error, w) {
+				t.Errorf("%s %.80s: error %q does not mention %q", tc.method, tc.target, e.Error, w)
+			}
+		}
+	}
+	// 1000 moves are fine.
+	if code, body, _ := get(t, srv, "/moves?play="+strings.TrimSuffix(strings.Repeat("g1f3,g8f6,f3g1,f6g8,", 250), ",")); code != 200 {
+		t.Errorf("1000 moves: %d %s", code, body)
+	}
+	// 405 says what is allowed.
+	req, _ := http.NewRequest("PUT", srv.URL+"/moves", nil)
+	if resp, err := srv.Client().Do(req); err != nil || resp.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("PUT /moves: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+}
+
+// FuzzServeMoves sends arbitrary queries to /moves: the answer is 200 or
+// 400, with JSON, never a failure of the server.
+func FuzzServeMoves(f *testing.F) {
+	for _, q := range []string{"", "play=e2e4,e7e5", "moves=e4+e5+Nf3", "fen=8/8/8/8/8/8/8/K1k5+w+-+-+0+1", "moves=12", "play=e2e4&moves=3",
+		"fen=" + url.QueryEscape("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1") + "&play=e1g1,e8c8", "moves=1.e4+1...c5+2.Nf3", "fen=%00", "play=,,,"} {
+		f.Add(q)
+	}
+	h := NewHandler(championsStore(f))
+	f.Fuzz(func(t *testing.T, query string) {
+		req := httptest.NewRequest("GET", "/moves", nil)
+		req.URL.RawQuery = query
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != 200 && w.Code != 400 {
+			t.Fatalf("?%s: %d %s", query, w.Code, w.Body)
+		}
+		if !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("?%s: not JSON: %q", query, w.Body)
+		}
+	})
+}
+
+// BenchmarkHandlerMoves is GET /moves in process over the champions'
+// store, for positions 0 to 29 plies into its games, the moves given as
+// play= (UCI) or moves= (SAN).
+func BenchmarkHandlerMoves(b *testing.B) {
+	h := NewHandler(championsStore(b))
+	for _, param := range []string{"play", "moves"} {
+		b.Run(param, func(b *testing.B) {
+			targets := benchTargets(b, param)
+			i := 0
+			for b.Loop() {
+				req := httptest.NewRequest("GET", targets[i%len(targets)], nil)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code != 200 {
+					b.Fatalf("%s: %d %s", targets[i%len(targets)], w.Code, w.Body)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// benchTargets returns /moves targets for 200 positions of the champions'
+// games: game i up to ply i mod 30, as play (UCI, commas) or moves (SAN).
+func benchTargets(b *testing.B, param string) []string {
+	s := &gameSink{}
+	if _, err := ingest.Run(context.Background(), []string{championsPGN}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return s }); err != nil {
+		b.Fatal(err)
+	}
+	var targets []string
+	for i, g := range s.games[:200] {
+		p := g.start
+		var ms []string
+		for _, m := range g.moves[:min(len(g.moves), i%30)] {
+			if param == "play" {
+				ms = append(ms, m.String())
+			} else {
+				ms = append(ms, p.SAN(m))
+			}
+			p.Play(m)
+		}
+		sep := ","
+		if param == "moves" {
+			sep = " "
+		}
+		targets = append(targets, "/moves?"+param+"="+url.QueryEscape(strings.Join(ms, sep)))
+	}
+	return targets
+}

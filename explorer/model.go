@@ -1,0 +1,98 @@
+package explorer
+
+import "github.com/chessbook/chessbook/gamecode"
+
+// The answers of the explorer: what 'bookquery moves -json', 'games -json'
+// and 'game -json' print and the API answers, as JSON. The field names are
+// the lichess opening explorer's where it has the field.
+
+// Moves is what the book knows about one position: the lichess opening
+// explorer's response (white, draws, black, moves, topGames, recentGames,
+// opening) with a few fields of our own (fen, unknown).
+type Moves struct {
+	FEN     string `json:"fen"`     // the position looked up
+	White   uint64 `json:"white"`   // games won by White, over all moves
+	Draws   uint64 `json:"draws"`   // games drawn
+	Black   uint64 `json:"black"`   // games won by Black
+	Unknown uint64 `json:"unknown"` // games with an unknown result
+	Moves   []Move `json:"moves"`   // by games, most played first
+	// TopGames and RecentGames are the position's best-rated and latest
+	// games (up to 4 each), from every move's game references.
+	TopGames    []GameRef `json:"topGames"`
+	RecentGames []GameRef `json:"recentGames"`
+	Opening     *Opening  `json:"opening"` // null if unnamed
+}
+
+// Limit keeps the n most played moves, all of them when n is 0; the
+// totals still count every move.
+func (m *Moves) Limit(n int) {
+	if n > 0 && len(m.Moves) > n {
+		m.Moves = m.Moves[:n]
+	}
+}
+
+// Move is one move of Moves, as in the lichess explorer, plus the fields
+// after Game. How each is computed is told in moves.go.
+type Move struct {
+	UCI           string `json:"uci"`
+	SAN           string `json:"san"`
+	AverageRating int    `json:"averageRating"` // the mover's, rounded; 0 if unknown
+	White         uint64 `json:"white"`
+	Draws         uint64 `json:"draws"`
+	Black         uint64 `json:"black"`
+	// Game is the game when only one played the move (as lichess gives
+	// it), else null.
+	Game        *GameRef `json:"game"`
+	Unknown     uint64   `json:"unknown"`               // games with an unknown result
+	Games       uint64   `json:"games"`                 // white+draws+black+unknown
+	Score       *float64 `json:"score"`                 // the mover's score, 0 to 1; null if no result is known
+	Performance *int     `json:"performance"`           // the mover's rating performance (see moves.go); null if unknown
+	FirstPlayed string   `json:"firstPlayed,omitempty"` // PGN date, "1859.??.??" when partly known
+	LastPlayed  string   `json:"lastPlayed,omitempty"`
+}
+
+// Opening is an opening name as the lichess explorer gives it.
+type Opening struct {
+	ECO  string `json:"eco"`  // "C60"
+	Name string `json:"name"` // "Ruy Lopez"
+}
+
+// GameRef describes one game the way the lichess opening explorer lists
+// topGames and recentGames, plus the fields after Month.
+type GameRef struct {
+	UCI    string  `json:"uci,omitempty"` // the move the game played from the position
+	ID     string  `json:"id"`            // the store's game id, 16 hex digits
+	Winner *string `json:"winner"`        // "white", "black" or null
+	White  Player  `json:"white"`
+	Black  Player  `json:"black"`
+	Year   int     `json:"year,omitempty"`
+	Month  string  `json:"month,omitempty"` // "2021-03" when the month is known
+	Date   string  `json:"date,omitempty"`  // the PGN Date tag
+	Event  string  `json:"event,omitempty"`
+	Site   string  `json:"site,omitempty"`
+	Round  string  `json:"round,omitempty"`
+	Result string  `json:"result"` // "1-0", "0-1", "1/2-1/2" or "*"
+	Plies  int     `json:"plies"`
+}
+
+// Player is a player of GameRef.
+type Player struct {
+	Name   string `json:"name"`
+	Rating int    `json:"rating,omitempty"` // 0 when unknown
+}
+
+// Games are the top-rated and the most recent games through a position.
+type Games struct {
+	FEN         string    `json:"fen"`
+	TopGames    []GameRef `json:"topGames"`
+	RecentGames []GameRef `json:"recentGames"`
+}
+
+// Game is one stored game in full: its GameRef, tags, moves and PGN.
+type Game struct {
+	GameRef
+	Tags  []gamecode.Tag `json:"tags"`
+	FEN   string         `json:"fen,omitempty"` // the start position of a game set up from a FEN
+	Moves []string       `json:"moves"`         // SAN
+	PGN   string         `json:"pgn"`
+}

@@ -1,0 +1,150 @@
+package explorer
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/store"
+)
+
+// The moves of a position, in the shape of the lichess opening explorer.
+//
+// What is computed, from what the store keeps (results by colour, the sum
+// and count of the mover's rating, first and last dates, per move):
+//
+//   - white, draws, black: games won by White, drawn, won by Black; a game
+//     with an unknown result ("*") counts in games and unknown only, so the
+//     three percentages add up to less than 100 when there are any.
+//   - averageRating: the mean rating of the player who made the move, over
+//     the games where it was known (0 when it never was).
+//   - score: the mover's score over the decided and drawn games, (W+D/2)/N.
+//   - performance: the mover's rating performance, avgOpp + 400*(W-L)/N
+//     with W, L the mover's wins and losses and N = W+D+L. The store keeps
+//     only the mover's rating, so avgOpp is read from the position after
+//     the move, where the opponent is the mover: the mean rating of whoever
+//     moved from it. That position's games include transpositions into it
+//     and leave out games that ended on it, so the performance is an
+//     estimate; it is null when no opponent rating is known.
+//   - the position totals are the sums over every move played from it
+//     (games that ended in the position are not recorded by the book).
+//   - opening: the name and ECO code of the position in the lichess opening
+//     list shipped by github.com/notnil/chess/opening, matched by position
+//     (so transpositions are named), else that of the last named position
+//     of the line, else null (see openings.go).
+
+// Explorer answers the queries of the explorer from one store.
+type Explorer struct {
+	st *store.Store
+}
+
+// New returns an Explorer over st, which the caller opens (read-only will
+// do) and closes.
+func New(st *store.Store) *Explorer { return &Explorer{st: st} }
+
+// Moves returns the moves played from the last position of line, sorted by
+// games, most played first (ties by UCI), with the position totals, its
+// top and recent games and the opening of the line.
+func (x *Explorer) Moves(line []board.Position) (*Moves, error) {
+	p := line[len(line)-1]
+	out := &Moves{FEN: p.FEN(), Moves: []Move{}, TopGames: []GameRef{}, RecentGames: []GameRef{}}
+	k := keys.Encode(&p)
+	if k == nil { // cannot happen: ParseFEN and Play only give valid positions
+		return nil, fmt.Errorf("position %s has no key", p.FEN())
+	}
+	entry, found, err := x.st.Get(k)
+	if err != nil {
+		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
+	}
+	out.Opening = OpeningOf(line)
+	if !found {
+		return out, nil
+	}
+	white := p.SideToMove() == board.White
+	for _, me := range entry.Moves {
+		if !p.IsLegal(me.Move) {
+			return nil, fmt.Errorf("position %s: stored move %s is not legal (corrupt store?)", p.FEN(), me.Move)
+		}
+		opp, oppKnown, err := x.opponentRating(p, me.Move)
+		if err != nil {
+			return nil, err
+		}
+		mj := moveOf(p.SAN(me.Move), me, white, opp, oppKnown)
+		if mj.Games == 1 && me.Refs.Top[0].ID != 0 {
+			g, err := x.describeRef(me.Refs.Top[0])
+			if err != nil {
+				return nil, err
+			}
+			g.UCI = mj.UCI
+			mj.Game = &g
+		}
+		out.Moves = append(out.Moves, mj)
+		out.White += me.WhiteWins
+		out.Draws += me.Draws
+		out.Black += me.BlackWins
+		out.Unknown += me.Unknown
+	}
+	if out.TopGames, out.RecentGames, err = x.positionGames(entry); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(out.Moves, func(i, j int) bool {
+		a, b := out.Moves[i], out.Moves[j]
+		if a.Games != b.Games {
+			return a.Games > b.Games
+		}
+		return a.UCI < b.UCI
+	})
+	return out, nil
+}
+
+// opponentRating returns the mean rating of the mover's opponent after m
+// from p: that of whoever moved from the position m leads to, and false
+// when it is not known (the position is not stored, or no rating was).
+func (x *Explorer) opponentRating(p board.Position, m board.Move) (float64, bool, error) {
+	q := p
+	q.Play(m)
+	child, found, err := x.st.Get(keys.Encode(&q))
+	if err != nil {
+		return 0, false, fmt.Errorf("reading position %s: %w", q.FEN(), err)
+	}
+	if !found {
+		return 0, false, nil
+	}
+	avg, ok := child.Total().AverageRating()
+	return avg, ok, nil
+}
+
+// moveOf turns one stored move into its explorer form. white says whether
+// the mover is White; opp is the opponent's mean rating, when known.
+func moveOf(san string, me stats.MoveEntry, white bool, opp float64, oppKnown bool) Move {
+	mj := Move{
+		UCI: me.Move.String(), SAN: san,
+		White: me.WhiteWins, Draws: me.Draws, Black: me.BlackWins, Unknown: me.Unknown,
+		Games: me.Games(),
+	}
+	if avg, ok := me.AverageRating(); ok {
+		mj.AverageRating = int(math.Round(avg))
+	}
+	wins, losses := me.WhiteWins, me.BlackWins
+	if !white {
+		wins, losses = losses, wins
+	}
+	if n := wins + me.Draws + losses; n > 0 {
+		s := (float64(wins) + float64(me.Draws)/2) / float64(n)
+		mj.Score = &s
+		if oppKnown {
+			perf := int(math.Round(opp + 400*(float64(wins)-float64(losses))/float64(n)))
+			mj.Performance = &perf
+		}
+	}
+	if me.FirstDate.Known() {
+		mj.FirstPlayed = me.FirstDate.String()
+	}
+	if me.LastDate.Known() {
+		mj.LastPlayed = me.LastDate.String()
+	}
+	return mj
+}

@@ -1,0 +1,88 @@
+package explorer
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chessbook/chessbook/board"
+)
+
+// TestMovesRatings checks averageRating and performance on games with
+// ratings: after 1.e4, 1...e5 is played by a 2000 (twice) against a 2400
+// who moves next, so performance = 2400 + 400*(1-1)/2.
+func TestMovesRatings(t *testing.T) {
+	pgn := filepath.Join(t.TempDir(), "rated.pgn")
+	games := `[White "A"]
+[Black "B"]
+[Result "1-0"]
+[WhiteElo "2400"]
+[BlackElo "2000"]
+
+1. e4 e5 2. Nf3 1-0
+
+[White "A"]
+[Black "B"]
+[Result "0-1"]
+[WhiteElo "2400"]
+[BlackElo "2000"]
+
+1. e4 e5 2. Nc3 0-1
+
+[White "C"]
+[Black "D"]
+[Result "1/2-1/2"]
+[WhiteElo "1500"]
+[BlackElo "1700"]
+
+1. e4 c5 2. Nf3 1/2-1/2
+`
+	if err := os.WriteFile(pgn, []byte(games), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := New(openStore(t, buildStore(t, pgn)))
+	start := board.StartPosition()
+	after, err := ParseLine(start, "e4", LineOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := x.Moves(after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Moves) != 2 {
+		t.Fatalf("moves after 1.e4: %+v", got.Moves)
+	}
+	e5, c5 := got.Moves[0], got.Moves[1]
+	if e5.SAN != "e5" || e5.AverageRating != 2000 || e5.Performance == nil || *e5.Performance != 2400 || *e5.Score != 0.5 {
+		t.Errorf("e5: %+v", e5)
+	}
+	if c5.SAN != "c5" || c5.AverageRating != 1700 || c5.Performance == nil || *c5.Performance != 1500 || *c5.Score != 0.5 {
+		t.Errorf("c5: %+v", c5)
+	}
+	st, err := x.Moves([]board.Position{start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1.e4 by 2400 (twice) and 1500: against 2000, 2000, 1700 (mean 1900),
+	// scoring +1 -1 =1: performance 1900.
+	if m := st.Moves[0]; m.AverageRating != 2100 || m.Performance == nil || *m.Performance != 1900 {
+		t.Errorf("e4: %+v", m)
+	}
+	// Each move played by one game names it.
+	if g := e5.Game; g != nil || c5.Game == nil || c5.Game.White.Name != "C" || c5.Game.UCI != "c7c5" || c5.Game.Result != "1/2-1/2" || c5.Game.Winner != nil {
+		t.Errorf("games of e5 %+v and c5 %+v", e5.Game, c5.Game)
+	}
+	gs, err := x.Games(after[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gs.TopGames) != 3 || gs.TopGames[0].White.Rating != 2400 || gs.TopGames[2].Black.Rating != 1700 {
+		t.Errorf("top games after 1.e4: %+v", gs.TopGames)
+	}
+	// Limit keeps the most played moves and the totals.
+	got.Limit(1)
+	if len(got.Moves) != 1 || got.Moves[0].SAN != "e5" || got.White+got.Draws+got.Black != 3 {
+		t.Errorf("Limit(1): %+v", got)
+	}
+}
