@@ -13,6 +13,7 @@ import (
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -318,7 +319,7 @@ type seenRec struct {
 }
 
 // Game implements ingest.Sink.
-func (w *worker) Game(g *ingest.Game) error {
+func (w *worker) Game(g *pgn.Game) error {
 	o := &w.b.opts
 	white, black := rating(g.Tag("WhiteElo")), rating(g.Tag("BlackElo"))
 	date := stats.ParseDate(string(g.Tag("Date")))
@@ -438,7 +439,7 @@ func (w *worker) repeat(pos *board.Position, m board.Move) bool {
 
 // filter reports whether a game, whose players' ratings and date are
 // given, is left out, and by which filter.
-func (w *worker) filter(g *ingest.Game, white, black int, date stats.Date) (Filter, bool) {
+func (w *worker) filter(g *pgn.Game, white, black int, date stats.Date) (Filter, bool) {
 	o := &w.b.opts
 	if o.StandardStartOnly && g.FromFEN {
 		return FilterFEN, true
@@ -495,13 +496,13 @@ func rating(v []byte) int {
 }
 
 // result maps the game's termination marker to a stats.Result.
-func result(r ingest.Result) stats.Result {
+func result(r pgn.Result) stats.Result {
 	switch r {
-	case ingest.WhiteWins:
+	case pgn.WhiteWins:
 		return stats.ResultWhiteWin
-	case ingest.BlackWins:
+	case pgn.BlackWins:
 		return stats.ResultBlackWin
-	case ingest.Draw:
+	case pgn.Draw:
 		return stats.ResultDraw
 	}
 	return stats.ResultUnknown

@@ -11,6 +11,7 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // sameMoves reports whether the scorer generated exactly board's legal moves.
@@ -74,7 +75,7 @@ func TestGenGames(t *testing.T) {
 	for _, f := range files {
 		_, err := ingest.Run(context.Background(), []string{f}, ingest.Options{}, func(int) ingest.Sink {
 			s := new(scorer)
-			return funcSink(func(g *ingest.Game) error {
+			return funcSink(func(g *pgn.Game) error {
 				p := g.Start
 				var h history
 				for _, m := range g.Moves {
@@ -110,7 +111,7 @@ func TestScores(t *testing.T) {
 	checked := 0
 	_, err := ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
 		s := new(scorer)
-		return funcSink(func(g *ingest.Game) error {
+		return funcSink(func(g *pgn.Game) error {
 			p := g.Start
 			var h history
 			for _, m := range g.Moves {

@@ -8,7 +8,7 @@ import (
 	"math"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // Stats gathers the symbol counts of games: the ranks (by score) of the
@@ -28,7 +28,7 @@ type Stats struct {
 }
 
 // Add counts the symbols of one game. It fails on an illegal move.
-func (s *Stats) Add(g *ingest.Game) error {
+func (s *Stats) Add(g *pgn.Game) error {
 	s.Games++
 	for _, t := range g.Tags {
 		sym := knownIndex(t.Name)

@@ -10,8 +10,8 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
-	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/klauspost/compress/zstd"
 )
@@ -281,7 +281,7 @@ func (a *Accumulator) AddPosition(p *board.Position, ply int, w uint64, moves []
 // AddGame measures a replayed game: every position before a move (the
 // positions a book records), every move, and the whole game with the game
 // codes.
-func (a *Accumulator) AddGame(g *ingest.Game) error {
+func (a *Accumulator) AddGame(g *pgn.Game) error {
 	if a.closed {
 		return fmt.Errorf("savings: AddGame after Close")
 	}
@@ -368,7 +368,7 @@ func NewGameCache() *GameCache {
 	return &GameCache{seed: maphash.MakeSeed(), sizes: map[uint64][2]int32{}}
 }
 
-func (c *GameCache) hash(g *ingest.Game) uint64 {
+func (c *GameCache) hash(g *pgn.Game) uint64 {
 	var h maphash.Hash
 	h.SetSeed(c.seed)
 	var b [16]byte
@@ -488,7 +488,7 @@ type Dedupe struct {
 func NewDedupe() *Dedupe { return &Dedupe{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}} }
 
 // first reports whether g is the first copy of its game.
-func (d *Dedupe) first(g *ingest.Game) bool {
+func (d *Dedupe) first(g *pgn.Game) bool {
 	var h maphash.Hash
 	h.SetSeed(d.seed)
 	var b [binary.MaxVarintLen64]byte

@@ -21,6 +21,7 @@ import (
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -263,8 +264,8 @@ func parseDateFlag(name, v string, end bool) (stats.Date, error) {
 // nullSink accepts every game; replay alone is the job until a store is given.
 type nullSink struct{}
 
-func (nullSink) Game(*ingest.Game) error { return nil }
-func (nullSink) Skip(*ingest.GameError)  {}
+func (nullSink) Game(*pgn.Game) error   { return nil }
+func (nullSink) Skip(*ingest.GameError) {}
 
 // storeInfo is what the summary says of the store, read before it closed.
 type storeInfo struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/polyglot"
 )
 
@@ -74,11 +75,11 @@ func runEncode(e *env, args []string) error {
 // comments, NAGs, variations and a result, and a line copied from a game
 // gives the position the book has for it.
 func playMoves(p board.Position, text string) ([]board.Position, error) {
-	var pgn bytes.Buffer
-	fmt.Fprintf(&pgn, "[FEN \"%s\"]\n\n%s\n", p.FEN(), text)
+	var src bytes.Buffer
+	fmt.Fprintf(&src, "[FEN \"%s\"]\n\n%s\n", p.FEN(), text)
 	v := &movesVisitor{sink: &movesSink{}}
 	v.Replayer = ingest.NewReplayer("-moves", v.sink)
-	ingest.Parse(pgn.Bytes(), 1, v)
+	pgn.Parse(src.Bytes(), 1, v)
 	s := v.sink
 	switch {
 	case s.err != nil && s.err.Reason == ingest.SkipSyntax:
@@ -129,7 +130,7 @@ type movesVisitor struct {
 	plies int
 }
 
-// SAN implements ingest.Visitor.
+// SAN implements pgn.Visitor.
 func (v *movesVisitor) SAN(san []byte, line int) bool {
 	ok := v.Replayer.SAN(san, line)
 	if ok {
@@ -146,7 +147,7 @@ type movesSink struct {
 }
 
 // Game implements ingest.Sink.
-func (s *movesSink) Game(g *ingest.Game) error {
+func (s *movesSink) Game(g *pgn.Game) error {
 	s.games++
 	s.moves = append(s.moves[:0], g.Moves...)
 	return nil

@@ -9,8 +9,8 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
-	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -35,20 +35,20 @@ var gamesCmd = &command{
 // gameJSON describes one game the way the lichess opening explorer lists
 // topGames and recentGames, plus the fields after Month.
 type gameJSON struct {
-	UCI    string         `json:"uci,omitempty"` // the move the game played from the position
-	ID     string         `json:"id"`
-	Winner *string        `json:"winner"` // "white", "black" or null
-	White  playerJSON     `json:"white"`
-	Black  playerJSON     `json:"black"`
-	Year   int            `json:"year,omitempty"`
-	Month  string         `json:"month,omitempty"` // "2021-03" when the month is known
-	Date   string         `json:"date,omitempty"`  // the PGN Date tag
-	Event  string         `json:"event,omitempty"`
-	Site   string         `json:"site,omitempty"`
-	Round  string         `json:"round,omitempty"`
-	Result string         `json:"result"`
-	Plies  int            `json:"plies"`
-	Tags   []gamecode.Tag `json:"-"`
+	UCI    string     `json:"uci,omitempty"` // the move the game played from the position
+	ID     string     `json:"id"`
+	Winner *string    `json:"winner"` // "white", "black" or null
+	White  playerJSON `json:"white"`
+	Black  playerJSON `json:"black"`
+	Year   int        `json:"year,omitempty"`
+	Month  string     `json:"month,omitempty"` // "2021-03" when the month is known
+	Date   string     `json:"date,omitempty"`  // the PGN Date tag
+	Event  string     `json:"event,omitempty"`
+	Site   string     `json:"site,omitempty"`
+	Round  string     `json:"round,omitempty"`
+	Result string     `json:"result"`
+	Plies  int        `json:"plies"`
+	Tags   []pgn.Tag  `json:"-"`
 }
 
 // playerJSON is a player of gameJSON.
@@ -58,7 +58,7 @@ type playerJSON struct {
 }
 
 // loadGame reads and decodes game id.
-func loadGame(st *store.Store, id store.GameID) (*gamecode.Game, error) {
+func loadGame(st *store.Store, id store.GameID) (*pgn.Game, error) {
 	rec, err := st.Game(id)
 	if err != nil {
 		return nil, err
@@ -71,8 +71,8 @@ func loadGame(st *store.Store, id store.GameID) (*gamecode.Game, error) {
 }
 
 // describeGame returns the explorer form of game g.
-func describeGame(id store.GameID, g *gamecode.Game) gameJSON {
-	tag := func(name string) string { v, _ := g.Tag(name); return v }
+func describeGame(id store.GameID, g *pgn.Game) gameJSON {
+	tag := func(name string) string { return string(g.Tag(name)) }
 	rating := func(name string) int { n, _ := strconv.Atoi(strings.TrimSpace(tag(name))); return max(n, 0) }
 	out := gameJSON{
 		ID:     id.String(),
@@ -86,10 +86,10 @@ func describeGame(id store.GameID, g *gamecode.Game) gameJSON {
 		Plies:  len(g.Moves),
 	}
 	switch g.Result {
-	case ingest.WhiteWins:
+	case pgn.WhiteWins:
 		w := "white"
 		out.Winner = &w
-	case ingest.BlackWins:
+	case pgn.BlackWins:
 		b := "black"
 		out.Winner = &b
 	}
@@ -135,7 +135,7 @@ func runGame(e *env, args []string) error {
 			return err
 		}
 		out := gameOutput(id, g)
-		if err := e.emit(out, func(w io.Writer) error { return gamecode.WritePGN(w, g) }); err != nil {
+		if err := e.emit(out, func(w io.Writer) error { return pgn.NewWriter(w).WriteGame(g) }); err != nil {
 			return err
 		}
 	}
@@ -145,17 +145,17 @@ func runGame(e *env, args []string) error {
 // gameOutJSON is one game as 'game -json' and GET /game/{id} give it.
 type gameOutJSON struct {
 	gameJSON
-	Tags  []gamecode.Tag `json:"tags"`
-	FEN   string         `json:"fen,omitempty"` // the start position of a game set up from a FEN
-	Moves []string       `json:"moves"`         // SAN
-	PGN   string         `json:"pgn"`
+	Tags  []pgn.Tag `json:"tags"`
+	FEN   string    `json:"fen,omitempty"` // the start position of a game set up from a FEN
+	Moves []string  `json:"moves"`         // SAN
+	PGN   string    `json:"pgn"`
 }
 
 // gameOutput returns game id in its full JSON form.
-func gameOutput(id store.GameID, g *gamecode.Game) gameOutJSON {
-	out := gameOutJSON{gameJSON: describeGame(id, g), Tags: g.Tags, Moves: []string{}, PGN: string(g.PGN())}
+func gameOutput(id store.GameID, g *pgn.Game) gameOutJSON {
+	out := gameOutJSON{gameJSON: describeGame(id, g), Tags: g.Tags, Moves: []string{}, PGN: string(pgn.Append(nil, g))}
 	if out.Tags == nil {
-		out.Tags = []gamecode.Tag{}
+		out.Tags = []pgn.Tag{}
 	}
 	if g.FromFEN {
 		out.FEN = g.Start.FEN()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // runCmd runs bookquery in-process.
@@ -159,7 +160,7 @@ type collectSink struct {
 	positions []board.Position
 }
 
-func (s *collectSink) Game(g *ingest.Game) error {
+func (s *collectSink) Game(g *pgn.Game) error {
 	if s.games++; s.games > s.n {
 		return nil
 	}

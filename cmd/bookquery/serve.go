@@ -20,6 +20,7 @@ import (
 	"unicode"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -214,7 +215,7 @@ func (s *server) game(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/x-chess-pgn")
 		w.WriteHeader(http.StatusOK)
 		if r.Method != http.MethodHead {
-			_, _ = w.Write(g.PGN())
+			_, _ = w.Write(pgn.Append(nil, g))
 		}
 		return
 	}

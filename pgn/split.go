@@ -1,4 +1,4 @@
-package ingest
+package pgn
 
 import (
 	"fmt"
@@ -61,7 +61,7 @@ func (sp *Splitter) Next(dst []byte) (chunk []byte, firstLine int, err error) {
 	if sp.done {
 		if sp.err != nil {
 			err, sp.err = sp.err, nil
-			return dst[:0], first, fmt.Errorf("ingest: reading PGN after line %d: %w", first, err)
+			return dst[:0], first, fmt.Errorf("pgn: reading after line %d: %w", first, err)
 		}
 		return dst[:0], first, io.EOF
 	}
