@@ -327,7 +327,6 @@ func (w *worker) Game(g *pgn.Game) error {
 		w.stats.Filtered[f]++
 		return nil
 	}
-	res := result(g.Result)
 	perGame := o.CountMode == store.CountGame
 	if !w.unit.t.HasRoom(len(g.Moves)) && w.unit.t.Len() > 0 {
 		// Hand the unit over before the game rather than grow past the
@@ -371,7 +370,7 @@ func (w *worker) Game(g *pgn.Game) error {
 	}
 	gb.games = append(gb.games, pendingGame{id: id, off: off, end: len(gb.buf)})
 
-	w.occ = stats.Occurrence{Result: res, Date: date, Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
+	w.occ = stats.Occurrence{Result: g.Result, Date: date, Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
 	var stamp uint64
 	if o.CountMode == store.CountOccurrence {
 		if in := w.b.inputs[g.File]; in != 0 && g.Line > 0 && g.Line < 1<<32 {
@@ -493,17 +492,4 @@ func rating(v []byte) int {
 		return 0
 	}
 	return n
-}
-
-// result maps the game's termination marker to a stats.Result.
-func result(r pgn.Result) stats.Result {
-	switch r {
-	case pgn.WhiteWins:
-		return stats.ResultWhiteWin
-	case pgn.BlackWins:
-		return stats.ResultBlackWin
-	case pgn.Draw:
-		return stats.ResultDraw
-	}
-	return stats.ResultUnknown
 }
