@@ -38,8 +38,8 @@ func (t *Tag) UnmarshalJSON(b []byte) error {
 
 // Game is one game: its tags, start position, main line and result. It is
 // the game model of the whole project: the replay pipeline fills one
-// (ingest), the game store encodes and decodes it (gamecode), and Write
-// prints it as PGN.
+// (ingest), the game store encodes and decodes it (gamecode), and Append
+// and Writer print it as PGN.
 //
 // A Game is meant to be reused: Reset empties it but keeps its storage,
 // and AddTag copies tags into that storage, so that filling the same Game
