@@ -66,9 +66,9 @@ type Sink interface {
 	Skip(e *GameError)
 }
 
-// Replayer is a pgn.Visitor that replays each game on a board.Position and hands
-// finished games to a Sink. It allocates nothing per move or per good game in
-// steady state.
+// Replayer is a pgn.Visitor that replays each game on a board.Position and
+// hands finished games to a Sink. It allocates nothing per move or per good
+// game in steady state.
 type Replayer struct {
 	sink Sink
 	file string

@@ -16,7 +16,7 @@ const splitReadSize = 64 << 10
 // several goroutines at once (each with its own Parser). It cuts only where
 // a new game begins with no parser state carried over, so that parsing the
 // chunks one after the other calls a Visitor exactly as parsing the whole
-// input at once does. See the comment at the top of pgn_lex.go for the
+// input at once does. See the comment at the top of lex.go for the
 // rules.
 //
 // A Splitter holds at most one partial chunk of its own (the bytes read
