@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -162,5 +163,5 @@ func interrupted(ctx context.Context, err error) error {
 // nullSink accepts every game: replay alone is the job without a store.
 type nullSink struct{}
 
-func (nullSink) Game(*ingest.Game) error { return nil }
-func (nullSink) Skip(*ingest.GameError)  {}
+func (nullSink) Game(*pgn.Game) error   { return nil }
+func (nullSink) Skip(*ingest.GameError) {}

@@ -13,6 +13,7 @@ import (
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -318,7 +319,7 @@ type seenRec struct {
 }
 
 // Game implements ingest.Sink.
-func (w *worker) Game(g *ingest.Game) error {
+func (w *worker) Game(g *pgn.Game) error {
 	white, black := rating(g.Tag("WhiteElo")), rating(g.Tag("BlackElo"))
 	date := stats.ParseDate(string(g.Tag("Date")))
 	if f, drop := w.filter(g, white, black, date); drop {
@@ -332,7 +333,7 @@ func (w *worker) Game(g *ingest.Game) error {
 	if err != nil || !added {
 		return err
 	}
-	w.occ = stats.Occurrence{Result: result(g.Result), Date: date, Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
+	w.occ = stats.Occurrence{Result: g.Result, Date: date, Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
 	w.addMoves(g, white, black)
 	return nil
 }
@@ -356,7 +357,7 @@ func (w *worker) makeRoom(plies int) error {
 // storeGame identifies g and adds its record to the unit's games. It
 // reports added false, and counts why, when g is a duplicate (a game
 // already stored or pending) or the game codec refuses it.
-func (w *worker) storeGame(g *ingest.Game) (id store.GameID, added bool, err error) {
+func (w *worker) storeGame(g *pgn.Game) (id store.GameID, added bool, err error) {
 	sum := w.hasher.content(g)
 	id = w.hasher.idOf(sum, w.b.dedupe.copyNumber(sum))
 	if !w.b.dedupe.claim(id) {
@@ -393,7 +394,7 @@ func (w *worker) storeGame(g *ingest.Game) (id store.GameID, added bool, err err
 // occurrence w.occ; white and black are the players' ratings. In
 // CountGame mode a (position, move) the game plays again is not counted
 // again.
-func (w *worker) addMoves(g *ingest.Game, white, black int) {
+func (w *worker) addMoves(g *pgn.Game, white, black int) {
 	o := &w.b.opts
 	perGame := o.CountMode == store.CountGame
 	stamp := w.seenStamp(g)
@@ -424,7 +425,7 @@ func (w *worker) addMoves(g *ingest.Game, white, black int) {
 // seenStamp returns g's first-seen stamp without its ply (see
 // Options.Inputs): its input's index and its line, in CountOccurrence
 // mode; 0 otherwise, or for a game of another input.
-func (w *worker) seenStamp(g *ingest.Game) uint64 {
+func (w *worker) seenStamp(g *pgn.Game) uint64 {
 	if w.b.opts.CountMode != store.CountOccurrence {
 		return 0
 	}
@@ -470,7 +471,7 @@ func (w *worker) repeat(pos *board.Position, m board.Move) bool {
 
 // filter reports whether a game, whose players' ratings and date are
 // given, is left out, and by which filter.
-func (w *worker) filter(g *ingest.Game, white, black int, date stats.Date) (Filter, bool) {
+func (w *worker) filter(g *pgn.Game, white, black int, date stats.Date) (Filter, bool) {
 	o := &w.b.opts
 	if o.StandardStartOnly && g.FromFEN {
 		return FilterFEN, true
@@ -524,17 +525,4 @@ func rating(v []byte) int {
 		return 0
 	}
 	return n
-}
-
-// result maps the game's termination marker to a stats.Result.
-func result(r ingest.Result) stats.Result {
-	switch r {
-	case ingest.WhiteWins:
-		return stats.ResultWhiteWin
-	case ingest.BlackWins:
-		return stats.ResultBlackWin
-	case ingest.Draw:
-		return stats.ResultDraw
-	}
-	return stats.ResultUnknown
 }

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -35,7 +35,7 @@ func newContentHasher() *contentHasher { return &contentHasher{h: sha256.New()} 
 var identityTags = [...]string{"White", "Black", "Date", "Round"}
 
 // content returns the content hash of g.
-func (c *contentHasher) content(g *ingest.Game) [sha256.Size]byte {
+func (c *contentHasher) content(g *pgn.Game) [sha256.Size]byte {
 	b := c.buf[:0]
 	for _, name := range identityTags {
 		v := g.Tag(name)

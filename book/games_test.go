@@ -12,15 +12,28 @@ import (
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
 )
 
+// tagText is a tag pair as text, comparable with ==.
+type tagText struct{ Name, Value string }
+
+// tagTexts copies tags as text.
+func tagTexts(tags []pgn.Tag) []tagText {
+	var out []tagText
+	for _, t := range tags {
+		out = append(out, tagText{Name: string(t.Name), Value: string(t.Value)})
+	}
+	return out
+}
+
 // inputGame is what a test remembers of an input game.
 type inputGame struct {
-	tags  []gamecode.Tag
+	tags  []tagText
 	start string
 	moves []board.Move
-	res   ingest.Result
+	res   pgn.Result
 }
 
 // collectSink records every game of the input under its content id (the
@@ -31,12 +44,9 @@ type collectSink struct {
 	h     *contentHasher
 }
 
-func (s *collectSink) Game(g *ingest.Game) error {
+func (s *collectSink) Game(g *pgn.Game) error {
 	id := s.h.idOf(s.h.content(g), 0)
-	ig := &inputGame{start: g.Start.FEN(), moves: slices.Clone(g.Moves), res: g.Result}
-	for _, t := range g.Tags {
-		ig.tags = append(ig.tags, gamecode.Tag{Name: string(t.Name), Value: string(t.Value)})
-	}
+	ig := &inputGame{tags: tagTexts(g.Tags), start: g.Start.FEN(), moves: slices.Clone(g.Moves), res: g.Result}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, dup := s.games[id]; !dup {
@@ -92,24 +102,21 @@ func TestStoredGamesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("game %s: %v", id, err)
 		}
-		check := func(how string, tags []gamecode.Tag, start string, moves []board.Move, res ingest.Result) {
+		check := func(how string, tags []tagText, start string, moves []board.Move, res pgn.Result) {
 			if !slices.Equal(tags, w.tags) || start != w.start || !slices.Equal(moves, w.moves) || res != w.res {
 				t.Fatalf("game %s %s:\n tags %v\nwant %v\n start %s want %s\n %d moves, want %d; result %v want %v",
 					id, how, tags, w.tags, start, w.start, len(moves), len(w.moves), res, w.res)
 			}
 		}
-		check("decoded", g.Tags, g.Start.FEN(), g.Moves, g.Result)
+		check("decoded", tagTexts(g.Tags), g.Start.FEN(), g.Moves, g.Result)
 		// Print, parse again.
 		var got *inputGame
-		sink := &oneGameSink{fn: func(pg *ingest.Game) {
-			got = &inputGame{start: pg.Start.FEN(), moves: slices.Clone(pg.Moves), res: pg.Result}
-			for _, t := range pg.Tags {
-				got.tags = append(got.tags, gamecode.Tag{Name: string(t.Name), Value: string(t.Value)})
-			}
+		sink := &oneGameSink{fn: func(pg *pgn.Game) {
+			got = &inputGame{tags: tagTexts(pg.Tags), start: pg.Start.FEN(), moves: slices.Clone(pg.Moves), res: pg.Result}
 		}}
 		rp := ingest.NewReplayer(id.String(), sink)
-		if ingest.Parse(g.PGN(), 1, rp); got == nil {
-			t.Fatalf("game %s: printed PGN does not parse:\n%s", id, g.PGN())
+		if pgn.Parse(pgn.Append(nil, &g), 1, rp); got == nil {
+			t.Fatalf("game %s: printed PGN does not parse:\n%s", id, pgn.Append(nil, &g))
 		}
 		check("printed and parsed", got.tags, got.start, got.moves, got.res)
 		return true, nil
@@ -123,10 +130,10 @@ func TestStoredGamesRoundTrip(t *testing.T) {
 	t.Logf("%d stored games round-trip (input: %v)", n, inputs)
 }
 
-type oneGameSink struct{ fn func(*ingest.Game) }
+type oneGameSink struct{ fn func(*pgn.Game) }
 
-func (s *oneGameSink) Game(g *ingest.Game) error { s.fn(g); return nil }
-func (s *oneGameSink) Skip(e *ingest.GameError)  { panic(e.Error()) }
+func (s *oneGameSink) Game(g *pgn.Game) error   { s.fn(g); return nil }
+func (s *oneGameSink) Skip(e *ingest.GameError) { panic(e.Error()) }
 
 // TestDuplicatesLarge counts the duplicates of the large corpus two ways:
 // by this builder's identity (players, date, round, result, moves) and by
@@ -147,7 +154,7 @@ func TestDuplicatesLarge(t *testing.T) {
 	moves := map[[32]byte]bool{}
 	sum, err := ingest.Run(context.Background(), []string{in}, ingest.Options{Workers: 2}, func(int) ingest.Sink {
 		h := newContentHasher()
-		return &funcSink{fn: func(g *ingest.Game) {
+		return &funcSink{fn: func(g *pgn.Game) {
 			c := h.content(g)
 			m := sha256.New()
 			m.Write([]byte(g.Start.FEN()))
@@ -173,7 +180,7 @@ func TestDuplicatesLarge(t *testing.T) {
 	}
 }
 
-type funcSink struct{ fn func(*ingest.Game) }
+type funcSink struct{ fn func(*pgn.Game) }
 
-func (s *funcSink) Game(g *ingest.Game) error { s.fn(g); return nil }
-func (s *funcSink) Skip(*ingest.GameError)    {}
+func (s *funcSink) Game(g *pgn.Game) error { s.fn(g); return nil }
+func (s *funcSink) Skip(*ingest.GameError) {}

@@ -2,9 +2,10 @@ package book_test
 
 import (
 	"context"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"path/filepath"
 	"testing"
+
+	"github.com/chessbook/chessbook/internal/testutil"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"

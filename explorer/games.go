@@ -7,8 +7,8 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
-	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -17,7 +17,7 @@ import (
 
 // Game reads and decodes game id. A game the store does not hold is an
 // error matching store.ErrGameNotFound.
-func (x *Explorer) Game(id store.GameID) (*gamecode.Game, error) {
+func (x *Explorer) Game(id store.GameID) (*pgn.Game, error) {
 	rec, err := x.st.Game(id)
 	if err != nil {
 		return nil, err
@@ -92,8 +92,8 @@ func (x *Explorer) describeRef(r stats.GameRef) (GameRef, error) {
 }
 
 // DescribeGame returns the explorer's description of game g, stored as id.
-func DescribeGame(id store.GameID, g *gamecode.Game) GameRef {
-	tag := func(name string) string { v, _ := g.Tag(name); return v }
+func DescribeGame(id store.GameID, g *pgn.Game) GameRef {
+	tag := func(name string) string { return string(g.Tag(name)) }
 	rating := func(name string) int { n, _ := strconv.Atoi(strings.TrimSpace(tag(name))); return max(n, 0) }
 	out := GameRef{
 		ID:     id.String(),
@@ -107,10 +107,10 @@ func DescribeGame(id store.GameID, g *gamecode.Game) GameRef {
 		Plies:  len(g.Moves),
 	}
 	switch g.Result {
-	case ingest.WhiteWins:
+	case pgn.WhiteWins:
 		w := "white"
 		out.Winner = &w
-	case ingest.BlackWins:
+	case pgn.BlackWins:
 		b := "black"
 		out.Winner = &b
 	}
@@ -125,10 +125,10 @@ func DescribeGame(id store.GameID, g *gamecode.Game) GameRef {
 
 // FullGame returns game g, stored as id, in full: its description, tags,
 // SAN moves and PGN.
-func FullGame(id store.GameID, g *gamecode.Game) Game {
-	out := Game{GameRef: DescribeGame(id, g), Tags: g.Tags, Moves: []string{}, PGN: string(g.PGN())}
+func FullGame(id store.GameID, g *pgn.Game) Game {
+	out := Game{GameRef: DescribeGame(id, g), Tags: g.Tags, Moves: []string{}, PGN: string(pgn.Append(nil, g))}
 	if out.Tags == nil {
-		out.Tags = []gamecode.Tag{}
+		out.Tags = []pgn.Tag{}
 	}
 	if g.FromFEN {
 		out.FEN = g.Start.FEN()

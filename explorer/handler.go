@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -155,7 +156,7 @@ func (s *server) game(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/x-chess-pgn")
 		w.WriteHeader(http.StatusOK)
 		if r.Method != http.MethodHead {
-			_, _ = w.Write(g.PGN())
+			_, _ = w.Write(pgn.Append(nil, g))
 		}
 		return
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // uciLine plays the UCI moves of uci (spaces between) from fen with
@@ -213,7 +214,7 @@ type gameSink struct {
 	}
 }
 
-func (s *gameSink) Game(g *ingest.Game) error {
+func (s *gameSink) Game(g *pgn.Game) error {
 	s.games = append(s.games, struct {
 		start board.Position
 		moves []board.Move

@@ -1,6 +1,6 @@
 package explorer
 
-import "github.com/chessbook/chessbook/gamecode"
+import "github.com/chessbook/chessbook/pgn"
 
 // The answers of the explorer: what 'bookquery moves -json', 'games -json'
 // and 'game -json' print and the API answers, as JSON. The field names are
@@ -91,8 +91,8 @@ type Games struct {
 // Game is one stored game in full: its GameRef, tags, moves and PGN.
 type Game struct {
 	GameRef
-	Tags  []gamecode.Tag `json:"tags"`
-	FEN   string         `json:"fen,omitempty"` // the start position of a game set up from a FEN
-	Moves []string       `json:"moves"`         // SAN
-	PGN   string         `json:"pgn"`
+	Tags  []pgn.Tag `json:"tags"`
+	FEN   string    `json:"fen,omitempty"` // the start position of a game set up from a FEN
+	Moves []string  `json:"moves"`         // SAN
+	PGN   string    `json:"pgn"`
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // The reference for the generated table: notnil's opening list, read the
@@ -194,7 +195,7 @@ type lineSink struct {
 	lines [][]string
 }
 
-func (s *lineSink) Game(g *ingest.Game) error {
+func (s *lineSink) Game(g *pgn.Game) error {
 	if s.n > 0 && len(s.lines) >= s.n {
 		return errEnoughGames
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // cpuTimer measures the CPU time of the process during a benchmark: on a
@@ -32,11 +33,11 @@ func (c *cpuTimer) report(b *testing.B, plies int) {
 
 // championGames reads ../testdata/champions500.pgn once for all
 // benchmarks (so that a benchmark's cost does not depend on b.N's steps).
-var championGames = sync.OnceValues(func() ([]*ingest.Game, error) {
-	var games []*ingest.Game
+var championGames = sync.OnceValues(func() ([]*pgn.Game, error) {
+	var games []*pgn.Game
 	var mu sync.Mutex
 	_, err := ingest.Run(context.Background(), []string{"../testdata/champions500.pgn"}, ingest.Options{}, func(int) ingest.Sink {
-		return funcSink(func(g *ingest.Game) error {
+		return funcSink(func(g *pgn.Game) error {
 			c := cloneGame(g)
 			mu.Lock()
 			games = append(games, c)
@@ -44,11 +45,11 @@ var championGames = sync.OnceValues(func() ([]*ingest.Game, error) {
 			return nil
 		})
 	})
-	slices.SortFunc(games, func(a, b *ingest.Game) int { return a.Line - b.Line })
+	slices.SortFunc(games, func(a, b *pgn.Game) int { return a.Line - b.Line })
 	return games, err
 })
 
-func benchChampions(b *testing.B) []*ingest.Game {
+func benchChampions(b *testing.B) []*pgn.Game {
 	games, err := championGames()
 	if err != nil {
 		b.Fatal(err)
@@ -58,7 +59,7 @@ func benchChampions(b *testing.B) []*ingest.Game {
 
 // benchGames returns the champions' games decoded, their records and
 // their number of plies.
-func benchGames(b *testing.B) ([]*Game, [][]byte, int) {
+func benchGames(b *testing.B) ([]*pgn.Game, [][]byte, int) {
 	r := championRecords()
 	if r.err != nil {
 		b.Fatal(r.err)
@@ -67,7 +68,7 @@ func benchGames(b *testing.B) ([]*Game, [][]byte, int) {
 }
 
 type recordSet struct {
-	dec   []*Game
+	dec   []*pgn.Game
 	recs  [][]byte
 	plies int
 	err   error
@@ -127,7 +128,7 @@ func BenchmarkPGN(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, g := range games {
-			_ = g.PGN()
+			_ = pgn.Append(nil, g)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(plies), "ns/ply")

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // Version is the first byte of every record; it names the format (and the
@@ -21,30 +21,6 @@ const (
 	maxTags     = 1 << 12
 	maxTextSize = 1 << 20
 )
-
-// Tag is one tag pair of a decoded game.
-type Tag struct {
-	Name, Value string
-}
-
-// Game is a decoded game.
-type Game struct {
-	Tags    []Tag          // every tag pair, in input order
-	Start   board.Position // the start position
-	FromFEN bool           // the game starts from a FEN rather than the standard position
-	Moves   []board.Move   // the main line
-	Result  ingest.Result  // the termination marker
-}
-
-// Tag returns the value of the first tag named name and whether there is one.
-func (g *Game) Tag(name string) (string, bool) {
-	for _, t := range g.Tags {
-		if t.Name == name {
-			return t.Value, true
-		}
-	}
-	return "", false
-}
 
 // models are the static models built from the frozen tables.
 type models struct {
@@ -69,8 +45,8 @@ func buildModels() *models {
 // AppendGame appends the record of g to dst and returns the extended
 // slice. It fails, leaving dst's content unchanged, when g holds a move
 // that is not legal where it is played or a result out of range.
-func AppendGame(dst []byte, g *ingest.Game) ([]byte, error) {
-	if g.Result > ingest.Unknown {
+func AppendGame(dst []byte, g *pgn.Game) ([]byte, error) {
+	if g.Result > pgn.Unknown {
 		return dst, fmt.Errorf("gamecode: result %d out of range", g.Result)
 	}
 	ms := staticModels
@@ -98,8 +74,8 @@ func AppendGame(dst []byte, g *ingest.Game) ([]byte, error) {
 			fenTag, haveFEN = t.Value, true
 		}
 		if name == "Result" {
-			r := ingest.ParseResult(t.Value)
-			if r != ingest.NoResult && r.String() == string(t.Value) {
+			r := pgn.ParseResult(t.Value)
+			if r != pgn.NoResult && r.String() == string(t.Value) {
 				e.encode(uint32(r), 1, 5)
 				continue
 			}
@@ -217,126 +193,179 @@ func decodeText(d *rcDecoder, m *[numCharCtx]model, buf []byte, budget *int) ([]
 
 // DecodeGame decodes a record made by AppendGame. It returns an error
 // wrapping the cause for anything that is not such a record; it never
-// panics.
-func DecodeGame(b []byte) (Game, error) {
-	var g Game
-	if len(b) == 0 {
-		return g, fmt.Errorf("%w: empty", errCorrupt)
-	}
-	if b[0] != Version {
-		return g, fmt.Errorf("%w: version %d, want %d", errCorrupt, b[0], Version)
-	}
-	ms := staticModels
-	d := newDecoder(b[1:])
-	hdr, err := d.target(10)
+// panics. The game it returns owns its memory (no File or Line: a record
+// does not store them).
+func DecodeGame(b []byte) (pgn.Game, error) {
+	var g pgn.Game
+	d, err := decodeHeader(b, &g)
 	if err != nil {
-		return g, fmt.Errorf("%w: header", err)
+		return g, err
 	}
-	d.consume(hdr, 1, 10)
-	g.Result = ingest.Result(hdr % 5)
-	g.FromFEN = hdr >= 5
-
-	// All text goes into one buffer, made one string at the end.
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	budget := maxTextSize
-	text := sc.text[:0]
-	spans := sc.spans[:0]
-	defer func() { sc.text, sc.spans = text, spans }()
-	fenTag := -1
-	for {
-		sym, err := ms.name.decode(&d, numNameSyms)
-		if err != nil {
-			return g, fmt.Errorf("%w: tag name", err)
-		}
-		if sym == nameEnd {
-			break
-		}
-		if len(spans) >= maxTags {
-			return g, fmt.Errorf("%w: too many tags", errCorrupt)
-		}
-		var sp tagSpan
-		if sym == nameLiteral {
-			lo := len(text)
-			text, err = decodeText(&d, &ms.text[classText], text, &budget)
-			if err != nil {
-				return g, fmt.Errorf("%w: tag name", err)
-			}
-			sp.nameLo, sp.nameHi = int32(lo), int32(len(text))
-			if k := knownIndex(text[lo:]); k != nameLiteral {
-				sp.name = nameOf(k)
-			}
-		} else {
-			sp.name = nameOf(sym)
-		}
-		if sp.name == "Result" {
-			r, err := d.target(5)
-			if err != nil {
-				return g, fmt.Errorf("%w: result tag", err)
-			}
-			d.consume(r, 1, 5)
-			if r != 0 {
-				sp.value = ingest.Result(r).String()
-				spans = append(spans, sp)
-				continue
-			}
-		}
-		lo := len(text)
-		text, err = decodeText(&d, &ms.text[tagClass(sp.name)], text, &budget)
-		if err != nil {
-			return g, fmt.Errorf("%w: tag value", err)
-		}
-		sp.valLo, sp.valHi = int32(lo), int32(len(text))
-		if sp.name == "FEN" && fenTag < 0 {
-			fenTag = len(spans)
-		}
-		spans = append(spans, sp)
+	td := textDecoder{text: sc.text[:0], spans: sc.spans[:0], budget: maxTextSize}
+	defer func() { sc.text, sc.spans = td.text, td.spans }()
+	fenTag, err := td.tags(&d)
+	if err != nil {
+		return g, err
 	}
-	fenLo, fenHi := -1, -1
-	if g.FromFEN {
-		same, err := d.decodeBits(1)
-		if err != nil {
-			return g, fmt.Errorf("%w: start position", err)
-		}
-		if same == 1 {
-			if fenTag < 0 {
-				return g, fmt.Errorf("%w: start position: no FEN tag", errCorrupt)
-			}
-			fenLo, fenHi = int(spans[fenTag].valLo), int(spans[fenTag].valHi)
-		} else {
-			fenLo = len(text)
-			text, err = decodeText(&d, &ms.text[classCode], text, &budget)
-			if err != nil {
-				return g, fmt.Errorf("%w: start position", err)
-			}
-			fenHi = len(text)
-		}
+	fenLo, fenHi, err := td.startFEN(&d, g.FromFEN, fenTag)
+	if err != nil {
+		return g, err
 	}
-	str := string(text)
-	if len(spans) > 0 {
-		g.Tags = make([]Tag, len(spans))
-		for i, sp := range spans {
-			t := &g.Tags[i]
-			t.Name, t.Value = sp.name, sp.value
-			if t.Name == "" {
-				t.Name = str[sp.nameLo:sp.nameHi]
-			}
-			if t.Value == "" {
-				t.Value = str[sp.valLo:sp.valHi]
-			}
-		}
-	}
+	td.fillTags(&g)
 	g.Start = board.StartPosition()
 	if g.FromFEN {
-		g.Start, err = board.ParseFEN(str[fenLo:fenHi])
-		if err != nil {
+		if g.Start, err = board.ParseFEN(string(td.text[fenLo:fenHi])); err != nil {
 			return g, fmt.Errorf("%w: start position: %w", errCorrupt, err)
 		}
 	}
+	if err := decodeMoves(&d, sc, &g); err != nil {
+		return g, err
+	}
+	if d.over > 8 {
+		return g, fmt.Errorf("%w: truncated", errCorrupt)
+	}
+	return g, nil
+}
 
-	n, err := decodeCount(&d)
+// decodeHeader checks the version byte, decodes the header (result and
+// whether the game starts from a FEN) into g, and returns the decoder
+// positioned after it.
+func decodeHeader(b []byte, g *pgn.Game) (rcDecoder, error) {
+	if len(b) == 0 {
+		return rcDecoder{}, fmt.Errorf("%w: empty", errCorrupt)
+	}
+	if b[0] != Version {
+		return rcDecoder{}, fmt.Errorf("%w: version %d, want %d", errCorrupt, b[0], Version)
+	}
+	d := newDecoder(b[1:])
+	hdr, err := d.target(10)
 	if err != nil {
-		return g, fmt.Errorf("%w: ply count", err)
+		return d, fmt.Errorf("%w: header", err)
+	}
+	d.consume(hdr, 1, 10)
+	g.Result = pgn.Result(hdr % 5)
+	g.FromFEN = hdr >= 5
+	return d, nil
+}
+
+// textDecoder decodes a record's tags and start position into one text
+// buffer, within a budget of text bytes.
+type textDecoder struct {
+	text   []byte    // every decoded name and value, one after the other
+	spans  []tagSpan // the tags decoded so far
+	budget int       // text bytes left
+}
+
+// tags decodes the tag list and returns the index of the first FEN tag
+// (-1: none).
+func (td *textDecoder) tags(d *rcDecoder) (fenTag int, err error) {
+	fenTag = -1
+	for {
+		sym, err := staticModels.name.decode(d, numNameSyms)
+		if err != nil {
+			return fenTag, fmt.Errorf("%w: tag name", err)
+		}
+		if sym == nameEnd {
+			return fenTag, nil
+		}
+		if len(td.spans) >= maxTags {
+			return fenTag, fmt.Errorf("%w: too many tags", errCorrupt)
+		}
+		sp, err := td.tag(d, sym)
+		if err != nil {
+			return fenTag, err
+		}
+		if sp.name == "FEN" && fenTag < 0 {
+			fenTag = len(td.spans)
+		}
+		td.spans = append(td.spans, sp)
+	}
+}
+
+// tag decodes the tag whose name symbol is sym.
+func (td *textDecoder) tag(d *rcDecoder, sym int) (tagSpan, error) {
+	ms := staticModels
+	var sp tagSpan
+	if sym == nameLiteral {
+		lo := len(td.text)
+		var err error
+		if td.text, err = decodeText(d, &ms.text[classText], td.text, &td.budget); err != nil {
+			return sp, fmt.Errorf("%w: tag name", err)
+		}
+		sp.nameLo, sp.nameHi = int32(lo), int32(len(td.text))
+		if k := knownIndex(td.text[lo:]); k != nameLiteral {
+			sp.name = nameOf(k)
+		}
+	} else {
+		sp.name = nameOf(sym)
+		sp.nameLo = int32(len(td.text))
+		td.text = append(td.text, sp.name...)
+		sp.nameHi = int32(len(td.text))
+	}
+	if sp.name == "Result" {
+		r, err := d.target(5)
+		if err != nil {
+			return sp, fmt.Errorf("%w: result tag", err)
+		}
+		d.consume(r, 1, 5)
+		if r != 0 {
+			sp.valLo = int32(len(td.text))
+			td.text = append(td.text, pgn.Result(r).String()...)
+			sp.valHi = int32(len(td.text))
+			return sp, nil
+		}
+	}
+	lo := len(td.text)
+	var err error
+	if td.text, err = decodeText(d, &ms.text[tagClass(sp.name)], td.text, &td.budget); err != nil {
+		return sp, fmt.Errorf("%w: tag value", err)
+	}
+	sp.valLo, sp.valHi = int32(lo), int32(len(td.text))
+	return sp, nil
+}
+
+// startFEN decodes, for a game from a FEN, where its FEN is in the text:
+// the value of tag fenTag, or a FEN of its own.
+func (td *textDecoder) startFEN(d *rcDecoder, fromFEN bool, fenTag int) (lo, hi int, err error) {
+	if !fromFEN {
+		return -1, -1, nil
+	}
+	same, err := d.decodeBits(1)
+	if err != nil {
+		return -1, -1, fmt.Errorf("%w: start position", err)
+	}
+	if same == 1 {
+		if fenTag < 0 {
+			return -1, -1, fmt.Errorf("%w: start position: no FEN tag", errCorrupt)
+		}
+		return int(td.spans[fenTag].valLo), int(td.spans[fenTag].valHi), nil
+	}
+	lo = len(td.text)
+	if td.text, err = decodeText(d, &staticModels.text[classCode], td.text, &td.budget); err != nil {
+		return -1, -1, fmt.Errorf("%w: start position", err)
+	}
+	return lo, len(td.text), nil
+}
+
+// fillTags adds the decoded tags to g, with one allocation for their text.
+func (td *textDecoder) fillTags(g *pgn.Game) {
+	size := 0
+	for _, sp := range td.spans {
+		size += int(sp.nameHi-sp.nameLo) + int(sp.valHi-sp.valLo)
+	}
+	g.Grow(len(td.spans), size)
+	for _, sp := range td.spans {
+		g.AddTag(td.text[sp.nameLo:sp.nameHi], td.text[sp.valLo:sp.valHi])
+	}
+}
+
+// decodeMoves decodes the ply count and the moves from g.Start into g.Moves.
+func decodeMoves(d *rcDecoder, sc *scratch, g *pgn.Game) error {
+	n, err := decodeCount(d)
+	if err != nil {
+		return fmt.Errorf("%w: ply count", err)
 	}
 	g.Moves = make([]board.Move, 0, n)
 	pos := &sc.pos
@@ -345,38 +374,33 @@ func DecodeGame(b []byte) (Game, error) {
 	for ply := 0; ply < int(n); ply++ {
 		np := sc.Gen(pos, &h)
 		if np == 0 {
-			return g, fmt.Errorf("%w: ply %d: no legal move", errCorrupt, ply+1)
+			return fmt.Errorf("%w: ply %d: no legal move", errCorrupt, ply+1)
 		}
 		k := 0
 		if np > 1 {
-			k, err = decodeChoice(&d, sc.PScore[:np], sc.PBest, sc.Freq[:])
-			if err != nil {
-				return g, fmt.Errorf("%w: ply %d", err, ply+1)
+			if k, err = decodeChoice(d, sc.PScore[:np], sc.PBest, sc.Freq[:]); err != nil {
+				return fmt.Errorf("%w: ply %d", err, ply+1)
 			}
 		}
 		nd := sc.Dests(&sc.Pieces[k])
 		j := 0
 		if nd > 1 {
-			j, err = decodeChoice(&d, sc.DScore[:nd], sc.DBest, sc.Freq[:])
-			if err != nil {
-				return g, fmt.Errorf("%w: ply %d", err, ply+1)
+			if j, err = decodeChoice(d, sc.DScore[:nd], sc.DBest, sc.Freq[:]); err != nil {
+				return fmt.Errorf("%w: ply %d", err, ply+1)
 			}
 		}
 		m := sc.Moves[j]
 		h.Play(pos, m)
 		g.Moves = append(g.Moves, m)
 	}
-	if d.over > 8 {
-		return g, fmt.Errorf("%w: truncated", errCorrupt)
-	}
-	return g, nil
+	return nil
 }
 
-// tagSpan is a decoded tag: its name, when it is a known one, else where
-// it is in the text; its value, when it is a result token, else where it
-// is in the text.
+// tagSpan is a decoded tag: where its name and value are in the decoded
+// text (known names and result tokens are copied there too), and its name
+// when it is a known one (else "").
 type tagSpan struct {
-	name, value                  string
+	name                         string
 	nameLo, nameHi, valLo, valHi int32
 }
 

@@ -9,34 +9,27 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // funcSink adapts a function to ingest.Sink.
-type funcSink func(g *ingest.Game) error
+type funcSink func(g *pgn.Game) error
 
-func (f funcSink) Game(g *ingest.Game) error { return f(g) }
-func (f funcSink) Skip(*ingest.GameError)    {}
+func (f funcSink) Game(g *pgn.Game) error { return f(g) }
+func (f funcSink) Skip(*ingest.GameError) {}
 
 // cloneGame copies what a test keeps of a game the pipeline will reuse.
-func cloneGame(g *ingest.Game) *ingest.Game {
-	c := &ingest.Game{File: g.File, Line: g.Line, Start: g.Start, FromFEN: g.FromFEN, Result: g.Result}
-	c.Moves = append([]board.Move(nil), g.Moves...)
-	for _, t := range g.Tags {
-		c.Tags = append(c.Tags, ingest.Tag{Name: bytes.Clone(t.Name), Value: bytes.Clone(t.Value)})
-	}
-	return c
-}
+func cloneGame(g *pgn.Game) *pgn.Game { return g.Clone() }
 
 // readGames returns every game of a PGN file (plain or compressed).
-func readGames(tb testing.TB, path string) []*ingest.Game {
+func readGames(tb testing.TB, path string) []*pgn.Game {
 	tb.Helper()
 	var mu sync.Mutex
-	var games []*ingest.Game
+	var games []*pgn.Game
 	_, err := ingest.Run(context.Background(), []string{path}, ingest.Options{}, func(int) ingest.Sink {
-		return funcSink(func(g *ingest.Game) error {
+		return funcSink(func(g *pgn.Game) error {
 			c := cloneGame(g)
 			mu.Lock()
 			games = append(games, c)
@@ -51,12 +44,12 @@ func readGames(tb testing.TB, path string) []*ingest.Game {
 }
 
 // sameGame compares a decoded game with the ingested original.
-func sameGame(want *ingest.Game, got *Game, checkResult bool) error {
+func sameGame(want *pgn.Game, got *pgn.Game, checkResult bool) error {
 	if len(want.Tags) != len(got.Tags) {
 		return fmt.Errorf("%d tags, want %d", len(got.Tags), len(want.Tags))
 	}
 	for i, t := range want.Tags {
-		if string(t.Name) != got.Tags[i].Name || string(t.Value) != got.Tags[i].Value {
+		if !bytes.Equal(t.Name, got.Tags[i].Name) || !bytes.Equal(t.Value, got.Tags[i].Value) {
 			return fmt.Errorf("tag %d: %q %q, want %q %q", i, got.Tags[i].Name, got.Tags[i].Value, t.Name, t.Value)
 		}
 	}
@@ -78,12 +71,12 @@ func sameGame(want *ingest.Game, got *Game, checkResult bool) error {
 }
 
 // reparse parses PGN text with ingest and returns its only game.
-func reparse(text []byte) (*ingest.Game, error) {
-	var got *ingest.Game
+func reparse(text []byte) (*pgn.Game, error) {
+	var got *pgn.Game
 	var skipped error
-	sink := &collectSink{game: func(g *ingest.Game) { got = cloneGame(g) }, skip: func(e *ingest.GameError) { skipped = e }}
+	sink := &collectSink{game: func(g *pgn.Game) { got = cloneGame(g) }, skip: func(e *ingest.GameError) { skipped = e }}
 	r := ingest.NewReplayer("printed", sink)
-	ingest.Parse(text, 1, r)
+	pgn.Parse(text, 1, r)
 	if skipped != nil {
 		return nil, skipped
 	}
@@ -94,15 +87,15 @@ func reparse(text []byte) (*ingest.Game, error) {
 }
 
 type collectSink struct {
-	game func(*ingest.Game)
+	game func(*pgn.Game)
 	skip func(*ingest.GameError)
 }
 
-func (s *collectSink) Game(g *ingest.Game) error { s.game(g); return nil }
-func (s *collectSink) Skip(e *ingest.GameError)  { s.skip(e) }
+func (s *collectSink) Game(g *pgn.Game) error   { s.game(g); return nil }
+func (s *collectSink) Skip(e *ingest.GameError) { s.skip(e) }
 
 // checkRoundTrip encodes, decodes, prints and re-parses one game.
-func checkRoundTrip(g *ingest.Game, buf []byte) ([]byte, error) {
+func checkRoundTrip(g *pgn.Game, buf []byte) ([]byte, error) {
 	rec, err := AppendGame(buf[:0], g)
 	if err != nil {
 		return buf, fmt.Errorf("encode: %w", err)
@@ -114,12 +107,12 @@ func checkRoundTrip(g *ingest.Game, buf []byte) ([]byte, error) {
 	if err := sameGame(g, &dg, true); err != nil {
 		return rec, fmt.Errorf("decoded: %w", err)
 	}
-	text := dg.PGN()
+	text := pgn.Append(nil, &dg)
 	pg, err := reparse(text)
 	if err != nil {
 		return rec, fmt.Errorf("re-parse: %w\n%s", err, text)
 	}
-	if err := sameGame(g, &Game{Tags: dg.Tags, Moves: pg.Moves, Start: pg.Start, FromFEN: pg.FromFEN}, false); err != nil {
+	if err := sameGame(g, &pgn.Game{Tags: dg.Tags, Moves: pg.Moves, Start: pg.Start, FromFEN: pg.FromFEN}, false); err != nil {
 		return rec, fmt.Errorf("re-parsed: %w\n%s", err, text)
 	}
 	// The re-parsed tags, too.
@@ -187,7 +180,7 @@ func roundTrip(t *testing.T, files []string) (games, bad int, err error) {
 	var mu sync.Mutex
 	_, err = ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
 		var buf []byte
-		return funcSink(func(g *ingest.Game) error {
+		return funcSink(func(g *pgn.Game) error {
 			var err error
 			buf, err = checkRoundTrip(g, buf)
 			mu.Lock()

@@ -1,6 +1,6 @@
 // Package gamecode stores chess games compactly, each game a record that
-// decodes on its own: AppendGame codes an ingested game, DecodeGame gets it
-// back, Game.PGN prints it as standard PGN. (Packing records into
+// decodes on its own: AppendGame codes a pgn.Game, DecodeGame gets it
+// back, pgn.Append prints it as standard PGN. (Packing records into
 // zstd-compressed blocks was measured and not kept.)
 //
 // # Record format (Version 2)
@@ -17,7 +17,7 @@
 // to the tables, to the tag list or to the move model needs a new Version.
 // In coding order:
 //
-//   - header: result (0-4, as ingest.Result) + 5 if the game starts from a
+//   - header: result (0-4, as pgn.Result) + 5 if the game starts from a
 //     FEN, one of 10 equiprobable symbols;
 //   - tags, in input order: a name symbol (one of the knownTags, or
 //     "literal" followed by the name as text, or "end"); then the value as

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // FuzzDecodeGame feeds DecodeGame arbitrary bytes, seeded with the records
@@ -43,11 +43,8 @@ func FuzzDecodeGame(f *testing.F) {
 			}
 			return
 		}
-		text := g.PGN()
-		ig := &ingest.Game{Start: g.Start, FromFEN: g.FromFEN, Moves: g.Moves, Result: g.Result}
-		for _, tg := range g.Tags {
-			ig.Tags = append(ig.Tags, ingest.Tag{Name: []byte(tg.Name), Value: []byte(tg.Value)})
-		}
+		text := pgn.Append(nil, &g)
+		ig := g.Clone()
 		rec, err := AppendGame(nil, ig)
 		if err != nil {
 			t.Fatalf("re-encoding a decoded game: %v", err)
@@ -59,11 +56,7 @@ func FuzzDecodeGame(f *testing.F) {
 		if err := sameGame(ig, &g2, true); err != nil {
 			t.Fatalf("re-encoded game differs: %v", err)
 		}
-		ig2 := &ingest.Game{Start: g2.Start, FromFEN: g2.FromFEN, Moves: g2.Moves, Result: g2.Result}
-		for _, tg := range g2.Tags {
-			ig2.Tags = append(ig2.Tags, ingest.Tag{Name: []byte(tg.Name), Value: []byte(tg.Value)})
-		}
-		rec2, err := AppendGame(nil, ig2)
+		rec2, err := AppendGame(nil, &g2)
 		if err != nil || !bytes.Equal(rec, rec2) {
 			t.Fatalf("record not canonical: %x then %x (%v)", rec, rec2, err)
 		}
@@ -74,7 +67,7 @@ func FuzzDecodeGame(f *testing.F) {
 		if err != nil {
 			t.Fatalf("printed game does not parse: %v\n%s", err, text)
 		}
-		if err := sameGame(ig, &Game{Tags: g.Tags, Moves: pg.Moves, Start: pg.Start, FromFEN: pg.FromFEN}, false); err != nil {
+		if err := sameGame(ig, &pgn.Game{Tags: g.Tags, Moves: pg.Moves, Start: pg.Start, FromFEN: pg.FromFEN}, false); err != nil {
 			t.Fatalf("printed game parses to another game: %v\n%s", err, text)
 		}
 	})
@@ -83,9 +76,9 @@ func FuzzDecodeGame(f *testing.F) {
 // plainTags reports whether the tags are ones PGN text carries unchanged:
 // names of letters, digits and underscores, values of printable ASCII, and
 // none that changes how the movetext is read.
-func plainTags(tags []Tag) bool {
+func plainTags(tags []pgn.Tag) bool {
 	for _, t := range tags {
-		if t.Name == "" || t.Name == "FEN" || t.Name == "SetUp" || t.Name == "Variant" {
+		if name := string(t.Name); name == "" || name == "FEN" || name == "SetUp" || name == "Variant" {
 			return false
 		}
 		for i := 0; i < len(t.Name); i++ {

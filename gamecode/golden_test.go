@@ -14,6 +14,7 @@ import (
 
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // goldenRecords are the SHA-256 digests of the records of every game of
@@ -42,7 +43,7 @@ func recordsDigest(t *testing.T, root string, files []string) (string, int) {
 	var mu sync.Mutex
 	var recs []rec
 	_, err := ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
-		return funcSink(func(g *ingest.Game) error {
+		return funcSink(func(g *pgn.Game) error {
 			data, err := AppendGame(nil, g)
 			if err != nil {
 				data = []byte("error: " + err.Error())

@@ -9,6 +9,7 @@ import (
 	"github.com/chessbook/chessbook/gamecode/internal/train"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -48,8 +49,8 @@ func measureFiles(t *testing.T, files []string) *measurement {
 		mu.Lock()
 		parts = append(parts, m)
 		mu.Unlock()
-		var bare ingest.Game
-		return funcSink(func(g *ingest.Game) error {
+		var bare pgn.Game
+		return funcSink(func(g *pgn.Game) error {
 			rec, err := AppendGame(nil, g)
 			if err != nil {
 				return err
@@ -67,7 +68,7 @@ func measureFiles(t *testing.T, files []string) *measurement {
 			if err := m.stats.Add(g); err != nil {
 				return err
 			}
-			text := dg.PGN()
+			text := pgn.Append(nil, &dg)
 			m.games++
 			m.plies += int64(len(g.Moves))
 			m.record += int64(len(rec))

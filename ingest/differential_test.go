@@ -12,6 +12,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 	nchess "github.com/notnil/chess"
 )
 
@@ -46,7 +47,7 @@ func (c *sanCollector) SAN(san []byte, line int) bool {
 	c.cur.sans = append(c.cur.sans, string(san))
 	return true
 }
-func (c *sanCollector) Outcome(ingest.Result)  {}
+func (c *sanCollector) Outcome(pgn.Result)     {}
 func (c *sanCollector) ParseError(int, string) {}
 func (c *sanCollector) EndGame()               { c.games = append(c.games, c.cur) }
 
@@ -58,7 +59,7 @@ func collectSANs(t *testing.T, path string) []sanGame {
 	}
 	defer rc.Close()
 	c := &sanCollector{file: filepath.Base(path)}
-	if err := ingest.Read(rc, c); err != nil {
+	if err := pgn.Read(rc, c); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return c.games

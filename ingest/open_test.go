@@ -15,7 +15,20 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/chessbook/chessbook/pgn"
 )
+
+// gameCounter is a pgn.Visitor that counts games.
+type gameCounter struct{ games int }
+
+func (c *gameCounter) BeginGame(int)        { c.games++ }
+func (*gameCounter) Tag(_, _ []byte)        {}
+func (*gameCounter) BeginMovetext() bool    { return true }
+func (*gameCounter) SAN([]byte, int) bool   { return true }
+func (*gameCounter) Outcome(pgn.Result)     {}
+func (*gameCounter) ParseError(int, string) {}
+func (*gameCounter) EndGame()               {}
 
 func mixedPGN(t *testing.T) []byte {
 	t.Helper()
@@ -109,8 +122,8 @@ func TestOpenFormats(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer rc.Close()
-			var v countingVisitor
-			if err := Read(rc, &v); err != nil || v.games != 8 {
+			var v gameCounter
+			if err := pgn.Read(rc, &v); err != nil || v.games != 8 {
 				t.Errorf("Read: %d games, %v; want 8", v.games, err)
 			}
 		})
@@ -157,8 +170,8 @@ func TestOpenErrors(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		var v countingVisitor
-		err = Read(rc, &v)
+		var v gameCounter
+		err = pgn.Read(rc, &v)
 		rc.Close()
 		if err == nil || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: Read returned %v, want an error naming the file", name, err)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // Options control a pipeline run. The zero value is usable.
@@ -70,7 +72,7 @@ type counter struct {
 	plies int64
 }
 
-func (c *counter) Game(g *Game) error {
+func (c *counter) Game(g *pgn.Game) error {
 	c.games++
 	c.plies += int64(len(g.Moves))
 	atomic.AddInt64(&c.p.games, 1)
@@ -89,12 +91,35 @@ func (c *counter) Skip(e *GameError) {
 	c.Sink.Skip(e)
 }
 
+// pipeline is one Run: the channels between its reader and its workers,
+// the counters they share, and the progress of the input being read.
 type pipeline struct {
+	ctx       context.Context
+	cancel    context.CancelCauseFunc
+	inputs    []string
 	maxErrors int
-	games     int64 // atomic
-	plies     int64 // atomic
-	mu        sync.Mutex
-	sum       Summary
+	chunks    chan chunk  // the reader's chunks for the workers
+	free      chan []byte // chunk buffers back from the workers
+	counters  []*counter  // one per worker
+	wg        sync.WaitGroup
+
+	games int64 // atomic
+	plies int64 // atomic
+	mu    sync.Mutex
+	sum   Summary
+
+	cur readState
+}
+
+// readState is what the reader tells the progress reporter and the Summary.
+type readState struct {
+	sync.Mutex
+	file      string
+	index     int
+	cr        *CountingReader
+	size      int64
+	open      *CountingReader // the input being read, not yet in bytesDone
+	bytesDone int64           // input bytes read of the inputs done with
 }
 
 // Run reads every input in turn, splits it into chunks of whole games,
@@ -104,209 +129,265 @@ type pipeline struct {
 // cannot be read; the Summary counts what was done until then.
 func Run(ctx context.Context, inputs []string, opts Options, newSink func(worker int) Sink) (*Summary, error) {
 	start := time.Now()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	pl := newPipeline(ctx, cancel, inputs, opts)
+	pl.startWorkers(newSink)
+	stopProgress := pl.startProgress(opts.Progress)
+	readErr := pl.readAll()
+	pl.wg.Wait()
+	stopProgress()
+	sum := pl.summary(start)
+	return sum, pl.runErr(readErr)
+}
+
+// newPipeline sets up a run with its workers' channels and chunk buffers.
+func newPipeline(ctx context.Context, cancel context.CancelCauseFunc, inputs []string, opts Options) *pipeline {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	pl := &pipeline{maxErrors: opts.MaxErrors}
+	pl := &pipeline{
+		ctx:       ctx,
+		cancel:    cancel,
+		inputs:    inputs,
+		maxErrors: opts.MaxErrors,
+		chunks:    make(chan chunk, workers*2),
+		free:      make(chan []byte, workers*3),
+		counters:  make([]*counter, workers),
+	}
 	if pl.maxErrors <= 0 {
 		pl.maxErrors = 100000
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-
-	chunks := make(chan chunk, workers*2)
-	free := make(chan []byte, workers*3)
 	for range workers * 3 {
-		free <- make([]byte, 0, 512<<10)
+		pl.free <- make([]byte, 0, 512<<10)
 	}
+	return pl
+}
 
-	var wg sync.WaitGroup
-	counters := make([]*counter, workers)
-	for w := range workers {
+// startWorkers starts one worker goroutine per counter, each with its own Sink.
+func (pl *pipeline) startWorkers(newSink func(worker int) Sink) {
+	for w := range pl.counters {
 		c := &counter{Sink: newSink(w), p: pl}
-		counters[w] = c
-		wg.Add(1)
+		pl.counters[w] = c
+		pl.wg.Add(1)
 		go func() {
-			defer wg.Done()
-			var parser Parser
-			reps := map[string]*Replayer{}
-			for {
-				var ch chunk
-				var ok bool
-				select {
-				case ch, ok = <-chunks:
-				case <-ctx.Done():
-					return // interrupted: the reader may be stuck in a read
-				}
-				if !ok {
-					return
-				}
-				rep := reps[ch.file]
-				if rep == nil {
-					rep = NewReplayer(ch.file, c)
-					reps[ch.file] = rep
-				}
-				if ctx.Err() == nil {
-					parser.Parse(ch.data, ch.line, rep)
-					if err := rep.Err(); err != nil {
-						cancel(err)
-					}
-				}
-				free <- ch.data[:0]
-			}
+			defer pl.wg.Done()
+			pl.work(c)
 		}()
 	}
+}
 
-	// Progress reporting.
-	var cur struct {
-		sync.Mutex
-		file  string
-		index int
-		cr    *CountingReader
-		size  int64
-		open  *CountingReader // the input being read, not yet in bytesDone
+// work parses and replays chunks until there are no more or the run is
+// interrupted, with one Replayer per input file.
+func (pl *pipeline) work(c *counter) {
+	var parser pgn.Parser
+	reps := map[string]*Replayer{}
+	for {
+		var ch chunk
+		var ok bool
+		select {
+		case ch, ok = <-pl.chunks:
+		case <-pl.ctx.Done():
+			return // interrupted: the reader may be stuck in a read
+		}
+		if !ok {
+			return
+		}
+		rep := reps[ch.file]
+		if rep == nil {
+			rep = NewReplayer(ch.file, c)
+			reps[ch.file] = rep
+		}
+		if pl.ctx.Err() == nil {
+			parser.Parse(ch.data, ch.line, rep)
+			if err := rep.Err(); err != nil {
+				pl.cancel(err)
+			}
+		}
+		pl.free <- ch.data[:0]
 	}
-	var bytesDone int64 // input bytes read of the inputs done with (under cur's lock)
+}
+
+// startProgress calls report about every 200 ms from a goroutine of its
+// own, and once more when the returned stop function is called; stop
+// returns after that last report. A nil report is never called.
+func (pl *pipeline) startProgress(report func(Progress)) (stop func()) {
 	stopProgress := make(chan struct{})
 	progressDone := make(chan struct{})
 	go func() {
 		defer close(progressDone)
-		if opts.Progress == nil {
+		if report == nil {
 			return
 		}
 		t := time.NewTicker(200 * time.Millisecond)
 		defer t.Stop()
-		report := func() {
-			cur.Lock()
-			p := Progress{File: cur.file, FileIndex: cur.index, Size: cur.size}
-			if cur.cr != nil {
-				p.Read = cur.cr.Count()
-			}
-			cur.Unlock()
-			p.Games = atomic.LoadInt64(&pl.games)
-			p.Plies = atomic.LoadInt64(&pl.plies)
-			opts.Progress(p)
-		}
 		for {
 			select {
 			case <-t.C:
-				report()
+				report(pl.progress())
 			case <-stopProgress:
-				report()
+				report(pl.progress())
 				return
 			}
 		}
 	}()
+	return func() {
+		close(stopProgress)
+		<-progressDone
+	}
+}
 
-	doneWith := func(cr *CountingReader) {
-		cur.Lock()
-		bytesDone += cr.Count()
-		cur.open = nil
-		cur.Unlock()
+// progress returns a snapshot of the run.
+func (pl *pipeline) progress() Progress {
+	pl.cur.Lock()
+	p := Progress{File: pl.cur.file, FileIndex: pl.cur.index, Size: pl.cur.size}
+	if pl.cur.cr != nil {
+		p.Read = pl.cur.cr.Count()
 	}
-	read := func() error {
-		for i, name := range inputs {
-			if ctx.Err() != nil {
-				return context.Cause(ctx)
-			}
-			rc, cr, size, err := openCounted(name)
-			if err != nil {
-				return err
-			}
-			cur.Lock()
-			cur.file, cur.index, cur.cr, cur.size, cur.open = name, i, cr, size, cr
-			cur.Unlock()
-			sp := NewSplitter(rc)
-			for {
-				var buf []byte
-				select {
-				case buf = <-free:
-				case <-ctx.Done():
-				}
-				if ctx.Err() != nil {
-					doneWith(cr)
-					rc.Close()
-					return context.Cause(ctx)
-				}
-				data, line, err := sp.Next(buf)
-				if len(data) > 0 {
-					select {
-					case chunks <- chunk{file: name, line: line, data: data}:
-					case <-ctx.Done(): // the workers are gone
-					}
-				} else {
-					free <- buf
-				}
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					doneWith(cr)
-					rc.Close()
-					return fmt.Errorf("reading %s: %w", name, err)
-				}
-			}
-			doneWith(cr)
-			if err := rc.Close(); err != nil {
-				return fmt.Errorf("closing %s: %w", name, err)
-			}
-		}
-		return nil
-	}
-	// The reader runs on its own goroutine so that an interruption need not
-	// wait for a read that may never return (a stalled pipe or stdin): the
-	// workers stop at once, and the reader ends at its next read.
+	pl.cur.Unlock()
+	p.Games = atomic.LoadInt64(&pl.games)
+	p.Plies = atomic.LoadInt64(&pl.plies)
+	return p
+}
+
+// readAll runs the reader and returns its error once it is done or, when
+// the run is interrupted, at once: the reader runs on its own goroutine so
+// that an interruption need not wait for a read that may never return (a
+// stalled pipe or stdin): the workers stop at once, and the reader ends at
+// its next read.
+func (pl *pipeline) readAll() error {
 	readDone := make(chan error, 1)
 	go func() {
-		err := read()
-		close(chunks)
+		err := pl.read()
+		close(pl.chunks)
 		readDone <- err
 	}()
-	var readErr error
 	select {
-	case readErr = <-readDone:
-	case <-ctx.Done():
+	case err := <-readDone:
+		return err
+	case <-pl.ctx.Done():
 		select {
-		case readErr = <-readDone:
+		case err := <-readDone:
+			return err
 		default:
+			return nil
 		}
 	}
-	wg.Wait()
-	close(stopProgress)
-	<-progressDone
+}
 
+// read reads the inputs one after the other.
+func (pl *pipeline) read() error {
+	for i, name := range pl.inputs {
+		if pl.ctx.Err() != nil {
+			return context.Cause(pl.ctx)
+		}
+		if err := pl.readInput(i, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readInput opens input i and sends its chunks to the workers.
+func (pl *pipeline) readInput(i int, name string) error {
+	rc, cr, size, err := openCounted(name)
+	if err != nil {
+		return err
+	}
+	pl.cur.Lock()
+	pl.cur.file, pl.cur.index, pl.cur.cr, pl.cur.size, pl.cur.open = name, i, cr, size, cr
+	pl.cur.Unlock()
+	sp := pgn.NewSplitter(rc)
+	for {
+		var buf []byte
+		select {
+		case buf = <-pl.free:
+		case <-pl.ctx.Done():
+		}
+		if pl.ctx.Err() != nil {
+			pl.doneWith(cr)
+			rc.Close()
+			return context.Cause(pl.ctx)
+		}
+		data, line, err := sp.Next(buf)
+		if len(data) > 0 {
+			select {
+			case pl.chunks <- chunk{file: name, line: line, data: data}:
+			case <-pl.ctx.Done(): // the workers are gone
+			}
+		} else {
+			pl.free <- buf
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			pl.doneWith(cr)
+			rc.Close()
+			return fmt.Errorf("reading %s: %w", name, err)
+		}
+	}
+	pl.doneWith(cr)
+	if err := rc.Close(); err != nil {
+		return fmt.Errorf("closing %s: %w", name, err)
+	}
+	return nil
+}
+
+// doneWith counts the bytes of an input the reader is done with.
+func (pl *pipeline) doneWith(cr *CountingReader) {
+	pl.cur.Lock()
+	pl.cur.bytesDone += cr.Count()
+	pl.cur.open = nil
+	pl.cur.Unlock()
+}
+
+// summary completes the Summary once the workers are done: the counts,
+// the skip reports in input order, the bytes read and the elapsed time.
+func (pl *pipeline) summary(start time.Time) *Summary {
 	sum := &pl.sum
-	for _, c := range counters {
+	for _, c := range pl.counters {
 		sum.Ingested += c.games
 		sum.Plies += c.plies
 	}
 	sum.Games = sum.Ingested + sum.SkippedTotal()
+	sortErrors(sum.Errors, pl.inputs)
+	pl.cur.Lock()
+	sum.Bytes = pl.cur.bytesDone
+	if pl.cur.open != nil {
+		sum.Bytes += pl.cur.open.Count()
+	}
+	pl.cur.Unlock()
+	sum.Elapsed = time.Since(start)
+	return sum
+}
+
+// sortErrors sorts skip reports by input (in the order of inputs, a
+// repeated input at its first place) and line.
+func sortErrors(errs []*GameError, inputs []string) {
 	order := make(map[string]int, len(inputs))
 	for i, in := range inputs {
 		if _, dup := order[in]; !dup {
 			order[in] = i
 		}
 	}
-	slices.SortStableFunc(sum.Errors, func(a, b *GameError) int {
+	slices.SortStableFunc(errs, func(a, b *GameError) int {
 		if c := cmp.Compare(order[a.File], order[b.File]); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Line, b.Line)
 	})
-	cur.Lock()
-	sum.Bytes = bytesDone
-	if cur.open != nil {
-		sum.Bytes += cur.open.Count()
+}
+
+// runErr returns the error Run returns: the reader's, else why the run was
+// interrupted (a Sink's error, or ctx's).
+func (pl *pipeline) runErr(readErr error) error {
+	if readErr != nil {
+		return readErr
 	}
-	cur.Unlock()
-	sum.Elapsed = time.Since(start)
-	if readErr == nil {
-		if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
-			readErr = cause
-		} else if err := ctx.Err(); err != nil {
-			readErr = err
-		}
+	if cause := context.Cause(pl.ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
 	}
-	return sum, readErr
+	return pl.ctx.Err()
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // plySink counts the plies of the games it gets.
@@ -20,7 +21,7 @@ type plySink struct {
 	skips *[]*ingest.GameError
 }
 
-func (s plySink) Game(g *ingest.Game) error {
+func (s plySink) Game(g *pgn.Game) error {
 	s.mu.Lock()
 	*s.games++
 	*s.plies += len(g.Moves)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // SkipReason classifies why a game was not ingested.
@@ -55,102 +56,54 @@ func (e *GameError) Error() string {
 	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Reason, e.Detail)
 }
 
-// Tag is one tag pair of a Game. The slices point into the Game's storage
-// and are valid until the next game.
-type Tag struct {
-	Name, Value []byte
-}
-
-// Game is one replayed, legal game as the pipeline hands it to a Sink. It is
-// reused for the next game: a Sink must copy anything it keeps.
-type Game struct {
-	File    string         // input name
-	Line    int            // 1-based line where the game starts
-	Tags    []Tag          // every tag pair in input order
-	Start   board.Position // the start position (the FEN tag's, or the standard one)
-	FromFEN bool           // the game starts from a FEN tag rather than the standard position
-	Moves   []board.Move   // the main line
-	Result  Result         // the termination marker (or the Result tag when the marker is missing)
-
-	arena []byte // backing store for Tags
-}
-
-// Tag returns the value of the first tag named name, or nil.
-func (g *Game) Tag(name string) []byte {
-	for i := range g.Tags {
-		if string(g.Tags[i].Name) == name {
-			return g.Tags[i].Value
-		}
-	}
-	return nil
-}
-
 // Sink consumes the games of one pipeline worker. Its methods are called
 // from a single goroutine.
 type Sink interface {
-	// Game is called for each legal game; g is reused after the call returns.
-	Game(g *Game) error
+	// Game is called for each legal game; g is reused after the call
+	// returns: copy what you keep (pgn.Game.Clone).
+	Game(g *pgn.Game) error
 	// Skip is called for each game that could not be replayed.
 	Skip(e *GameError)
 }
 
-// Replayer is a Visitor that replays each game on a board.Position and hands
-// finished games to a Sink. It allocates nothing per move or per good game in
-// steady state.
+// Replayer is a pgn.Visitor that replays each game on a board.Position and
+// hands finished games to a Sink. It allocates nothing per move or per good
+// game in steady state.
 type Replayer struct {
 	sink Sink
-	game Game
+	file string
+	game pgn.Game
 
-	pos     board.Position
-	skip    *GameError // the reason the current game is being skipped, or nil
-	tagRes  Result     // the Result tag's value
-	err     error      // the first error the Sink returned
-	tagOffs []int32    // (nameStart, nameEnd, valueStart, valueEnd) offsets into game.arena
+	pos    board.Position
+	skip   *GameError // the reason the current game is being skipped, or nil
+	tagRes pgn.Result // the Result tag's value
+	err    error      // the first error the Sink returned
 }
 
 // NewReplayer returns a Replayer that reports to sink; file names the input in errors.
 func NewReplayer(file string, sink Sink) *Replayer {
-	r := &Replayer{sink: sink}
-	r.game.File = file
-	return r
+	return &Replayer{sink: sink, file: file}
 }
 
 // Err returns the first error a Sink returned, which stops the replay.
 func (r *Replayer) Err() error { return r.err }
 
-// BeginGame implements Visitor.
+// BeginGame implements pgn.Visitor.
 func (r *Replayer) BeginGame(line int) {
 	g := &r.game
-	g.Line = line
-	g.Tags = g.Tags[:0]
-	g.Moves = g.Moves[:0]
-	g.Result = NoResult
-	g.FromFEN = false
-	g.arena = g.arena[:0]
-	r.tagOffs = r.tagOffs[:0]
+	g.Reset()
+	g.File, g.Line = r.file, line
 	r.skip = nil
-	r.tagRes = NoResult
+	r.tagRes = pgn.NoResult
 }
 
-// Tag implements Visitor.
-func (r *Replayer) Tag(name, value []byte) {
-	g := &r.game
-	n0 := len(g.arena)
-	g.arena = append(g.arena, name...)
-	v0 := len(g.arena)
-	g.arena = append(g.arena, value...)
-	r.tagOffs = append(r.tagOffs, int32(n0), int32(v0), int32(len(g.arena)))
-}
+// Tag implements pgn.Visitor.
+func (r *Replayer) Tag(name, value []byte) { r.game.AddTag(name, value) }
 
-// BeginMovetext implements Visitor: it sets up the start position from the
-// tags and decides whether the game can be replayed at all.
+// BeginMovetext implements pgn.Visitor: it sets up the start position from
+// the tags and decides whether the game can be replayed at all.
 func (r *Replayer) BeginMovetext() bool {
 	g := &r.game
-	// The arena is complete now: materialise the tag slices once.
-	for i := 0; i+2 < len(r.tagOffs); i += 3 {
-		a, b, c := r.tagOffs[i], r.tagOffs[i+1], r.tagOffs[i+2]
-		g.Tags = append(g.Tags, Tag{Name: g.arena[a:b:b], Value: g.arena[b:c:c]})
-	}
 	var fen []byte
 	for _, t := range g.Tags {
 		switch string(t.Name) {
@@ -162,7 +115,7 @@ func (r *Replayer) BeginMovetext() bool {
 		case "FEN":
 			fen = t.Value
 		case "Result":
-			r.tagRes = ParseResult(bytes.TrimSpace(t.Value))
+			r.tagRes = pgn.ParseResult(bytes.TrimSpace(t.Value))
 		}
 	}
 	if fen != nil {
@@ -194,7 +147,7 @@ func standardVariant(v []byte) bool {
 // standardVariants are the Variant tag values that mean ordinary chess.
 var standardVariants = [...][]byte{[]byte(""), []byte("standard"), []byte("chess"), []byte("from position"), []byte("fromposition"), []byte("normal")}
 
-// SAN implements Visitor.
+// SAN implements pgn.Visitor.
 func (r *Replayer) SAN(san []byte, line int) bool {
 	if r.skip != nil {
 		return false
@@ -284,17 +237,17 @@ func isNullMove(san []byte) bool {
 	return false
 }
 
-// Outcome implements Visitor.
-func (r *Replayer) Outcome(res Result) { r.game.Result = res }
+// Outcome implements pgn.Visitor.
+func (r *Replayer) Outcome(res pgn.Result) { r.game.Result = res }
 
-// ParseError implements Visitor.
+// ParseError implements pgn.Visitor.
 func (r *Replayer) ParseError(line int, reason string) {
 	if r.skip == nil {
 		r.fail(line, SkipSyntax, reason)
 	}
 }
 
-// EndGame implements Visitor: the finished game goes to the Sink.
+// EndGame implements pgn.Visitor: the finished game goes to the Sink.
 func (r *Replayer) EndGame() {
 	if r.skip != nil {
 		r.sink.Skip(r.skip)
@@ -304,7 +257,7 @@ func (r *Replayer) EndGame() {
 		return
 	}
 	g := &r.game
-	if g.Result == NoResult {
+	if g.Result == pgn.NoResult {
 		g.Result = r.tagRes
 	}
 	if err := r.sink.Game(g); err != nil {
@@ -314,7 +267,7 @@ func (r *Replayer) EndGame() {
 
 func (r *Replayer) fail(line int, reason SkipReason, detail string) {
 	if r.skip == nil {
-		r.skip = &GameError{File: r.game.File, Line: line, Reason: reason, Detail: detail}
+		r.skip = &GameError{File: r.file, Line: line, Reason: reason, Detail: detail}
 	}
 }
 

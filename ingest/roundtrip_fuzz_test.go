@@ -11,7 +11,37 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/pgn"
 )
+
+// FuzzReplay checks, for any input, that replaying it hands over only
+// legal games, each of which prints as PGN that reads back as the same game
+// (checkReplayRoundTrip). (pgn's FuzzParse checks the parser on the same
+// kind of input.)
+func FuzzReplay(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("..", "testdata", "pgn", "*.pgn"))
+	for _, s := range seeds {
+		if data, err := os.ReadFile(s); err == nil {
+			f.Add(data)
+		}
+	}
+	// Every tricky file's head, and its games that replay skips (none
+	// when ../shared/data is missing).
+	for _, data := range trickySeeds(f) {
+		f.Add(data)
+	}
+	for _, s := range []string{
+		"[Event \"x\"]\n\n1. e4 {open\n\n[Event \"y\"]\n\n1. d4 *",
+		"[A \"1\"]\n\n[B \"2\"]\n\n[A \"3\"]\r[B \"4\"]\r\r*",
+		"1. e4 (1. d4 {)} (1. c4 ;(\n)) e5 1-0 ff [x] <y> z",
+		"\xef\xbb\xbf%x\n[Event \"\\\"\"][Site \"a\"b\"]\r\n1.e4 Qc20-1",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkReplayRoundTrip(t, data)
+	})
+}
 
 // trickySeeds returns fuzz seeds made from the tricky files: each file's
 // head (small files whole), and the text of every game in them that the
@@ -32,7 +62,7 @@ func trickySeeds(tb testing.TB) [][]byte {
 		}
 		lines := splitLinesKeepEnds(data)
 		var gs gameSpans
-		Parse(data, 1, &gs)
+		pgn.Parse(data, 1, &gs)
 		for _, sp := range gs.spans {
 			if !sp.interesting || sp.first < 1 || sp.first > len(lines) {
 				continue
@@ -71,6 +101,22 @@ func splitLinesKeepEnds(data []byte) [][]byte {
 	return lines
 }
 
+// lineCount counts line breaks as the Parser does: LF, CRLF and lone CR.
+func lineCount(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\n':
+			n++
+		case '\r':
+			if i+1 >= len(b) || b[i+1] != '\n' {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // gameSpans is a Visitor that records where each game starts, and whether
 // it is interesting as a seed: replay skips it (its ParseError, variant,
 // bad FEN or bad move) or it has no tags.
@@ -86,8 +132,8 @@ type gameSpan struct {
 	interesting bool
 }
 
-func (g *gameSpans) Game(*Game) error { return nil }
-func (g *gameSpans) Skip(*GameError)  { g.skips++ }
+func (g *gameSpans) Game(*pgn.Game) error { return nil }
+func (g *gameSpans) Skip(*GameError)      { g.skips++ }
 
 func (g *gameSpans) BeginGame(line int) {
 	if g.rep == nil {
@@ -103,7 +149,7 @@ func (g *gameSpans) BeginGame(line int) {
 func (g *gameSpans) Tag(name, value []byte)             { g.tags++; g.rep.Tag(name, value) }
 func (g *gameSpans) BeginMovetext() bool                { return g.rep.BeginMovetext() }
 func (g *gameSpans) SAN(san []byte, line int) bool      { return g.rep.SAN(san, line) }
-func (g *gameSpans) Outcome(r Result)                   { g.rep.Outcome(r) }
+func (g *gameSpans) Outcome(r pgn.Result)               { g.rep.Outcome(r) }
 func (g *gameSpans) ParseError(line int, reason string) { g.rep.ParseError(line, reason) }
 func (g *gameSpans) EndGame() {
 	g.rep.EndGame()
@@ -117,7 +163,7 @@ type copiedGame struct {
 	start   board.Position
 	fromFEN bool
 	moves   []board.Move
-	result  Result
+	result  pgn.Result
 }
 
 // collectSink keeps a copy of every game, and every skip.
@@ -126,7 +172,7 @@ type collectSink struct {
 	skips []GameError
 }
 
-func (c *collectSink) Game(g *Game) error {
+func (c *collectSink) Game(g *pgn.Game) error {
 	cg := copiedGame{line: g.Line, start: g.Start, fromFEN: g.FromFEN, moves: slices.Clone(g.Moves), result: g.Result}
 	for _, t := range g.Tags {
 		cg.tags = append(cg.tags, [2]string{string(t.Name), string(t.Value)})
@@ -140,7 +186,7 @@ func (c *collectSink) Skip(e *GameError) { c.skips = append(c.skips, *e) }
 // replayAll parses and replays data in one piece.
 func replayAll(data []byte) *collectSink {
 	var c collectSink
-	Parse(data, 1, NewReplayer("fuzz", &c))
+	pgn.Parse(data, 1, NewReplayer("fuzz", &c))
 	return &c
 }
 
@@ -180,7 +226,7 @@ func writeGamePGN(g *copiedGame) []byte {
 		b.WriteString(pos.SAN(m))
 		pos.Play(m)
 	}
-	if g.result != NoResult {
+	if g.result != pgn.NoResult {
 		b.WriteString(" " + g.result.String())
 	}
 	b.WriteString("\n")
@@ -216,7 +262,7 @@ func checkReplayRoundTrip(t *testing.T, data []byte) {
 			}
 			pos.Play(m)
 		}
-		if len(g.tags) == 0 && len(g.moves) == 0 && g.result == NoResult {
+		if len(g.tags) == 0 && len(g.moves) == 0 && g.result == pgn.NoResult {
 			continue // nothing to print
 		}
 		text := writeGamePGN(g)

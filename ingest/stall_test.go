@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // countSink counts the games handed over.
@@ -19,8 +20,8 @@ type countSink struct {
 	games *int
 }
 
-func (s countSink) Game(*ingest.Game) error { s.mu.Lock(); *s.games++; s.mu.Unlock(); return nil }
-func (s countSink) Skip(*ingest.GameError)  {}
+func (s countSink) Game(*pgn.Game) error   { s.mu.Lock(); *s.games++; s.mu.Unlock(); return nil }
+func (s countSink) Skip(*ingest.GameError) {}
 
 // TestRunCancelStalledInput: an input that stops sending without ending (a
 // pipe whose writer stalls) must not delay a cancellation: Run returns at

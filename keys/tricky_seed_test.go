@@ -9,6 +9,7 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // trickyPositions replays every game of ../shared/data/tricky (all files,
@@ -28,7 +29,7 @@ func trickyPositions(sampleEvery int) []board.Position {
 		if err != nil {
 			continue
 		}
-		_ = ingest.Read(f, ingest.NewReplayer(path, s))
+		_ = pgn.Read(f, ingest.NewReplayer(path, s))
 		f.Close()
 	}
 	return s.out
@@ -49,7 +50,7 @@ func (s *positionSampler) add(p board.Position) {
 	}
 }
 
-func (s *positionSampler) Game(g *ingest.Game) error {
+func (s *positionSampler) Game(g *pgn.Game) error {
 	p := g.Start
 	if g.FromFEN {
 		s.add(p)

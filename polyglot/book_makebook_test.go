@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // makeBook re-implements what PolyGlot 2.0.4's make-book computes (see
@@ -40,7 +41,7 @@ func newMakeBook(maxPly, minGame int) *makeBook {
 }
 
 // Game implements ingest.Sink.
-func (mb *makeBook) Game(g *ingest.Game) error {
+func (mb *makeBook) Game(g *pgn.Game) error {
 	if g.FromFEN {
 		mb.fromFEN++ // make-book does not support them; the references were built without them
 		return nil
@@ -147,7 +148,7 @@ func TestWriteBookReproducesMakeBook(t *testing.T) {
 			}
 			defer rc.Close()
 			mb := newMakeBook(c.maxPly, c.minGame)
-			if err := ingest.Read(rc, ingest.NewReplayer(c.pgn, mb)); err != nil {
+			if err := pgn.Read(rc, ingest.NewReplayer(c.pgn, mb)); err != nil {
 				t.Fatal(err)
 			}
 			if len(mb.skipped) != c.illegal || mb.fromFEN != c.fromFEN {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // openShared opens a book of shared/data, skipping when it is absent.
@@ -442,7 +443,7 @@ type probeSink struct {
 	moves map[string]int
 }
 
-func (s *probeSink) Game(g *ingest.Game) error {
+func (s *probeSink) Game(g *pgn.Game) error {
 	p := g.Start
 	for _, m := range g.Moves {
 		for name, b := range s.books {
@@ -475,7 +476,7 @@ func TestProbeRealGames(t *testing.T) {
 			s.books[rb.path] = openShared(t, rb.path)
 		}
 	}
-	if err := ingest.Read(f, ingest.NewReplayer("champions500.pgn", s)); err != nil {
+	if err := pgn.Read(f, ingest.NewReplayer("champions500.pgn", s)); err != nil {
 		t.Fatal(err)
 	}
 	for name := range s.books {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // roundTripFENs are positions with castling both ways for both sides,
@@ -99,7 +100,7 @@ type gameSink struct {
 	games int
 }
 
-func (s *gameSink) Game(g *ingest.Game) error {
+func (s *gameSink) Game(g *pgn.Game) error {
 	s.games++
 	p := g.Start
 	var buf [board.MaxMoves]board.Move
@@ -119,7 +120,7 @@ func TestMoveRoundTripGames(t *testing.T) {
 	}
 	defer f.Close()
 	s := &gameSink{t: t}
-	if err := ingest.Read(f, ingest.NewReplayer("champions500.pgn", s)); err != nil {
+	if err := pgn.Read(f, ingest.NewReplayer("champions500.pgn", s)); err != nil {
 		t.Fatal(err)
 	}
 	if s.games < 400 {

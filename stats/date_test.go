@@ -56,19 +56,3 @@ func TestParseDateAllocs(t *testing.T) {
 		t.Errorf("ParseDate allocates %v times", n)
 	}
 }
-
-func TestParseResult(t *testing.T) {
-	for in, want := range map[string]Result{
-		"1-0": ResultWhiteWin, "0-1": ResultBlackWin, "1/2-1/2": ResultDraw, "½-½": ResultDraw,
-		"*": ResultUnknown, "": ResultUnknown, "1-1": ResultUnknown,
-	} {
-		if got := ParseResult(in); got != want {
-			t.Errorf("ParseResult(%q) = %v, want %v", in, got, want)
-		}
-	}
-	for _, r := range []Result{ResultWhiteWin, ResultDraw, ResultBlackWin, ResultUnknown} {
-		if ParseResult(r.String()) != r {
-			t.Errorf("ParseResult(%v.String()) != %v", r, r)
-		}
-	}
-}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of data-driven tests")
@@ -34,7 +35,7 @@ func TestEncodingDataDriven(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				e.Add(parseMove(t, f[0]), ParseResult(f[1]), rating, ParseDate(f[3]))
+				e.Add(parseMove(t, f[0]), pgn.ParseResult([]byte(f[1])), rating, ParseDate(f[3]))
 			}
 			enc := e.AppendEncode(nil)
 			return formatEncoding(enc) + formatEntry(enc)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // MoveEntry is one move of an [Entry] with its statistics.
@@ -26,7 +27,7 @@ type Entry struct {
 // Add adds one game's contribution to move m: the game's result, the rating
 // of the player making the move (0 or less: unknown) and the date of the
 // game (zero: unknown). See [MoveStats.Add].
-func (e *Entry) Add(m board.Move, r Result, moverRating int, d Date) {
+func (e *Entry) Add(m board.Move, r pgn.Result, moverRating int, d Date) {
 	i, found := e.search(m)
 	if !found {
 		e.Moves = slices.Insert(e.Moves, i, MoveEntry{Move: m})

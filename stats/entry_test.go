@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 const (
@@ -17,11 +18,11 @@ const (
 
 func TestEntryAdd(t *testing.T) {
 	var e Entry
-	e.Add(e2e4, ResultWhiteWin, 2500, ParseDate("1859.??.??"))
-	e.Add(d2d4, ResultDraw, 0, 0)
-	e.Add(e2e4, ResultBlackWin, 2300, ParseDate("1858.03.01"))
-	e.Add(e2e4, ResultUnknown, -5, ParseDate("1901.01.01"))
-	e.Add(e2e4, ResultDraw, 2400, 0)
+	e.Add(e2e4, pgn.WhiteWins, 2500, ParseDate("1859.??.??"))
+	e.Add(d2d4, pgn.Draw, 0, 0)
+	e.Add(e2e4, pgn.BlackWins, 2300, ParseDate("1858.03.01"))
+	e.Add(e2e4, pgn.Unknown, -5, ParseDate("1901.01.01"))
+	e.Add(e2e4, pgn.Draw, 2400, 0)
 
 	if err := e.Validate(); err != nil {
 		t.Fatal(err)
@@ -80,8 +81,8 @@ func TestMergeSaturates(t *testing.T) {
 
 func TestMergeSelf(t *testing.T) {
 	var e Entry
-	e.Add(e2e4, ResultWhiteWin, 2000, 20000101)
-	e.Add(d2d4, ResultDraw, 0, 0)
+	e.Add(e2e4, pgn.WhiteWins, 2000, 20000101)
+	e.Add(d2d4, pgn.Draw, 0, 0)
 	e.Merge(e)
 	if s, _ := e.Lookup(e2e4); s.WhiteWins != 2 || s.RatingSum != 4000 {
 		t.Errorf("e.Merge(e): %+v", s)

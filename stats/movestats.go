@@ -1,6 +1,10 @@
 package stats
 
-import "math"
+import (
+	"math"
+
+	"github.com/chessbook/chessbook/pgn"
+)
 
 // MoveStats is what is known about one move played from one position: the
 // results of the games it was played in, by colour, the mover's rating and
@@ -44,16 +48,16 @@ func (s MoveStats) Games() uint64 {
 	return addSat(addSat(s.WhiteWins, s.Draws), addSat(s.BlackWins, s.Unknown))
 }
 
-// Add adds one game's contribution: its result, the rating of the player
-// making the move (0 or less: unknown) and the date of the game (the zero
+// Add adds one game's contribution: its result (pgn.Unknown and
+// pgn.NoResult count as Unknown), the rating of the player making the move (0 or less: unknown) and the date of the game (the zero
 // Date: unknown; unknown dates leave FirstDate and LastDate alone).
-func (s *MoveStats) Add(r Result, moverRating int, d Date) {
+func (s *MoveStats) Add(r pgn.Result, moverRating int, d Date) {
 	switch r {
-	case ResultWhiteWin:
+	case pgn.WhiteWins:
 		s.WhiteWins = addSat(s.WhiteWins, 1)
-	case ResultDraw:
+	case pgn.Draw:
 		s.Draws = addSat(s.Draws, 1)
-	case ResultBlackWin:
+	case pgn.BlackWins:
 		s.BlackWins = addSat(s.BlackWins, 1)
 	default:
 		s.Unknown = addSat(s.Unknown, 1)

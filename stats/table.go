@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // Table aggregates move statistics in memory: one record per (position key,
@@ -118,7 +119,7 @@ func (t *Table) hashOf(key []byte, m board.Move) uint32 {
 
 // Occurrence is one game's contribution to a (position, move) record.
 type Occurrence struct {
-	Result      Result
+	Result      pgn.Result
 	MoverRating int     // the mover's rating; 0 or less: unknown
 	Date        Date    // the game's date; 0: unknown
 	Ply         int     // the ply the move was played at, from 0; negative: not recorded
@@ -129,7 +130,7 @@ type Occurrence struct {
 // Add adds one game's contribution for move m played from the position
 // whose key is key (at most 255 bytes): the game's result, the mover's
 // rating (0: unknown) and the game's date (0: unknown).
-func (t *Table) Add(key []byte, m board.Move, r Result, moverRating int, d Date) {
+func (t *Table) Add(key []byte, m board.Move, r pgn.Result, moverRating int, d Date) {
 	t.AddOccurrence(key, m, &Occurrence{Result: r, MoverRating: moverRating, Date: d, Ply: -1})
 }
 
@@ -166,13 +167,13 @@ func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) {
 	}
 	var n uint32
 	switch r {
-	case ResultWhiteWin:
+	case pgn.WhiteWins:
 		rec.white++
 		n = rec.white
-	case ResultDraw:
+	case pgn.Draw:
 		rec.draws++
 		n = rec.draws
-	case ResultBlackWin:
+	case pgn.BlackWins:
 		rec.black++
 		n = rec.black
 	default:

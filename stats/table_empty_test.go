@@ -1,6 +1,10 @@
 package stats
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/chessbook/chessbook/pgn"
+)
 
 // TestFlushEmpty: flushing a Table with no records (the builder does, for a
 // batch of games without moves) emits nothing and does not panic; the
@@ -13,7 +17,7 @@ func TestFlushEmpty(t *testing.T) {
 			t.Fatalf("empty Flush: %d calls, %v", calls, err)
 		}
 	}
-	tab.Add([]byte{1, 2, 3}, 5, ResultDraw, 2000, 0)
+	tab.Add([]byte{1, 2, 3}, 5, pgn.Draw, 2000, 0)
 	calls := 0
 	if err := tab.Flush(func(key, enc []byte) error { calls++; return nil }); err != nil || calls != 1 {
 		t.Fatalf("Flush after an empty one: %d calls, %v", calls, err)

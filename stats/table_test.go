@@ -7,7 +7,11 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/pgn"
 )
+
+// resultOf maps 0-3 to the four result counters, in a fixed order.
+var resultOf = [4]pgn.Result{pgn.Unknown, pgn.WhiteWins, pgn.Draw, pgn.BlackWins}
 
 // TestTableMatchesEntries adds random games to a Table and to plain Entries
 // (the reference) and demands the same encoded entries, in key order.
@@ -18,7 +22,7 @@ func TestTableMatchesEntries(t *testing.T) {
 	for i := 0; i < 200000; i++ {
 		key := []byte(fmt.Sprintf("pos%05d", rng.IntN(3000)))[:3+rng.IntN(6)]
 		m := board.Move(rng.IntN(8) + 1)
-		r := Result(rng.IntN(4))
+		r := resultOf[rng.IntN(4)]
 		rating := 0
 		if rng.IntN(3) > 0 {
 			rating = 1000 + rng.IntN(2000)
@@ -63,8 +67,8 @@ func TestTableMatchesEntries(t *testing.T) {
 		t.Fatalf("Len after Flush = %d", tab.Len())
 	}
 	// Reused after a flush, it starts from empty.
-	tab.Add([]byte("x"), 1, ResultDraw, 0, 0)
-	tab.Add([]byte("x"), 1, ResultDraw, 0, 0)
+	tab.Add([]byte("x"), 1, pgn.Draw, 0, 0)
+	tab.Add([]byte("x"), 1, pgn.Draw, 0, 0)
 	_ = tab.Flush(func(key, enc []byte) error {
 		e, err := Decode(enc)
 		if err != nil || string(key) != "x" || len(e.Moves) != 1 || e.Moves[0].Draws != 2 {
@@ -88,7 +92,7 @@ func BenchmarkTableAdd(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		tab.Add(keys[i&(1<<16-1)], board.Move(i&7+1), ResultDraw, 2500, 20200101)
+		tab.Add(keys[i&(1<<16-1)], board.Move(i&7+1), pgn.Draw, 2500, 20200101)
 		if tab.Len() >= 1<<20 {
 			tab.Reset()
 		}

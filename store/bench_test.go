@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 )
 
@@ -144,7 +145,7 @@ func benchChunks(records, chunk int) []benchChunk {
 				e = new(stats.Entry)
 				sums[string(k)] = e
 			}
-			e.Add(board.Move(1+r.IntN(20)), stats.Result(r.IntN(4)), 1500+r.IntN(1300),
+			e.Add(board.Move(1+r.IntN(20)), []pgn.Result{pgn.Unknown, pgn.WhiteWins, pgn.Draw, pgn.BlackWins}[r.IntN(4)], 1500+r.IntN(1300),
 				stats.NewDate(2000+r.IntN(25), 1+r.IntN(12), 1+r.IntN(28)))
 		}
 		var c benchChunk

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -228,7 +229,7 @@ func parseGame(t *testing.T, line string) ([]byte, stats.Entry) {
 		t.Fatal(err)
 	}
 	var e stats.Entry
-	e.Add(parseMove(t, f[1]), stats.ParseResult(f[2]), rating, stats.ParseDate(f[4]))
+	e.Add(parseMove(t, f[1]), pgn.ParseResult([]byte(f[2])), rating, stats.ParseDate(f[4]))
 	return []byte(f[0]), e
 }
 

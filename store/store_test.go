@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -34,7 +35,7 @@ func mustOpen(t *testing.T, dir string, opts Options) *Store {
 	return s
 }
 
-func oneGame(move uint16, r stats.Result) stats.Entry {
+func oneGame(move uint16, r pgn.Result) stats.Entry {
 	var e stats.Entry
 	e.Add(board.Move(move), r, 2000, 20200101)
 	return e
@@ -205,7 +206,7 @@ func TestReadOnly(t *testing.T) {
 	dir := t.TempDir()
 	s := mustOpen(t, dir, buildOpts())
 	b := s.NewBatch()
-	if err := b.MergeEntry([]byte("k"), oneGame(1, stats.ResultDraw)); err != nil {
+	if err := b.MergeEntry([]byte("k"), oneGame(1, pgn.Draw)); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Commit(false); err != nil { // not synced: the WAL must be replayed
@@ -228,7 +229,7 @@ func TestReadOnly(t *testing.T) {
 	}
 	b = s.NewBatch()
 	defer b.Close()
-	_ = b.MergeEntry([]byte("k"), oneGame(1, stats.ResultDraw))
+	_ = b.MergeEntry([]byte("k"), oneGame(1, pgn.Draw))
 	if err := b.Commit(true); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("Commit: %v, want ErrReadOnly", err)
 	}
@@ -249,11 +250,11 @@ func TestBadWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.MergeEntry([]byte("b"), oneGame(1, stats.ResultDraw)); err != nil {
+	if err := w.MergeEntry([]byte("b"), oneGame(1, pgn.Draw)); err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"a", "b"} {
-		if err := w.MergeEntry([]byte(k), oneGame(1, stats.ResultDraw)); !errors.Is(err, ErrUnsorted) {
+		if err := w.MergeEntry([]byte(k), oneGame(1, pgn.Draw)); !errors.Is(err, ErrUnsorted) {
 			t.Errorf("key %q after \"b\": %v, want ErrUnsorted", k, err)
 		}
 	}
@@ -320,7 +321,7 @@ func writeRounds(s *Store, w, rounds, keys int) error {
 		if w%2 == 0 {
 			b := s.NewBatch()
 			for k := 0; k < keys; k++ {
-				if err := b.MergeEntry(fmt.Appendf(nil, "pos%03d", k), oneGame(uint16(k%3+1), stats.ResultWhiteWin)); err != nil {
+				if err := b.MergeEntry(fmt.Appendf(nil, "pos%03d", k), oneGame(uint16(k%3+1), pgn.WhiteWins)); err != nil {
 					return err
 				}
 			}
@@ -336,7 +337,7 @@ func writeRounds(s *Store, w, rounds, keys int) error {
 			return err
 		}
 		for k := 0; k < keys; k++ {
-			if err := sw.MergeEntry(fmt.Appendf(nil, "pos%03d", k), oneGame(uint16(k%3+1), stats.ResultWhiteWin)); err != nil {
+			if err := sw.MergeEntry(fmt.Appendf(nil, "pos%03d", k), oneGame(uint16(k%3+1), pgn.WhiteWins)); err != nil {
 				return err
 			}
 		}
@@ -382,7 +383,7 @@ func TestCrashAtomicity(t *testing.T) {
 					t.Fatal(err)
 				}
 				for k := 0; k < n; k++ {
-					if err := w.MergeEntry(fmt.Appendf(nil, "p%05d", k*7+i), oneGame(5, stats.ResultDraw)); err != nil {
+					if err := w.MergeEntry(fmt.Appendf(nil, "p%05d", k*7+i), oneGame(5, pgn.Draw)); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -394,7 +395,7 @@ func TestCrashAtomicity(t *testing.T) {
 			}
 			b := s.NewBatch()
 			for k := 0; k < n; k++ {
-				if err := b.MergeEntry(fmt.Appendf(nil, "p%05d", r.IntN(5000)), oneGame(5, stats.ResultBlackWin)); err != nil {
+				if err := b.MergeEntry(fmt.Appendf(nil, "p%05d", r.IntN(5000)), oneGame(5, pgn.BlackWins)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -432,7 +433,7 @@ func TestIngestEqualsBatches(t *testing.T) {
 		var rs []rec
 		for i := 0; i < 2000; i++ {
 			var e stats.Entry
-			e.Add(board.Move(uint16(1+r.IntN(5))), stats.Result(r.IntN(4)), r.IntN(3000), stats.NewDate(1900+r.IntN(120), 1+r.IntN(12), 1+r.IntN(28)))
+			e.Add(board.Move(uint16(1+r.IntN(5))), []pgn.Result{pgn.Unknown, pgn.WhiteWins, pgn.Draw, pgn.BlackWins}[r.IntN(4)], r.IntN(3000), stats.NewDate(1900+r.IntN(120), 1+r.IntN(12), 1+r.IntN(28)))
 			rs = append(rs, rec{fmt.Appendf(nil, "%06d", r.IntN(3000)), e})
 		}
 		runs = append(runs, rs)

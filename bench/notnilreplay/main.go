@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/notnil/chess"
 )
 
@@ -37,7 +38,7 @@ func run(path string, limit int) error {
 	}
 	defer rc.Close()
 	start := time.Now()
-	sp := ingest.NewSplitter(rc)
+	sp := pgn.NewSplitter(rc)
 	var games, plies, bad int
 	var buf []byte
 	sep := []byte("\n[Event ")

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/chessbook/chessbook/explorer"
-	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -63,7 +63,7 @@ func runGame(e *env, args []string) error {
 			return err
 		}
 		out := explorer.FullGame(id, g)
-		if err := e.emit(out, func(w io.Writer) error { return gamecode.WritePGN(w, g) }); err != nil {
+		if err := e.emit(out, func(w io.Writer) error { return pgn.NewWriter(w).WriteGame(g) }); err != nil {
 			return err
 		}
 	}

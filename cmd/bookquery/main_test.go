@@ -5,14 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/chessbook/chessbook/internal/testutil"
+
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // runCmd runs bookquery in-process.
@@ -159,7 +161,7 @@ type collectSink struct {
 	positions []board.Position
 }
 
-func (s *collectSink) Game(g *ingest.Game) error {
+func (s *collectSink) Game(g *pgn.Game) error {
 	if s.games++; s.games > s.n {
 		return nil
 	}
@@ -390,7 +392,7 @@ type lineSink struct {
 	lines [][]string
 }
 
-func (s *lineSink) Game(g *ingest.Game) error {
+func (s *lineSink) Game(g *pgn.Game) error {
 	if s.n > 0 && len(s.lines) >= s.n {
 		return errEnoughGames
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
-	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/klauspost/compress/zstd"
 )
@@ -281,7 +281,7 @@ func (a *accumulator) AddPosition(p *board.Position, ply int, w uint64, moves []
 // AddGame measures a replayed game: every position before a move (the
 // positions a book records), every move, and the whole game with the game
 // codes.
-func (a *accumulator) AddGame(g *ingest.Game) error {
+func (a *accumulator) AddGame(g *pgn.Game) error {
 	if a.closed {
 		return fmt.Errorf("savings: AddGame after Close")
 	}
@@ -368,7 +368,7 @@ func newGameCache() *gameCache {
 	return &gameCache{seed: maphash.MakeSeed(), sizes: map[uint64][2]int32{}}
 }
 
-func (c *gameCache) hash(g *ingest.Game) uint64 {
+func (c *gameCache) hash(g *pgn.Game) uint64 {
 	var h maphash.Hash
 	h.SetSeed(c.seed)
 	var b [16]byte
@@ -488,7 +488,7 @@ type dedupe struct {
 func newDedupe() *dedupe { return &dedupe{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}} }
 
 // first reports whether g is the first copy of its game.
-func (d *dedupe) first(g *ingest.Game) bool {
+func (d *dedupe) first(g *pgn.Game) bool {
 	var h maphash.Hash
 	h.SetSeed(d.seed)
 	var b [binary.MaxVarintLen64]byte

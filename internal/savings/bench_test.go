@@ -5,8 +5,8 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
-	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/polyglot"
 )
 
@@ -63,7 +63,7 @@ func BenchmarkGame(b *testing.B) {
 	for _, mode := range []string{"positions", "games", "gamecode"} {
 		b.Run(mode, func(b *testing.B) {
 			a, _ := newAccumulator(accumulatorOptions{Games: mode == "games"})
-			var ig ingest.Game
+			var ig pgn.Game
 			var buf []byte
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

@@ -12,6 +12,7 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // testGame is a replayed game kept by a test.
@@ -26,7 +27,7 @@ type gameCollector struct {
 	games *[]testGame
 }
 
-func (c gameCollector) Game(g *ingest.Game) error {
+func (c gameCollector) Game(g *pgn.Game) error {
 	c.mu.Lock()
 	*c.games = append(*c.games, testGame{start: g.Start, moves: slices.Clone(g.Moves)})
 	c.mu.Unlock()

@@ -11,7 +11,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
-	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -77,7 +77,7 @@ func TestMoveCodesRoundTrip(t *testing.T) {
 			}
 		}
 		// gamecode and zstd of the SAN text.
-		ig := ingest.Game{Start: start, Moves: g.moves, Result: ingest.Draw}
+		ig := pgn.Game{Start: start, Moves: g.moves, Result: pgn.Draw}
 		rec, err := gamecode.AppendGame(nil, &ig)
 		if err != nil {
 			t.Fatalf("game %d: gamecode: %v", gi, err)

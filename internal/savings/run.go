@@ -11,6 +11,7 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -45,7 +46,7 @@ func (o *Options) workers() int {
 type accSink struct{ a *accumulator }
 
 // Game measures g.
-func (s accSink) Game(g *ingest.Game) error { return s.a.AddGame(g) }
+func (s accSink) Game(g *pgn.Game) error { return s.a.AddGame(g) }
 
 // Skip ignores a game that could not be replayed (the Summary counts it).
 func (accSink) Skip(*ingest.GameError) {}

@@ -33,6 +33,7 @@ import (
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamecode/internal/train"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -48,7 +49,7 @@ type sink struct {
 	t    totals
 	enc  *zstd.Encoder
 	buf  []byte
-	bare ingest.Game
+	bare pgn.Game
 	agg  *aggregator
 }
 
@@ -65,7 +66,7 @@ type countWriter struct{ n int64 }
 
 func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
-func (s *sink) Game(g *ingest.Game) error {
+func (s *sink) Game(g *pgn.Game) error {
 	if s.t.train != nil {
 		s.t.train.Add(g)
 	}
@@ -102,7 +103,7 @@ func (s *sink) Game(g *ingest.Game) error {
 	if err != nil {
 		return fmt.Errorf("%s:%d: decode: %w", g.File, g.Line, err)
 	}
-	text := dg.PGN()
+	text := pgn.Append(nil, &dg)
 	s.t.pgn += int64(len(text))
 	s.t.pgnZstdEach += int64(len(s.enc.EncodeAll(text, nil)))
 	s.agg.mu.Lock()

@@ -9,7 +9,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode/internal/gamemodel"
-	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // Stats gathers the symbol counts of games: the ranks (by score) of the
@@ -29,7 +29,7 @@ type Stats struct {
 }
 
 // Add counts the symbols of one game. It fails on an illegal move.
-func (s *Stats) Add(g *ingest.Game) error {
+func (s *Stats) Add(g *pgn.Game) error {
 	s.Games++
 	for _, t := range g.Tags {
 		sym := gamemodel.KnownIndex(t.Name)

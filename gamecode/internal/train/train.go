@@ -12,7 +12,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode/internal/gamemodel"
-	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // Trainer fits the weights of the move model to games by maximum
@@ -113,7 +113,7 @@ func NewTrainer() *Trainer {
 }
 
 // Add keeps a copy of the start and moves of g for training.
-func (t *Trainer) Add(g *ingest.Game) {
+func (t *Trainer) Add(g *pgn.Game) {
 	t.games = append(t.games, trainGame{g.File, g.Line, g.Start, slices.Clone(g.Moves)})
 }
 

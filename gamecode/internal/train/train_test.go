@@ -11,12 +11,13 @@ import (
 
 	"github.com/chessbook/chessbook/gamecode/internal/gamemodel"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
-type funcSink func(g *ingest.Game) error
+type funcSink func(g *pgn.Game) error
 
-func (f funcSink) Game(g *ingest.Game) error { return f(g) }
-func (f funcSink) Skip(*ingest.GameError)    {}
+func (f funcSink) Game(g *pgn.Game) error { return f(g) }
+func (f funcSink) Skip(*ingest.GameError) {}
 
 // champions gathers the Stats and a Trainer of the champions' games.
 func champions(t *testing.T) (*Stats, *Trainer) {
@@ -28,7 +29,7 @@ func champions(t *testing.T) (*Stats, *Trainer) {
 		mu.Lock()
 		stats, trainers = append(stats, s), append(trainers, tr)
 		mu.Unlock()
-		return funcSink(func(g *ingest.Game) error {
+		return funcSink(func(g *pgn.Game) error {
 			tr.Add(g)
 			return s.Add(g)
 		})

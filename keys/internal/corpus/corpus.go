@@ -18,6 +18,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/pgn"
 )
 
 // Game is one replayed game.
@@ -77,7 +78,7 @@ type sink struct {
 }
 
 // Game implements ingest.Sink.
-func (s *sink) Game(g *ingest.Game) error {
+func (s *sink) Game(g *pgn.Game) error {
 	ps := append(s.positions[:0], g.Start)
 	p := g.Start
 	for _, m := range g.Moves {

@@ -1,4 +1,4 @@
-package ingest
+package pgn
 
 import (
 	"bytes"
@@ -423,10 +423,15 @@ func (c *countingVisitor) EndGame() {
 	c.open = false
 }
 
+// OpenCorpus opens a corpus file, decompressing it. It is ingest.Open, set
+// by the external test package (corpus_open_test.go): package pgn's own
+// tests cannot import ingest, which imports pgn.
+var OpenCorpus func(path string) (io.ReadCloser, error)
+
 // pgnReadAll opens and decompresses path.
 func pgnReadAll(t testing.TB, path string) []byte {
 	t.Helper()
-	rc, err := Open(path)
+	rc, err := OpenCorpus(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +496,7 @@ func TestCorpusCounts(t *testing.T) {
 				}
 			}
 			// The sequential reader over the (possibly compressed) file.
-			rc, err := Open(path)
+			rc, err := OpenCorpus(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -602,7 +607,7 @@ func TestCorpusLarge(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skip(err)
 	}
-	rc, err := Open(path)
+	rc, err := OpenCorpus(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package ingest
+package pgn
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ const splitReadSize = 64 << 10
 // several goroutines at once (each with its own Parser). It cuts only where
 // a new game begins with no parser state carried over, so that parsing the
 // chunks one after the other calls a Visitor exactly as parsing the whole
-// input at once does. See the comment at the top of pgn_lex.go for the
+// input at once does. See the comment at the top of lex.go for the
 // rules.
 //
 // A Splitter holds at most one partial chunk of its own (the bytes read
@@ -61,7 +61,7 @@ func (sp *Splitter) Next(dst []byte) (chunk []byte, firstLine int, err error) {
 	if sp.done {
 		if sp.err != nil {
 			err, sp.err = sp.err, nil
-			return dst[:0], first, fmt.Errorf("ingest: reading PGN after line %d: %w", first, err)
+			return dst[:0], first, fmt.Errorf("pgn: reading after line %d: %w", first, err)
 		}
 		return dst[:0], first, io.EOF
 	}
