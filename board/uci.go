@@ -22,28 +22,57 @@ func (m Move) AppendUCI(dst []byte) []byte {
 	return dst
 }
 
-// uciError builds a ParseUCI error.
+// UCIError is the error returned by ParseUCI, and by ParseMove for a move
+// written in coordinates. It names the move, the reason and the position
+// it was parsed in.
+type UCIError struct {
+	UCI    string // the move in UCI notation (for ParseMove, its UCI form)
+	Reason string // what is wrong: unparsable squares, illegal move, ...
+	FEN    string // the position
+	// Syntax is true when the text is not a UCI move at all; false when it
+	// is well formed but not legal here.
+	Syntax bool
+}
+
+// Error implements the error interface.
+func (e *UCIError) Error() string {
+	return fmt.Sprintf("board: UCI move %q: %s (position %s)", e.UCI, e.Reason, e.FEN)
+}
+
+// uciError builds a ParseUCI error for a well-formed move.
 //
 //go:noinline
 func (p *Position) uciError(s string, reason string) error {
+	return p.newUCIError(s, false, reason)
+}
+
+// uciSyntaxError builds a ParseUCI error for text that is no UCI move.
+//
+//go:noinline
+func (p *Position) uciSyntaxError(s string, reason string) error {
+	return p.newUCIError(s, true, reason)
+}
+
+func (p *Position) newUCIError(s string, syntax bool, reason string) error {
 	if len(s) > 64 {
 		s = s[:64]
 	}
-	return fmt.Errorf("board: UCI move %q: %s (position %s)", s, reason, p.FEN())
+	return &UCIError{UCI: s, Reason: reason, FEN: p.FEN(), Syntax: syntax}
 }
 
 // ParseUCI parses a move in UCI notation ("e2e4", "e7e8q"; castling as the
 // king's move "e1g1") and checks that it is legal in p. An upper-case
-// promotion letter is accepted. "0000" (the null move) is rejected.
+// promotion letter is accepted. "0000" (the null move) is rejected. The
+// error is a *UCIError.
 func (p *Position) ParseUCI(s string) (Move, error) {
 	if len(s) != 4 && len(s) != 5 {
-		return NullMove, p.uciError(s, "want 4 or 5 characters")
+		return NullMove, p.uciSyntaxError(s, "want 4 or 5 characters")
 	}
 	if !isFile(s[0]) || !isRank(s[1]) || !isFile(s[2]) || !isRank(s[3]) {
 		if s == "0000" {
-			return NullMove, p.uciError(s, "null move is not a legal move")
+			return NullMove, p.uciSyntaxError(s, "null move is not a legal move")
 		}
-		return NullMove, p.uciError(s, "unparsable squares")
+		return NullMove, p.uciSyntaxError(s, "unparsable squares")
 	}
 	from := MakeSquare(int(s[0]-'a'), int(s[1]-'1'))
 	to := MakeSquare(int(s[2]-'a'), int(s[3]-'1'))
@@ -53,7 +82,7 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 	case len(s) == 5:
 		promo := promoPieceType(s[4])
 		if promo == NoPieceType {
-			return NullMove, p.uciError(s, "bad promotion piece")
+			return NullMove, p.uciSyntaxError(s, "bad promotion piece")
 		}
 		m = NewPromotion(from, to, promo)
 	case pc.Type() == King && (from == E1 || from == E8) && (to == from+2 || to == from-2):

@@ -297,38 +297,30 @@ func (r *lineReader) token(tok string) error {
 	if r.result != "" {
 		return r.fail(AfterResult, tok, r.result, nil)
 	}
-	m, err := r.pos.ParseSAN([]byte(tok))
+	m, err := r.pos.ParseMove([]byte(tok))
 	if err != nil {
-		var ok bool
-		if m, ok, err = r.coordinateMove(tok, err); !ok {
-			return err
-		}
+		return r.moveError(tok, err)
 	}
 	return r.play(tok, m)
 }
 
-// coordinateMove reads tok, which ParseSAN rejected with sanErr, as a
-// move in UCI or long algebraic notation, or as lower-case castling. It
-// returns false and the error to report when tok is none of these.
-func (r *lineReader) coordinateMove(tok string, sanErr error) (board.Move, bool, error) {
-	if tok == "o-o" || tok == "o-o-o" {
-		if m, err := r.pos.ParseSAN([]byte(strings.ToUpper(tok))); err == nil {
-			return m, true, nil
-		}
+// moveError returns the error to report for tok, which ParseMove rejected
+// with err: a *board.UCIError for a move written in coordinates, else the
+// *board.SANError of tok.
+func (r *lineReader) moveError(tok string, err error) error {
+	if ue, ok := errors.AsType[*board.UCIError](err); ok {
+		return r.illegalUCI(tok, ue)
 	}
-	if uci, ok := coordinates(tok, true); ok {
-		return r.uci(tok, uci)
-	}
-	se, _ := errors.AsType[*board.SANError](sanErr)
+	se, _ := errors.AsType[*board.SANError](err)
 	switch {
 	case se == nil:
-		return board.NullMove, false, r.fail(NotAMove, tok, "", sanErr)
+		return r.fail(NotAMove, tok, "", err)
 	case !se.Syntax:
-		return board.NullMove, false, r.fail(IllegalMove, tok, se.Reason, sanErr)
+		return r.fail(IllegalMove, tok, se.Reason, err)
 	case looksLikeMove(tok):
-		return board.NullMove, false, r.fail(NotAMove, tok, se.Reason, sanErr)
+		return r.fail(NotAMove, tok, se.Reason, err)
 	}
-	return board.NullMove, false, r.fail(NotAMove, tok, "", sanErr)
+	return r.fail(NotAMove, tok, "", err)
 }
 
 // uciMove reads tok as a move of UCIList.
@@ -342,26 +334,23 @@ func (r *lineReader) uciMove(tok string) error {
 	case len(tok) != 4 && len(tok) != 5:
 		return r.fail(NotAMove, tok, "want 4 or 5 characters in UCI notation, as e2e4 or e7e8q", nil)
 	}
-	if _, ok := coordinates(tok, false); !ok {
+	ue, _ := errors.AsType[*board.UCIError](err)
+	if ue == nil || ue.Syntax {
 		return r.fail(NotAMove, tok, "want a move in UCI notation: two squares and a promotion piece, as e2e4 or e7e8q", nil)
 	}
-	_, _, err = r.uci(tok, tok)
-	return err
+	return r.illegalUCI(tok, ue)
 }
 
-// uci plays the UCI move uci, read from tok.
-func (r *lineReader) uci(tok, uci string) (board.Move, bool, error) {
-	m, err := r.pos.ParseUCI(uci)
-	if err == nil {
-		return m, true, nil
-	}
+// illegalUCI returns the error for tok, a move written in coordinates
+// whose UCI form ParseUCI rejected with ue although it is well formed.
+func (r *lineReader) illegalUCI(tok string, ue *board.UCIError) error {
 	detail := ""
-	if len(uci) == 4 {
-		if _, qerr := r.pos.ParseUCI(uci + "q"); qerr == nil {
+	if len(ue.UCI) == 4 {
+		if _, err := r.pos.ParseUCI(ue.UCI + "q"); err == nil {
 			detail = "promotion without a promotion piece"
 		}
 	}
-	return board.NullMove, false, r.fail(IllegalMove, tok, detail, err)
+	return r.fail(IllegalMove, tok, detail, ue)
 }
 
 // play plays m, read from tok.
@@ -398,50 +387,6 @@ func moveNumber(p *board.Position, plies int) string {
 	return fmt.Sprintf("%d.", n)
 }
 
-// coordinates returns the UCI form of a move written in UCI or, when long
-// is true, long algebraic notation: an optional piece letter, the from
-// square, '-', 'x' or ':', the to square, a promotion piece with or
-// without '=' and check and annotation marks ("Ng1-f3", "e5xd6",
-// "e7-e8=Q+"). It does not check that the move is legal.
-func coordinates(tok string, long bool) (string, bool) {
-	s := tok
-	if long {
-		s = strings.TrimRight(s, "+#!?")
-		if len(s) > 0 && strings.IndexByte("KQRBNP", s[0]) >= 0 {
-			s = s[1:]
-		}
-	}
-	if len(s) < 4 || !isFile(s[0]) || !isRank(s[1]) {
-		return "", false
-	}
-	from := s[:2]
-	s = s[2:]
-	if long && (s[0] == '-' || s[0] == 'x' || s[0] == ':') {
-		s = s[1:]
-	}
-	if len(s) < 2 || !isFile(s[0]) || !isRank(s[1]) {
-		return "", false
-	}
-	to := s[:2]
-	s = s[2:]
-	if long && len(s) > 0 && s[0] == '=' {
-		s = s[1:]
-	}
-	switch {
-	case len(s) == 0:
-		if len(tok) == 4 { // UCI already: no copy
-			return tok, true
-		}
-		return from + to, true
-	case len(s) == 1 && strings.IndexByte("nbrqNBRQ", s[0]) >= 0:
-		return from + to + string(s[0]|0x20), true
-	}
-	return "", false
-}
-
-func isFile(c byte) bool { return c >= 'a' && c <= 'h' }
-func isRank(c byte) bool { return c >= '1' && c <= '8' }
-
 // isResult reports whether tok is a game result.
 func isResult(tok string) bool {
 	switch tok {
@@ -464,5 +409,5 @@ func isNullMove(tok string) bool {
 // letter, a file or castling. ParseSAN's reason is worth giving then.
 func looksLikeMove(tok string) bool {
 	c := tok[0]
-	return isFile(c) || strings.IndexByte("KQRBNPO0", c) >= 0
+	return c >= 'a' && c <= 'h' || strings.IndexByte("KQRBNPO0", c) >= 0
 }

@@ -159,8 +159,10 @@ func (r *Replayer) SAN(san []byte, line int) bool {
 			r.fail(line, SkipNullMove, fmt.Sprintf("%q after %d plies", san, len(r.game.Moves)))
 			return false
 		}
-		var ok bool
-		if m, ok = r.coordinateMove(san); !ok {
+		// Long algebraic, UCI or lower-case castling, which some tools
+		// write instead of SAN; the error names SAN's objection.
+		var merr error
+		if m, merr = r.pos.ParseMove(san); merr != nil {
 			r.moveError(line, san, err)
 			return false
 		}
@@ -169,48 +171,6 @@ func (r *Replayer) SAN(san []byte, line int) bool {
 	r.game.Moves = append(r.game.Moves, m)
 	return true
 }
-
-// coordinateMove reads a move in long algebraic or coordinate notation
-// ("d2-d4", "Ng1-f3", "d6xe5", "g1f3", "e7e8q", "e7-e8=Q") or lower-case
-// castling ("o-o"), which some tools write instead of SAN. It runs only after ParseSAN has failed.
-func (r *Replayer) coordinateMove(san []byte) (board.Move, bool) {
-	s := san
-	if string(s) == "o-o" || string(s) == "o-o-o" {
-		m, err := r.pos.ParseSAN(bytes.ToUpper(s))
-		return m, err == nil
-	}
-	if len(s) > 0 && bytes.IndexByte([]byte("KQRBNP"), s[0]) >= 0 {
-		s = s[1:]
-	}
-	if len(s) < 4 || !isFile(s[0]) || !isRank(s[1]) {
-		return board.NullMove, false
-	}
-	uci := []byte{s[0], s[1]}
-	s = s[2:]
-	if s[0] == '-' || s[0] == 'x' || s[0] == ':' {
-		s = s[1:]
-	}
-	if len(s) < 2 || !isFile(s[0]) || !isRank(s[1]) {
-		return board.NullMove, false
-	}
-	uci = append(uci, s[0], s[1])
-	s = s[2:]
-	if len(s) > 0 && s[0] == '=' {
-		s = s[1:]
-	}
-	if len(s) == 1 {
-		uci = append(uci, s[0]|0x20) // promotion piece, lower case
-		s = s[1:]
-	}
-	if len(s) != 0 {
-		return board.NullMove, false
-	}
-	m, err := r.pos.ParseUCI(string(uci))
-	return m, err == nil
-}
-
-func isFile(c byte) bool { return c >= 'a' && c <= 'h' }
-func isRank(c byte) bool { return c >= '1' && c <= '8' }
 
 // moveError records why san could not be played, naming the move as PGN
 // numbers it ("31.Qxe1" or "31...Qxe1") and the position.
