@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/gamecode/internal/gamemodel"
 	"github.com/chessbook/chessbook/pgn"
 )
 
@@ -26,17 +27,17 @@ const (
 type models struct {
 	count model
 	name  model
-	text  [numClasses][numCharCtx]model
+	text  [gamemodel.NumClasses][gamemodel.NumCharCtx]model
 }
 
 // staticModels is built once from the generated tables and only read.
 var staticModels = buildModels()
 
 func buildModels() *models {
-	m := &models{name: newModel(nameFreq[:]), count: newModel(countFreq[:])}
+	m := &models{name: newModel(gamemodel.NameFreq[:]), count: newModel(countFreq[:])}
 	for i := range m.text {
 		for j := range m.text[i] {
-			m.text[i][j] = newModel(textFreq[i][j][:])
+			m.text[i][j] = newModel(gamemodel.TextFreq[i][j][:])
 		}
 	}
 	return m
@@ -64,11 +65,11 @@ func AppendGame(dst []byte, g *pgn.Game) ([]byte, error) {
 	var fenTag []byte
 	haveFEN := false
 	for _, t := range g.Tags {
-		sym := knownIndex(t.Name)
-		ms.name.encode(&e, sym, numNameSyms)
-		name := nameOf(sym)
-		if sym == nameLiteral {
-			encodeText(&e, &ms.text[classText], t.Name)
+		sym := gamemodel.KnownIndex(t.Name)
+		ms.name.encode(&e, sym, gamemodel.NumNameSyms)
+		name := gamemodel.NameOf(sym)
+		if sym == gamemodel.NameLiteral {
+			encodeText(&e, &ms.text[gamemodel.ClassText], t.Name)
 		}
 		if name == "FEN" && !haveFEN {
 			fenTag, haveFEN = t.Value, true
@@ -81,9 +82,9 @@ func AppendGame(dst []byte, g *pgn.Game) ([]byte, error) {
 			}
 			e.encode(0, 1, 5)
 		}
-		encodeText(&e, &ms.text[tagClass(name)], t.Value)
+		encodeText(&e, &ms.text[gamemodel.TagClass(name)], t.Value)
 	}
-	ms.name.encode(&e, nameEnd, numNameSyms)
+	ms.name.encode(&e, gamemodel.NameEnd, gamemodel.NumNameSyms)
 
 	if g.FromFEN {
 		fen := g.Start.AppendFEN(sc.fen[:0])
@@ -92,7 +93,7 @@ func AppendGame(dst []byte, g *pgn.Game) ([]byte, error) {
 			e.encodeBits(1, 1)
 		} else {
 			e.encodeBits(0, 1)
-			encodeText(&e, &ms.text[classCode], fen)
+			encodeText(&e, &ms.text[gamemodel.ClassCode], fen)
 		}
 	}
 
@@ -104,7 +105,7 @@ func AppendGame(dst []byte, g *pgn.Game) ([]byte, error) {
 
 	pos := &sc.pos
 	*pos = g.Start
-	var h history
+	var h gamemodel.History
 	for ply, m := range g.Moves {
 		np := sc.Gen(pos, &h)
 		k := sc.PieceOf(np, m)
@@ -163,23 +164,23 @@ func decodeCount(d *rcDecoder) (uint32, error) {
 	return 1<<(k-1) | low, err
 }
 
-func encodeText(e *rcEncoder, m *[numCharCtx]model, s []byte) {
+func encodeText(e *rcEncoder, m *[gamemodel.NumCharCtx]model, s []byte) {
 	ctx := 0
 	for _, c := range s {
-		m[ctx].encode(e, int(c), symEnd+1)
-		ctx = charCtx(c)
+		m[ctx].encode(e, int(c), gamemodel.SymEnd+1)
+		ctx = gamemodel.CharCtx(c)
 	}
-	m[ctx].encode(e, symEnd, symEnd+1)
+	m[ctx].encode(e, gamemodel.SymEnd, gamemodel.SymEnd+1)
 }
 
-func decodeText(d *rcDecoder, m *[numCharCtx]model, buf []byte, budget *int) ([]byte, error) {
+func decodeText(d *rcDecoder, m *[gamemodel.NumCharCtx]model, buf []byte, budget *int) ([]byte, error) {
 	ctx := 0
 	for {
-		c, err := m[ctx].decode(d, symEnd+1)
+		c, err := m[ctx].decode(d, gamemodel.SymEnd+1)
 		if err != nil {
 			return buf, err
 		}
-		if c == symEnd {
+		if c == gamemodel.SymEnd {
 			return buf, nil
 		}
 		if *budget <= 0 {
@@ -187,7 +188,7 @@ func decodeText(d *rcDecoder, m *[numCharCtx]model, buf []byte, budget *int) ([]
 		}
 		*budget--
 		buf = append(buf, byte(c))
-		ctx = charCtx(byte(c))
+		ctx = gamemodel.CharCtx(byte(c))
 	}
 }
 
@@ -263,11 +264,11 @@ type textDecoder struct {
 func (td *textDecoder) tags(d *rcDecoder) (fenTag int, err error) {
 	fenTag = -1
 	for {
-		sym, err := staticModels.name.decode(d, numNameSyms)
+		sym, err := staticModels.name.decode(d, gamemodel.NumNameSyms)
 		if err != nil {
 			return fenTag, fmt.Errorf("%w: tag name", err)
 		}
-		if sym == nameEnd {
+		if sym == gamemodel.NameEnd {
 			return fenTag, nil
 		}
 		if len(td.spans) >= maxTags {
@@ -288,18 +289,18 @@ func (td *textDecoder) tags(d *rcDecoder) (fenTag int, err error) {
 func (td *textDecoder) tag(d *rcDecoder, sym int) (tagSpan, error) {
 	ms := staticModels
 	var sp tagSpan
-	if sym == nameLiteral {
+	if sym == gamemodel.NameLiteral {
 		lo := len(td.text)
 		var err error
-		if td.text, err = decodeText(d, &ms.text[classText], td.text, &td.budget); err != nil {
+		if td.text, err = decodeText(d, &ms.text[gamemodel.ClassText], td.text, &td.budget); err != nil {
 			return sp, fmt.Errorf("%w: tag name", err)
 		}
 		sp.nameLo, sp.nameHi = int32(lo), int32(len(td.text))
-		if k := knownIndex(td.text[lo:]); k != nameLiteral {
-			sp.name = nameOf(k)
+		if k := gamemodel.KnownIndex(td.text[lo:]); k != gamemodel.NameLiteral {
+			sp.name = gamemodel.NameOf(k)
 		}
 	} else {
-		sp.name = nameOf(sym)
+		sp.name = gamemodel.NameOf(sym)
 		sp.nameLo = int32(len(td.text))
 		td.text = append(td.text, sp.name...)
 		sp.nameHi = int32(len(td.text))
@@ -319,7 +320,7 @@ func (td *textDecoder) tag(d *rcDecoder, sym int) (tagSpan, error) {
 	}
 	lo := len(td.text)
 	var err error
-	if td.text, err = decodeText(d, &ms.text[tagClass(sp.name)], td.text, &td.budget); err != nil {
+	if td.text, err = decodeText(d, &ms.text[gamemodel.TagClass(sp.name)], td.text, &td.budget); err != nil {
 		return sp, fmt.Errorf("%w: tag value", err)
 	}
 	sp.valLo, sp.valHi = int32(lo), int32(len(td.text))
@@ -343,7 +344,7 @@ func (td *textDecoder) startFEN(d *rcDecoder, fromFEN bool, fenTag int) (lo, hi 
 		return int(td.spans[fenTag].valLo), int(td.spans[fenTag].valHi), nil
 	}
 	lo = len(td.text)
-	if td.text, err = decodeText(d, &staticModels.text[classCode], td.text, &td.budget); err != nil {
+	if td.text, err = decodeText(d, &staticModels.text[gamemodel.ClassCode], td.text, &td.budget); err != nil {
 		return -1, -1, fmt.Errorf("%w: start position", err)
 	}
 	return lo, len(td.text), nil
@@ -370,7 +371,7 @@ func decodeMoves(d *rcDecoder, sc *scratch, g *pgn.Game) error {
 	g.Moves = make([]board.Move, 0, n)
 	pos := &sc.pos
 	*pos = g.Start
-	var h history
+	var h gamemodel.History
 	for ply := 0; ply < int(n); ply++ {
 		np := sc.Gen(pos, &h)
 		if np == 0 {
@@ -406,7 +407,7 @@ type tagSpan struct {
 
 // scratch is what coding a game needs besides the output.
 type scratch struct {
-	scorer
+	gamemodel.Scorer
 	pos   board.Position
 	text  []byte
 	spans []tagSpan
