@@ -74,10 +74,6 @@ func QueenAttacks(s Square, occ Bitboard) Bitboard {
 	return BishopAttacks(s, occ) | RookAttacks(s, occ)
 }
 
-// Between returns the squares strictly between a and b when they share a
-// rank, file or diagonal, else the empty set.
-func Between(a, b Square) Bitboard { return betweenBB[a&63][b&63] }
-
 // Line returns the full line (edge to edge) through a and b when they
 // share a rank, file or diagonal, else the empty set.
 func Line(a, b Square) Bitboard { return lineBB[a&63][b&63] }

@@ -91,9 +91,6 @@ func (c *Code) Len(sym int) int {
 	return int(c.packed[sym] & 15)
 }
 
-// MaxLen returns the longest code length of the code.
-func (c *Code) MaxLen() int { return int(c.maxLen) }
-
 // Complete reports whether the code words fill the code space (Kraft sum
 // 1): then every long enough bit string starts with a code word.
 func (c *Code) Complete() bool { return c.kraft == 1<<MaxCodeLen }

@@ -100,22 +100,6 @@ func openCounted(path string) (io.ReadCloser, *CountingReader, int64, error) {
 	return OpenCounted(path)
 }
 
-// Size returns the size in bytes of the file at path, or -1 for standard
-// input ("-") and other inputs whose size is not known in advance.
-func Size(path string) (int64, error) {
-	if path == "-" {
-		return -1, nil
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return 0, fmt.Errorf("ingest: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return -1, nil
-	}
-	return st.Size(), nil
-}
-
 // input is what Open returns.
 type input struct {
 	path string

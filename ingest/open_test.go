@@ -109,9 +109,6 @@ func TestOpenFormats(t *testing.T) {
 			if err := rc.Close(); err != nil {
 				t.Error(err)
 			}
-			if n, err := Size(path); n != size || err != nil {
-				t.Errorf("Size = %d, %v", n, err)
-			}
 			_, c, err := Decompress(bytes.NewReader(tc.data))
 			if c != tc.want || err != nil {
 				t.Errorf("Decompress detected %v (%v), want %v", c, err, tc.want)
@@ -135,9 +132,6 @@ func TestOpenErrors(t *testing.T) {
 	missing := filepath.Join(dir, "missing.pgn")
 	if _, err := Open(missing); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing file: %v", err)
-	}
-	if _, err := Size(missing); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Size of a missing file: %v", err)
 	}
 
 	xz := filepath.Join(dir, "games.xz")
@@ -219,9 +213,6 @@ func TestOpenStdin(t *testing.T) {
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		t.Errorf("stdin was closed: %v", err)
-	}
-	if n, err := Size("-"); n != -1 || err != nil {
-		t.Errorf("Size(-) = %d, %v", n, err)
 	}
 }
 

@@ -67,16 +67,12 @@ var cornerInfo = [4]struct {
 	sq    board.Square
 	color board.Color
 	right board.CastlingRights
-	name  string
 }{
-	{board.A1, board.White, board.WhiteQueenSide, "a1"},
-	{board.H1, board.White, board.WhiteKingSide, "h1"},
-	{board.A8, board.Black, board.BlackQueenSide, "a8"},
-	{board.H8, board.Black, board.BlackKingSide, "h8"},
+	{board.A1, board.White, board.WhiteQueenSide},
+	{board.H1, board.White, board.WhiteKingSide},
+	{board.A8, board.Black, board.BlackQueenSide},
+	{board.H8, board.Black, board.BlackKingSide},
 }
-
-// String returns the square name ("a1", "h1", "a8", "h8").
-func (c Corner) String() string { return cornerInfo[c&3].name }
 
 // kingHome is the king's start square of each colour.
 var kingHome = [2]board.Square{board.E1, board.E8}

@@ -20,9 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
-	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -36,27 +34,6 @@ func openStore(t testing.TB, dir string) *store.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
-}
-
-// buildStore is buildBook for benchmarks and fuzz targets too.
-func buildStore(tb testing.TB, inputs ...string) string {
-	tb.Helper()
-	dir := filepath.Join(tb.TempDir(), "book")
-	st, err := store.Open(dir, store.Options{Meta: &store.Meta{CountMode: store.CountGame}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	b := book.NewBuilder(st, book.Options{}, 2)
-	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink); err != nil {
-		tb.Fatal(err)
-	}
-	if err := b.Finish(); err != nil {
-		tb.Fatal(err)
-	}
-	if err := st.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	return dir
 }
 
 // get sends a GET to the test server and returns the status, the body and

@@ -25,9 +25,6 @@ func verdict(ok bool) string {
 	return NotHolds
 }
 
-// powInt returns b^e as a big.Int.
-func powInt(b, e int64) *big.Int { return new(big.Int).Exp(big.NewInt(b), big.NewInt(e), nil) }
-
 // bitsFor returns the bits needed for values 0..n-1: bitlen(n-1).
 func bitsFor(n *big.Int) int { return new(big.Int).Sub(n, big.NewInt(1)).BitLen() }
 

@@ -38,13 +38,6 @@ type positionEncoding struct {
 // Lossless reports whether the encoding can be decoded.
 func (e *positionEncoding) Lossless() bool { return e.Decode != nil }
 
-// Bits returns the length in bits of Encode's code of the valid position
-// p, computed without building the code, or -1 when p cannot be written.
-func (e *positionEncoding) Bits(p *board.Position) int {
-	var s scratch
-	return e.bits(p, &s)
-}
-
 // scratch holds a measuring worker's buffers.
 type scratch struct {
 	key [keys.MaxLen]byte

@@ -39,20 +39,6 @@ func (n bigNat) divMod(d uint32) uint32 {
 	return uint32(rem)
 }
 
-// bitLen returns the number of significant bits.
-func (n bigNat) bitLen() int {
-	for i := len(n) - 1; i >= 0; i-- {
-		if n[i] != 0 {
-			for b := 31; b >= 0; b-- {
-				if n[i]>>uint(b)&1 != 0 {
-					return 32*i + b + 1
-				}
-			}
-		}
-	}
-	return 0
-}
-
 // bit returns bit i.
 func (n bigNat) bit(i int) uint64 {
 	if i/32 >= len(n) {
