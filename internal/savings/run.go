@@ -60,23 +60,54 @@ func FromPGN(ctx context.Context, inputs []string, o Options) (*Report, error) {
 		o.Bands = BandPly
 	}
 	d := newDistinct()
-	cache := newGameCache()
 	var dedupe *dedupe
 	if !o.KeepDuplicates {
 		dedupe = newDedupe()
 	}
 	workers := o.workers()
+	accs, err := pgnAccumulators(workers, accumulatorOptions{Bands: o.Bands, Distinct: d, Games: true, GamecodeEvery: o.GamecodeEvery, Cache: newGameCache(), Dedupe: dedupe})
+	if err != nil {
+		return nil, err
+	}
+	sum, err := ingest.Run(ctx, inputs, ingest.Options{Workers: workers, Progress: o.Progress}, func(w int) ingest.Sink {
+		return accSink{accs[w]}
+	})
+	total, err := closeAndMerge(accs, err)
+	if err != nil {
+		return nil, fmt.Errorf("savings: measuring %v: %w", inputs, err)
+	}
+	if total == nil {
+		return nil, errors.New("savings: no input")
+	}
+	dc, err := d.Counts()
+	if err != nil {
+		return nil, fmt.Errorf("savings: %w", err)
+	}
+	r := pgnReport(total, sum, dc, inputs, o, dedupe != nil)
+	if r.Claims, err = seedClaims(r); err != nil {
+		return nil, err
+	}
+	r.elapsed(start)
+	return r, nil
+}
+
+// pgnAccumulators returns one accumulator per worker, all with options ao.
+func pgnAccumulators(workers int, ao accumulatorOptions) ([]*accumulator, error) {
 	accs := make([]*accumulator, workers)
 	for w := range accs {
-		a, err := newAccumulator(accumulatorOptions{Bands: o.Bands, Distinct: d, Games: true, GamecodeEvery: o.GamecodeEvery, Cache: cache, Dedupe: dedupe})
+		a, err := newAccumulator(ao)
 		if err != nil {
 			return nil, err
 		}
 		accs[w] = a
 	}
-	sum, err := ingest.Run(ctx, inputs, ingest.Options{Workers: workers, Progress: o.Progress}, func(w int) ingest.Sink {
-		return accSink{accs[w]}
-	})
+	return accs, nil
+}
+
+// closeAndMerge closes the accumulators and merges them into the first,
+// which it returns (nil when there are none), with err or else the first
+// error of a Close.
+func closeAndMerge(accs []*accumulator, err error) (*accumulator, error) {
 	var total *accumulator
 	for _, a := range accs {
 		if cerr := a.Close(); cerr != nil && err == nil {
@@ -88,28 +119,24 @@ func FromPGN(ctx context.Context, inputs []string, o Options) (*Report, error) {
 			total.Merge(a)
 		}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("savings: measuring %v: %w", inputs, err)
-	}
-	if total == nil {
-		return nil, errors.New("savings: no input")
-	}
+	return total, err
+}
+
+// pgnReport builds FromPGN's report from the merged accumulator, the
+// pipeline's summary and the distinct positions' counts.
+func pgnReport(total *accumulator, sum *ingest.Summary, dc distinctCounts, inputs []string, o Options, deduped bool) *Report {
 	r := total.build()
 	r.Source = "pgn"
 	r.Inputs = inputs
 	r.Weighting = "every position before a move, once per occurrence; every move once"
 	r.DuplicateGames = total.duplicates
-	if dedupe != nil {
+	if deduped {
 		r.Weighting += "; copies of a game skipped (as bookbuild does)"
 	} else {
 		r.Weighting += "; every copy of a game measured"
 	}
 	r.Games = total.games
 	r.SkippedGames = sum.SkippedTotal()
-	dc, err := d.Counts()
-	if err != nil {
-		return nil, fmt.Errorf("savings: %w", err)
-	}
 	r.Distinct = dc.Positions
 	r.Entries = dc.Entries
 	r.Hashes = hashRows(dc.Positions, dc.Collisions, dc.Collisions2, dc.Examples)
@@ -119,23 +146,24 @@ func FromPGN(ctx context.Context, inputs []string, o Options) (*Report, error) {
 	if o.GamecodeEvery > 1 {
 		r.Notes = append(r.Notes, fmt.Sprintf("gamecode measured on %d of %d games (one in %d, by line number): a sample", total.gamecodeGames, total.games, o.GamecodeEvery))
 	}
-	// The input holds every game given, copies and unplayable games too:
-	// per game and per move of what was replayed.
+	r.Disk = pgnDiskRows(r, sum, dc.KeyBytes)
+	return r
+}
+
+// pgnDiskRows compares the input's size with our keys' and a PolyGlot
+// book's. The input holds every game given, copies and unplayable games
+// too: per game and per move of what was replayed.
+func pgnDiskRows(r *Report, sum *ingest.Summary, keyBytes uint64) []DiskRow {
 	plies := float64(max(sum.Plies, 1))
 	games := float64(max(sum.Games, 1))
-	r.Disk = []DiskRow{
+	return []DiskRow{
 		{What: "input as read (compressed PGN, all games, tags and comments)", Bytes: float64(sum.Bytes),
 			PerPosition: perOf(float64(sum.Bytes), r.Distinct), PerGame: float64(sum.Bytes) / games, BitsPerMove: 8 * float64(sum.Bytes) / plies},
-		{What: "our keys of the distinct positions (no statistics)", Bytes: float64(dc.KeyBytes),
-			PerPosition: perOf(float64(dc.KeyBytes), r.Distinct), Note: "a store adds each position's move statistics and Pebble's overhead: see 'bookquery savings'"},
+		{What: "our keys of the distinct positions (no statistics)", Bytes: float64(keyBytes),
+			PerPosition: perOf(float64(keyBytes), r.Distinct), Note: "a store adds each position's move statistics and Pebble's overhead: see 'bookquery savings'"},
 		{What: "PolyGlot book, every entry (16 bytes each)", Bytes: 16 * float64(r.Entries),
 			PerPosition: perOf(16*float64(r.Entries), r.Distinct), PerEntry: 16, Note: "make-book keeps only moves played often enough: fewer entries"},
 	}
-	if r.Claims, err = seedClaims(r); err != nil {
-		return nil, err
-	}
-	r.elapsed(start)
-	return r, nil
 }
 
 // perOf returns v/n, 0 when n is 0.
