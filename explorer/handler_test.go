@@ -3,7 +3,6 @@ package explorer
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -11,32 +10,8 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/querytest"
 )
-
-// get sends a GET to the test server and returns the status, the body and
-// the Content-Type.
-func get(t *testing.T, srv *httptest.Server, target string) (int, string, string) {
-	t.Helper()
-	return do(t, srv, http.MethodGet, target)
-}
-
-func do(t *testing.T, srv *httptest.Server, method, target string) (int, string, string) {
-	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+target, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(body), resp.Header.Get("Content-Type")
-}
 
 // TestServeErrors checks that bad input is answered with 400, unknown paths
 // with 404 and other methods with 405, each with a JSON error message.
@@ -69,7 +44,7 @@ func TestServeErrors(t *testing.T) {
 		{"POST", "/moves", 405, []string{"method POST not allowed", "GET"}},
 		{"DELETE", "/moves?play=e2e4", 405, []string{"method DELETE not allowed"}},
 	} {
-		code, body, ctype := do(t, srv, tc.method, tc.target)
+		code, body, ctype := querytest.Do(t, srv, tc.method, tc.target)
 		var e errorReply
 		if err := json.Unmarshal([]byte(body), &e); err != nil || code != tc.code || ctype != "application/json; charset=utf-8" {
 			t.Errorf("%s %.80s: %d %s %q (%v); want %d and a JSON error", tc.method, tc.target, code, ctype, body, err, tc.code)
@@ -82,7 +57,7 @@ func TestServeErrors(t *testing.T) {
 		}
 	}
 	// 1000 moves are fine.
-	if code, body, _ := get(t, srv, "/moves?play="+strings.TrimSuffix(strings.Repeat("g1f3,g8f6,f3g1,f6g8,", 250), ",")); code != 200 {
+	if code, body, _ := querytest.Get(t, srv, "/moves?play="+strings.TrimSuffix(strings.Repeat("g1f3,g8f6,f3g1,f6g8,", 250), ",")); code != 200 {
 		t.Errorf("1000 moves: %d %s", code, body)
 	}
 	// 405 says what is allowed.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/internal/querytest"
 )
 
 // TestMovesRatings checks averageRating and performance on games with
@@ -13,31 +14,7 @@ import (
 // who moves next, so performance = 2400 + 400*(1-1)/2.
 func TestMovesRatings(t *testing.T) {
 	pgn := filepath.Join(t.TempDir(), "rated.pgn")
-	games := `[White "A"]
-[Black "B"]
-[Result "1-0"]
-[WhiteElo "2400"]
-[BlackElo "2000"]
-
-1. e4 e5 2. Nf3 1-0
-
-[White "A"]
-[Black "B"]
-[Result "0-1"]
-[WhiteElo "2400"]
-[BlackElo "2000"]
-
-1. e4 e5 2. Nc3 0-1
-
-[White "C"]
-[Black "D"]
-[Result "1/2-1/2"]
-[WhiteElo "1500"]
-[BlackElo "1700"]
-
-1. e4 c5 2. Nf3 1/2-1/2
-`
-	if err := os.WriteFile(pgn, []byte(games), 0o644); err != nil {
+	if err := os.WriteFile(pgn, []byte(querytest.RatedPGN), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	x := New(openStore(t, buildStore(t, pgn)))

@@ -1,8 +1,6 @@
 package explorer
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,10 +14,9 @@ import (
 	"github.com/notnil/chess/opening"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/querytest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/keys"
-	"github.com/chessbook/chessbook/pgn"
 )
 
 // The reference for the generated table: notnil's opening list, read the
@@ -176,42 +173,6 @@ func notnilLine(t testing.TB, uci string) ([]*chess.Move, []board.Position) {
 	return moves, line
 }
 
-// gameLines returns the UCI moves of the first n games of a PGN file (all
-// when n is 0), as the book builder replays them.
-func gameLines(t testing.TB, path string, n int) [][]string {
-	t.Helper()
-	s := &lineSink{n: n}
-	if _, err := ingest.Run(context.Background(), []string{path}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return s }); err != nil && !errors.Is(err, errEnoughGames) {
-		t.Fatal(err)
-	}
-	return s.lines
-}
-
-// errEnoughGames stops the reading of games when a lineSink has its n.
-var errEnoughGames = errors.New("enough games")
-
-type lineSink struct {
-	n     int
-	lines [][]string
-}
-
-func (s *lineSink) Game(g *pgn.Game) error {
-	if s.n > 0 && len(s.lines) >= s.n {
-		return errEnoughGames
-	}
-	if g.Start != board.StartPosition() {
-		return nil
-	}
-	uci := make([]string, len(g.Moves))
-	for i, m := range g.Moves {
-		uci[i] = m.String()
-	}
-	s.lines = append(s.lines, uci)
-	return nil
-}
-
-func (s *lineSink) Skip(*ingest.GameError) {}
-
 // TestOpeningRealGames names every position of real games (the first 40
 // plies: notnil replays slowly) and checks the names against the
 // reference and against notnil's own lookup. notnil's Find follows the
@@ -237,7 +198,7 @@ func TestOpeningRealGames(t *testing.T) {
 		if strings.Contains(f, "lichess_10k") {
 			n = 3000
 		}
-		for _, uci := range gameLines(t, f, n) {
+		for _, uci := range querytest.GameLines(t, f, n) {
 			uci = uci[:min(len(uci), maxPlies)]
 			moves, line := notnilLine(t, strings.Join(uci, " "))
 			for ply := 0; ply <= len(uci); ply++ {
@@ -289,7 +250,7 @@ func lastNamed(line []board.Position) int {
 }
 
 func BenchmarkOpeningOf(b *testing.B) {
-	lines := gameLines(b, championsPGN, 200)
+	lines := querytest.GameLines(b, championsPGN, 200)
 	var ls [][]board.Position
 	for _, uci := range lines {
 		p := board.StartPosition()

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -23,7 +22,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/explorer"
-	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/querytest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/store"
 )
@@ -120,11 +119,11 @@ func makeBenchEnv(input string) (*benchEnv, string) {
 	}
 	// Real positions: game i at ply i*7 mod (its length, at most 60, + 1),
 	// so the plies spread from the start position to the middlegame.
-	s := &lineSink{n: benchPositions}
-	if _, err := ingest.Run(context.Background(), []string{input}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return s }); err != nil && !errors.Is(err, errEnoughGames) {
+	lines, err := querytest.ReadGameLines(input, benchPositions)
+	if err != nil {
 		return nil, err.Error()
 	}
-	for i, uci := range s.lines {
+	for i, uci := range lines {
 		ply := i * 7 % (min(len(uci), 60) + 1)
 		line := uci[:ply]
 		p := board.StartPosition()

@@ -13,6 +13,7 @@ import (
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/querytest"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -254,39 +255,12 @@ func TestMovesNotInBook(t *testing.T) {
 	mustRun(t, "-db", db, "moves", "-moves", "a4 h5 a5 h4")
 }
 
-// ratedPGN are three games with ratings: after 1.e4, 1...e5 is played by a
-// 2000 (twice) against a 2400, 1...c5 by a 1700 against a 1500.
-const ratedPGN = `[White "A"]
-[Black "B"]
-[Result "1-0"]
-[WhiteElo "2400"]
-[BlackElo "2000"]
-
-1. e4 e5 2. Nf3 1-0
-
-[White "A"]
-[Black "B"]
-[Result "0-1"]
-[WhiteElo "2400"]
-[BlackElo "2000"]
-
-1. e4 e5 2. Nc3 0-1
-
-[White "C"]
-[Black "D"]
-[Result "1/2-1/2"]
-[WhiteElo "1500"]
-[BlackElo "1700"]
-
-1. e4 c5 2. Nf3 1/2-1/2
-`
-
 // TestGamesRated checks the games text of rated games: the players with
 // their ratings, best-rated first (average 2200 before 1600). The moves'
 // ratings are checked by explorer's TestMovesRatings.
 func TestGamesRated(t *testing.T) {
 	pgn := filepath.Join(t.TempDir(), "rated.pgn")
-	if err := os.WriteFile(pgn, []byte(ratedPGN), 0o644); err != nil {
+	if err := os.WriteFile(pgn, []byte(querytest.RatedPGN), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	db := buildBook(t, pgn)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/internal/querytest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/polyglot"
 )
@@ -258,7 +259,7 @@ func TestProbeAgreesWithFile(t *testing.T) {
 		t.Fatalf("only %d books in %s", len(books), dir)
 	}
 	const maxPlies = 24
-	lines := gameLines(t, championsPGN, 150)
+	lines := querytest.GameLines(t, championsPGN, 150)
 	for _, path := range books {
 		b, err := polyglot.OpenBook(path)
 		if err != nil {

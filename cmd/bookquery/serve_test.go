@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/internal/querytest"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -34,31 +35,6 @@ func openStore(t testing.TB, dir string) *store.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
-}
-
-// get sends a GET to the test server and returns the status, the body and
-// the Content-Type.
-func get(t *testing.T, srv *httptest.Server, target string) (int, string, string) {
-	t.Helper()
-	return do(t, srv, http.MethodGet, target)
-}
-
-func do(t *testing.T, srv *httptest.Server, method, target string) (int, string, string) {
-	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+target, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(body), resp.Header.Get("Content-Type")
 }
 
 // TestServeMoves checks that GET /moves answers exactly what moves -json
@@ -87,7 +63,7 @@ func TestServeMoves(t *testing.T) {
 	defer srv.Close()
 	for i, c := range cases {
 		for _, target := range c.targets {
-			code, body, ctype := get(t, srv, target)
+			code, body, ctype := querytest.Get(t, srv, target)
 			if code != http.StatusOK || ctype != "application/json; charset=utf-8" {
 				t.Errorf("GET %s: %d %s %s", target, code, ctype, body)
 			}
@@ -97,11 +73,11 @@ func TestServeMoves(t *testing.T) {
 		}
 	}
 	var m explorer.Moves
-	if _, body, _ := get(t, srv, "/moves?play=e2e4,e7e5,g1f3,b8c6,f1b5"); json.Unmarshal([]byte(body), &m) != nil || m.Opening == nil || !strings.Contains(m.Opening.Name, "Ruy Lopez") || len(m.Moves) < 5 {
+	if _, body, _ := querytest.Get(t, srv, "/moves?play=e2e4,e7e5,g1f3,b8c6,f1b5"); json.Unmarshal([]byte(body), &m) != nil || m.Opening == nil || !strings.Contains(m.Opening.Name, "Ruy Lopez") || len(m.Moves) < 5 {
 		t.Errorf("Ruy Lopez: %s", body)
 	}
 	// HEAD: the headers only.
-	if code, body, _ := do(t, srv, http.MethodHead, "/moves?play=e2e4"); code != http.StatusOK || body != "" {
+	if code, body, _ := querytest.Do(t, srv, http.MethodHead, "/moves?play=e2e4"); code != http.StatusOK || body != "" {
 		t.Errorf("HEAD /moves: %d %q", code, body)
 	}
 }
@@ -279,16 +255,16 @@ func TestServeGame(t *testing.T) {
 	wantJSON, wantPGN := mustRun(t, "-db", db, "game", "-json", id), mustRun(t, "-db", db, "game", id)
 	srv := httptest.NewServer(explorer.NewHandler(openStore(t, db)))
 	defer srv.Close()
-	code, body, _ := get(t, srv, "/game/"+id)
+	code, body, _ := querytest.Get(t, srv, "/game/"+id)
 	if code != 200 || strings.TrimSpace(body) != strings.TrimSpace(wantJSON) {
 		t.Fatalf("/game/%s: %d\n%s", id, code, body)
 	}
-	code, body, _ = get(t, srv, "/game/"+id+"?format=pgn")
+	code, body, _ = querytest.Get(t, srv, "/game/"+id+"?format=pgn")
 	if code != 200 || body != wantPGN {
 		t.Fatalf("/game/%s?format=pgn: %d\n%s", id, code, body)
 	}
 	for target, want := range map[string]int{"/game/xyz": 400, "/game/0000000000000000": 400, "/game/0123456789abcdef": 404} {
-		if code, body, _ := get(t, srv, target); code != want || !strings.Contains(body, `"error"`) {
+		if code, body, _ := querytest.Get(t, srv, target); code != want || !strings.Contains(body, `"error"`) {
 			t.Errorf("%s: %d %s, want %d with an error", target, code, body, want)
 		}
 	}
