@@ -105,11 +105,7 @@ func writeMovesText(w io.Writer, out *explorer.Moves) error {
 		b.WriteString("no games in the book reach this position and go on from it\n")
 	}
 	writeTable(&b, rows, 2)
-	if o := out.Opening; o != nil {
-		fmt.Fprintf(&b, "Opening: %s %s\n", o.ECO, o.Name)
-	} else {
-		b.WriteString("Opening: unknown\n")
-	}
+	writeOpening(&b, out.Opening)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -159,4 +155,13 @@ func orDash(known bool, v any) string {
 		return f()
 	}
 	return v.(string)
+}
+
+// writeOpening writes the line that names the opening, "unknown" for nil.
+func writeOpening(b *strings.Builder, o *explorer.Opening) {
+	if o == nil {
+		b.WriteString("Opening: unknown\n")
+		return
+	}
+	fmt.Fprintf(b, "Opening: %s %s\n", o.ECO, o.Name)
 }

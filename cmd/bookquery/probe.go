@@ -170,11 +170,7 @@ func writeProbeText(w io.Writer, out *probeJSON) error {
 	for _, ig := range out.Ignored {
 		fmt.Fprintf(&b, "ignored: %s weight %d learn %d: %s\n", ig.Entry, ig.Weight, ig.Learn, ig.Reason)
 	}
-	if o := out.Opening; o != nil {
-		fmt.Fprintf(&b, "Opening: %s %s\n", o.ECO, o.Name)
-	} else {
-		b.WriteString("Opening: unknown\n")
-	}
+	writeOpening(&b, out.Opening)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
