@@ -52,30 +52,17 @@ type dumpMoveJSON struct {
 	Recent      []string `json:"recent"`
 }
 
+// positionsOptions are the flags of positions.
+type positionsOptions struct {
+	minGames       uint64
+	minPly, maxPly int // maxPly -1: no limit
+	csv, withMoves bool
+}
+
 func runPositions(e *env, args []string) error {
-	fs := e.flags()
-	minGames := fs.Uint64("min-games", 0, "only positions with at least N games")
-	minPly := fs.Int("min-ply", 0, "only positions first reached at ply N or later")
-	maxPly := fs.Int("max-ply", -1, "only positions reached at ply N or earlier (-1: no limit)")
-	format := fs.String("format", "ndjson", "output format: ndjson or csv")
-	withMoves := fs.Bool("moves", false, "include every move with all its statistics (ndjson only): a full dump of the book")
-	if err := e.parse(fs, args); err != nil {
+	o, err := positionsFlags(e, args)
+	if err != nil {
 		return err
-	}
-	if e.json {
-		*format = "ndjson"
-	}
-	switch {
-	case fs.NArg() > 0:
-		return badInput("unexpected arguments %q", strings.Join(fs.Args(), " "))
-	case *format != "ndjson" && *format != "csv":
-		return badInput("-format %q: want ndjson or csv", *format)
-	case *withMoves && *format != "ndjson":
-		return badInput("-moves needs -format ndjson")
-	case *minPly < 0:
-		return badInput("-min-ply %d: must be 0 or more", *minPly)
-	case e.db == "":
-		return badInput("no book given: use 'bookquery -db DIR positions'")
 	}
 	st, err := openBook(e.db)
 	if err != nil {
@@ -90,7 +77,7 @@ func runPositions(e *env, args []string) error {
 
 	w := bufio.NewWriterSize(e.stdout, 1<<16)
 	enc := json.NewEncoder(w)
-	if *format == "csv" {
+	if o.csv {
 		fmt.Fprintln(w, "fen,games,white,draws,black,unknown,ply")
 	}
 	var entry stats.Entry
@@ -100,14 +87,8 @@ func runPositions(e *env, args []string) error {
 			return err
 		}
 		t := entry.Total()
-		if t.Games() < *minGames {
-			continue
-		}
 		ply, plyKnown := t.MinPly()
-		if (*minPly > 0 || *maxPly >= 0) && !plyKnown {
-			continue
-		}
-		if ply < *minPly || (*maxPly >= 0 && ply > *maxPly) {
+		if !o.keep(t.Games(), ply, plyKnown) {
 			continue
 		}
 		p, err := keys.Decode(it.Key())
@@ -119,17 +100,8 @@ func runPositions(e *env, args []string) error {
 			// earliest ply the position was reached at.
 			p.SetClocks(0, ply/2+1)
 		}
-		if *format == "csv" {
-			line = append(line[:0], p.FEN()...)
-			for _, v := range []uint64{t.Games(), t.WhiteWins, t.Draws, t.BlackWins, t.Unknown} {
-				line = append(line, ',')
-				line = strconv.AppendUint(line, v, 10)
-			}
-			line = append(line, ',')
-			if plyKnown {
-				line = strconv.AppendInt(line, int64(ply), 10)
-			}
-			line = append(line, '\n')
+		if o.csv {
+			line = appendPositionCSV(line[:0], &p, t, ply, plyKnown)
 			if _, err := w.Write(line); err != nil {
 				return fmt.Errorf("writing output: %w", err)
 			}
@@ -137,7 +109,7 @@ func runPositions(e *env, args []string) error {
 		}
 		out := positionJSON{FEN: p.FEN(), Key: keys.Text(it.Key()), Games: t.Games(),
 			White: t.WhiteWins, Draws: t.Draws, Black: t.BlackWins, Unknown: t.Unknown, Ply: plyPtr(t)}
-		if *withMoves {
+		if o.withMoves {
 			out.Moves = dumpMoves(&p, entry)
 		}
 		if err := enc.Encode(out); err != nil {
@@ -148,6 +120,61 @@ func runPositions(e *env, args []string) error {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
+}
+
+// positionsFlags parses and checks the flags of positions.
+func positionsFlags(e *env, args []string) (positionsOptions, error) {
+	fs := e.flags()
+	minGames := fs.Uint64("min-games", 0, "only positions with at least N games")
+	minPly := fs.Int("min-ply", 0, "only positions first reached at ply N or later")
+	maxPly := fs.Int("max-ply", -1, "only positions reached at ply N or earlier (-1: no limit)")
+	format := fs.String("format", "ndjson", "output format: ndjson or csv")
+	withMoves := fs.Bool("moves", false, "include every move with all its statistics (ndjson only): a full dump of the book")
+	if err := e.parse(fs, args); err != nil {
+		return positionsOptions{}, err
+	}
+	if e.json {
+		*format = "ndjson"
+	}
+	switch {
+	case fs.NArg() > 0:
+		return positionsOptions{}, badInput("unexpected arguments %q", strings.Join(fs.Args(), " "))
+	case *format != "ndjson" && *format != "csv":
+		return positionsOptions{}, badInput("-format %q: want ndjson or csv", *format)
+	case *withMoves && *format != "ndjson":
+		return positionsOptions{}, badInput("-moves needs -format ndjson")
+	case *minPly < 0:
+		return positionsOptions{}, badInput("-min-ply %d: must be 0 or more", *minPly)
+	case e.db == "":
+		return positionsOptions{}, badInput("no book given: use 'bookquery -db DIR positions'")
+	}
+	return positionsOptions{minGames: *minGames, minPly: *minPly, maxPly: *maxPly, csv: *format == "csv", withMoves: *withMoves}, nil
+}
+
+// keep reports whether a position of games games, first reached at ply
+// (when plyKnown), passes the filters.
+func (o *positionsOptions) keep(games uint64, ply int, plyKnown bool) bool {
+	if games < o.minGames {
+		return false
+	}
+	if (o.minPly > 0 || o.maxPly >= 0) && !plyKnown {
+		return false
+	}
+	return ply >= o.minPly && (o.maxPly < 0 || ply <= o.maxPly)
+}
+
+// appendPositionCSV appends the CSV line of position p with the totals t.
+func appendPositionCSV(line []byte, p *board.Position, t stats.MoveStats, ply int, plyKnown bool) []byte {
+	line = append(line, p.FEN()...)
+	for _, v := range []uint64{t.Games(), t.WhiteWins, t.Draws, t.BlackWins, t.Unknown} {
+		line = append(line, ',')
+		line = strconv.AppendUint(line, v, 10)
+	}
+	line = append(line, ',')
+	if plyKnown {
+		line = strconv.AppendInt(line, int64(ply), 10)
+	}
+	return append(line, '\n')
 }
 
 // plyPtr returns the lowest ply of s, or nil.
