@@ -368,154 +368,203 @@ func seedLen(pc board.Piece, kingsOut bool) int {
 func (v *variant) walk(p *board.Position, e *emitter) {
 	e.ev = e.ev[:0]
 	e.fixed = 0
-	var skip board.Bitboard
-	var im multitable.Implied
+	w := walker{v: v, p: p, e: e, kingsOut: true}
+	w.header()
+	w.kings()
+	w.colorCounts()
+	if v.runs == 0 {
+		w.squares()
+	} else {
+		w.runs()
+	}
+	w.enPassant()
+	if v.kingSyms {
+		for i := range e.ev {
+			if k := e.ev[i].t.kind; k == kSquare || k == kLanding || k == kPiece {
+				e.ev[i].t.kingSym = true
+			}
+		}
+	}
+}
+
+// walker is the state of one walk: the squares left out of the scan, the
+// context offset and the men of each colour left to scan.
+type walker struct {
+	v            *variant
+	p            *board.Position
+	e            *emitter
+	skip         board.Bitboard
+	im           multitable.Implied
+	ctxOff       int
+	kingsOut     bool // both kings are out of the scan
+	leftW, leftB int
+}
+
+// header counts the fixed bits of the category and the side to move and
+// sets the context offset.
+func (w *walker) header() {
+	v, p, e := w.v, w.p, w.e
 	if v.multi {
-		im = multitable.Implies(multitable.Category(p))
-		skip = im.Skip
+		w.im = multitable.Implies(multitable.Category(p))
+		w.skip = w.im.Skip
 	} else {
 		e.fixed += 4
 	}
 	if !(v.stmInCat && v.multi) {
 		e.fixed++
 	}
-	ctxOff := 0
 	if v.stmCtx {
-		ctxOff += 64 * int(p.SideToMove())
+		w.ctxOff += 64 * int(p.SideToMove())
 	}
 	if v.phaseCtx && p.Castling() != 0 {
-		ctxOff += 128
+		w.ctxOff += 128
 	}
-	pawns := p.ByType(board.Pawn) != 0
 	if v.noPawnTabs {
 		e.fixed++
-		if !pawns {
-			ctxOff += 256
+		if p.ByType(board.Pawn) == 0 {
+			w.ctxOff += 256
 		}
 	}
-	kingsOut := true
-	defer func() {
-		if v.kingSyms {
-			for i := range e.ev {
-				if k := e.ev[i].t.kind; k == kSquare || k == kLanding || k == kPiece {
-					e.ev[i].t.kingSym = true
-				}
-			}
-		}
-	}()
+}
+
+// kings codes the kings that are out of the scan.
+func (w *walker) kings() {
+	v := w.v
 	for c := board.White; c <= board.Black; c++ {
-		k := p.KingSquare(c)
+		k := w.p.KingSquare(c)
 		switch {
-		case v.multi && im.KingImplied(c):
+		case v.multi && w.im.KingImplied(c):
 		case v.kings == 1:
-			e.fixed += 6
+			w.e.fixed += 6
 		case v.kings == 2:
-			e.emit(tableID{kind: kKing, ctx: int(c), sq: -1}, int(k))
+			w.e.emit(tableID{kind: kKing, ctx: int(c), sq: -1}, int(k))
 		default:
-			kingsOut = false
+			w.kingsOut = false
 			continue
 		}
-		skip |= k.Bitboard()
+		w.skip |= k.Bitboard()
 	}
-	leftW, leftB := 0, 0
-	if v.colorCounts {
-		leftW = (p.ByColor(board.White) &^ skip).Count()
-		leftB = (p.ByColor(board.Black) &^ skip).Count()
-		e.emit(tableID{kind: kCount, ctx: 0, sq: -1}, leftW)
-		e.emit(tableID{kind: kCount, ctx: 1, sq: -1}, leftB)
+}
+
+// colorCounts codes the number of men of each colour left to scan.
+func (w *walker) colorCounts() {
+	if !w.v.colorCounts {
+		return
 	}
-	colCtx := func() int {
-		if !v.colorCounts {
-			return 0
-		}
-		switch {
-		case leftW == 0:
-			return 512
-		case leftB == 0:
-			return 1024
-		}
+	w.leftW = (w.p.ByColor(board.White) &^ w.skip).Count()
+	w.leftB = (w.p.ByColor(board.Black) &^ w.skip).Count()
+	w.e.emit(tableID{kind: kCount, ctx: 0, sq: -1}, w.leftW)
+	w.e.emit(tableID{kind: kCount, ctx: 1, sq: -1}, w.leftB)
+}
+
+// colCtx is the context of a colour that has no men left to scan.
+func (w *walker) colCtx() int {
+	if !w.v.colorCounts {
 		return 0
 	}
-	piece := func(s int, pc board.Piece, empty bool) {
-		if v.pieces == 0 {
-			e.fixed += seedLen(pc, kingsOut)
-			return
-		}
-		t := tableID{kind: kPiece, sq: -1, emptySym: empty, kingSym: !kingsOut}
-		if v.pieces == 2 {
-			t.sq = s
-			t.ctx = s
-		}
-		t.ctx += ctxOff + colCtx()
-		e.emit(t, int(pc))
+	switch {
+	case w.leftW == 0:
+		return 512
+	case w.leftB == 0:
+		return 1024
 	}
-	count := func(pc board.Piece) {
-		if pc.Color() == board.White {
-			leftW--
-		} else {
-			leftB--
-		}
+	return 0
+}
+
+// piece codes pc on square s.
+func (w *walker) piece(s int, pc board.Piece, empty bool) {
+	if w.v.pieces == 0 {
+		w.e.fixed += seedLen(pc, w.kingsOut)
+		return
 	}
-	if v.runs == 0 {
-		for s := 0; s < 64; s++ {
-			if skip.Has(board.Square(s)) {
-				continue
-			}
-			pc := p.PieceAt(board.Square(s))
-			piece(s, pc, true)
-			if pc != board.NoPiece {
-				count(pc)
-			}
-		}
+	t := tableID{kind: kPiece, sq: -1, emptySym: empty, kingSym: !w.kingsOut}
+	if w.v.pieces == 2 {
+		t.sq = s
+		t.ctx = s
+	}
+	t.ctx += w.ctxOff + w.colCtx()
+	w.e.emit(t, int(pc))
+}
+
+// count counts pc as scanned.
+func (w *walker) count(pc board.Piece) {
+	if pc.Color() == board.White {
+		w.leftW--
 	} else {
-		rest := uint64(^skip)
-		occ := uint64(p.Occupied() &^ skip)
-		runTable := func(start int) tableID {
-			t := tableID{kind: kRun, sq: -1}
-			if v.joint {
-				t.kind = kSquare
-			}
-			if v.runs == 3 {
-				t.sq, t.ctx = start, start
-			}
-			t.ctx += ctxOff + colCtx()
-			t.kingSym = !kingsOut
-			return t
+		w.leftB--
+	}
+}
+
+// squares codes every square of the scan, empty ones too.
+func (w *walker) squares() {
+	for s := 0; s < 64; s++ {
+		if w.skip.Has(board.Square(s)) {
+			continue
 		}
-		for occ != 0 {
-			s := bits.TrailingZeros64(occ)
-			occ &= occ - 1
-			start := bits.TrailingZeros64(rest)
-			pc := p.PieceAt(board.Square(s))
-			g := bits.OnesCount64(rest & (1<<uint(s) - 1))
-			switch {
-			case v.joint && g == 0:
-				e.emit(runTable(start), int(pc))
-			case v.joint:
-				e.emit(runTable(start), keys.RunBase+g)
-				e.emit(tableID{kind: kLanding, sq: s, ctx: s + ctxOff + colCtx(), kingSym: !kingsOut}, int(pc))
-			default:
-				e.emit(runTable(start), keys.RunBase+g)
-				piece(s, pc, false)
-			}
-			count(pc)
-			rest &^= 1<<uint(s)<<1 - 1
-		}
-		if rest != 0 {
-			start := bits.TrailingZeros64(rest)
-			e.emit(runTable(start), keys.RunBase+bits.OnesCount64(rest))
+		pc := w.p.PieceAt(board.Square(s))
+		w.piece(s, pc, true)
+		if pc != board.NoPiece {
+			w.count(pc)
 		}
 	}
-	// En passant.
-	if v.legalEP {
-		if n := legalEPCount(p); n > 0 {
-			e.fixed += bits.Len(uint(n))
+}
+
+// runTable is the table of a run of empty squares that starts at start.
+func (w *walker) runTable(start int) tableID {
+	t := tableID{kind: kRun, sq: -1}
+	if w.v.joint {
+		t.kind = kSquare
+	}
+	if w.v.runs == 3 {
+		t.sq, t.ctx = start, start
+	}
+	t.ctx += w.ctxOff + w.colCtx()
+	t.kingSym = !w.kingsOut
+	return t
+}
+
+// runs codes the scan as runs of empty squares, each followed by the man
+// that ends it.
+func (w *walker) runs() {
+	v, p, e := w.v, w.p, w.e
+	rest := uint64(^w.skip)
+	occ := uint64(p.Occupied() &^ w.skip)
+	for occ != 0 {
+		s := bits.TrailingZeros64(occ)
+		occ &= occ - 1
+		start := bits.TrailingZeros64(rest)
+		pc := p.PieceAt(board.Square(s))
+		g := bits.OnesCount64(rest & (1<<uint(s) - 1))
+		switch {
+		case v.joint && g == 0:
+			e.emit(w.runTable(start), int(pc))
+		case v.joint:
+			e.emit(w.runTable(start), keys.RunBase+g)
+			e.emit(tableID{kind: kLanding, sq: s, ctx: s + w.ctxOff + w.colCtx(), kingSym: !w.kingsOut}, int(pc))
+		default:
+			e.emit(w.runTable(start), keys.RunBase+g)
+			w.piece(s, pc, false)
 		}
-	} else {
-		e.fixed++
-		if p.LegalEPSquare() != board.NoSquare {
-			e.fixed += 3
+		w.count(pc)
+		rest &^= 1<<uint(s)<<1 - 1
+	}
+	if rest != 0 {
+		start := bits.TrailingZeros64(rest)
+		e.emit(w.runTable(start), keys.RunBase+bits.OnesCount64(rest))
+	}
+}
+
+// enPassant counts the fixed bits of the en-passant square.
+func (w *walker) enPassant() {
+	if w.v.legalEP {
+		if n := legalEPCount(w.p); n > 0 {
+			w.e.fixed += bits.Len(uint(n))
 		}
+		return
+	}
+	w.e.fixed++
+	if w.p.LegalEPSquare() != board.NoSquare {
+		w.e.fixed += 3
 	}
 }
 
