@@ -120,7 +120,7 @@ func NewBuilder(st *store.Store, opts Options, workers int) *Builder {
 	}
 	return &Builder{st: st, opts: opts, perTable: max(per, 1024), distinct: newDistinctCounter(maphash.MakeSeed()),
 		free: make(chan *unit, workers+1), full: make(chan *unit, workers+1), done: make(chan struct{}),
-		dedupe: newDedupe(opts.KeepDuplicates), inputs: inputs}
+		dedupe: newDedupe(opts.KeepDuplicates, st.Meta().Games > 0), inputs: inputs}
 }
 
 func (b *Builder) newUnit() *unit { return &unit{t: stats.NewTable(b.perTable)} }
@@ -158,7 +158,7 @@ func (b *Builder) write(u *unit) error {
 			b.stats.Uncommitted += int64(len(u.games.games))
 		}
 		b.mu.Unlock()
-		b.dedupe.release(u.games.games)
+		b.dedupe.release(u.games.games, committed)
 		u.games.reset()
 		u.t.Reset()
 		u.positions = 0
@@ -360,18 +360,22 @@ func (w *worker) makeRoom(plies int) error {
 func (w *worker) storeGame(g *pgn.Game) (id store.GameID, added bool, err error) {
 	sum := w.hasher.content(g)
 	id = w.hasher.idOf(sum, w.b.dedupe.copyNumber(sum))
-	if !w.b.dedupe.claim(id) {
+	claimed, maybeStored := w.b.dedupe.claim(id)
+	if !claimed {
 		w.stats.Duplicates++
 		return id, false, nil
 	}
-	stored, err := w.b.st.HasGame(id)
+	var stored bool
+	if maybeStored {
+		stored, err = w.b.st.HasGame(id)
+	}
 	if err != nil {
-		w.b.dedupe.release([]pendingGame{{id: id}})
+		w.b.dedupe.release([]pendingGame{{id: id}}, false)
 		w.stats.Uncommitted++
 		return id, false, fmt.Errorf("checking for duplicates: %w", err)
 	}
 	if stored {
-		w.b.dedupe.release([]pendingGame{{id: id}})
+		w.b.dedupe.release([]pendingGame{{id: id}}, false)
 		w.stats.Duplicates++
 		return id, false, nil
 	}
@@ -379,7 +383,7 @@ func (w *worker) storeGame(g *pgn.Game) (id store.GameID, added bool, err error)
 	off := len(gb.buf)
 	gb.buf, err = gamecode.AppendGame(gb.buf, g)
 	if err != nil {
-		w.b.dedupe.release([]pendingGame{{id: id}})
+		w.b.dedupe.release([]pendingGame{{id: id}}, false)
 		w.stats.Unstorable++
 		if len(w.stats.Errors) < 10 {
 			w.stats.Errors = append(w.stats.Errors, fmt.Sprintf("%s:%d: game not stored: %v", g.File, g.Line, err))

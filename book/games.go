@@ -87,15 +87,23 @@ func (c *contentHasher) idOf(sum [sha256.Size]byte, k uint32) store.GameID {
 	return store.GameID(id)
 }
 
-// dedupe tracks the games of this run that are not yet in the store.
+// dedupe tracks the games of this run that are not yet in the store, and
+// which ids may be in the store: every game the store held when the build
+// began may be (storeHadGames), and so may the games this run committed
+// (committed, a Bloom filter). An id that is neither is not in the store,
+// and a build can skip the store lookup for it: a fresh build then makes
+// no lookup at all but for the filter's rare false positives. (A store has
+// one writer at a time: its lock.)
 type dedupe struct {
-	mu      sync.Mutex
-	pending map[store.GameID]struct{}
-	copies  map[[sha256.Size]byte]uint32 // -keep-duplicates: copies seen in this run
+	mu            sync.Mutex
+	pending       map[store.GameID]struct{}
+	copies        map[[sha256.Size]byte]uint32 // -keep-duplicates: copies seen in this run
+	storeHadGames bool
+	committed     idFilter
 }
 
-func newDedupe(keep bool) *dedupe {
-	d := &dedupe{pending: make(map[store.GameID]struct{})}
+func newDedupe(keep, storeHadGames bool) *dedupe {
+	d := &dedupe{pending: make(map[store.GameID]struct{}), storeHadGames: storeHadGames}
 	if keep {
 		d.copies = make(map[[sha256.Size]byte]uint32)
 	}
@@ -115,25 +123,82 @@ func (d *dedupe) copyNumber(sum [sha256.Size]byte) uint32 {
 	return k
 }
 
-// claim marks id as pending and reports true, or reports false if it is
-// already pending.
-func (d *dedupe) claim(id store.GameID) bool {
+// claim marks id as pending and reports claimed true, or reports false if
+// it is already pending. maybeStored is false when id is certainly not in
+// the store (see dedupe); when it is true the caller must ask the store.
+func (d *dedupe) claim(id store.GameID) (claimed, maybeStored bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, ok := d.pending[id]; ok {
-		return false
+		return false, true
 	}
 	d.pending[id] = struct{}{}
-	return true
+	return true, d.storeHadGames || d.committed.mayContain(uint64(id))
 }
 
-// release forgets ids: they are in the store now (or never will be).
-func (d *dedupe) release(ids []pendingGame) {
+// release forgets pending ids: they are in the store now (committed true)
+// or never will be. Committed ids enter the filter before they leave the
+// pending set, under one lock, so that no claim can miss both.
+func (d *dedupe) release(ids []pendingGame, committed bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, g := range ids {
+		if committed {
+			d.committed.add(uint64(g.id))
+		}
 		delete(d.pending, g.id)
 	}
+}
+
+// idFilter is a Bloom filter of game ids that grows with what it holds:
+// a chain of blocks of 2^23 bits (1 MiB), each taking up to filterBlockIDs
+// ids at about 1% false positives (10 bits and 7 probes per id). Ids are
+// hashes already, so the probes come from the id's own bits. A build of
+// 100 million games holds about 120 MiB of filter; the zero value is empty.
+type idFilter struct {
+	blocks [][]uint64 // the last one is being filled
+	n      int        // ids in the last block
+}
+
+const (
+	filterBlockBits = 1 << 23
+	filterBlockIDs  = filterBlockBits / 10
+	filterProbes    = 7
+)
+
+// add adds id.
+func (f *idFilter) add(id uint64) {
+	if len(f.blocks) == 0 || f.n == filterBlockIDs {
+		f.blocks = append(f.blocks, make([]uint64, filterBlockBits/64))
+		f.n = 0
+	}
+	b := f.blocks[len(f.blocks)-1]
+	h1, h2 := uint32(id), uint32(id>>32)|1
+	for i := range uint32(filterProbes) {
+		bit := (h1 + i*h2) & (filterBlockBits - 1)
+		b[bit/64] |= 1 << (bit % 64)
+	}
+	f.n++
+}
+
+// mayContain reports whether id may have been added; false means it was
+// not.
+func (f *idFilter) mayContain(id uint64) bool {
+	h1, h2 := uint32(id), uint32(id>>32)|1
+	for _, b := range f.blocks {
+		in := true
+		for i := range uint32(filterProbes) {
+			bit := (h1 + i*h2) & (filterBlockBits - 1)
+			if b[bit/64]&(1<<(bit%64)) == 0 {
+				in = false
+				break
+			}
+		}
+		if in {
+			return true
+		}
+	}
+	return false
 }
 
 // pendingGame is one encoded game waiting in a unit: its id and where its
