@@ -308,14 +308,14 @@ type worker struct {
 
 	stats    Stats // counters not yet added to the builder's
 	key      []byte
-	seen     []byte // keys of this game's positions since the last irreversible move...
-	seenOffs []seenRec
+	seen     []byte    // keys of this game's positions since the last irreversible move...
+	seenOffs []seenRec // ...and where each one is in seen
 }
 
-// seenRec is a (position, move) already counted in this game.
+// seenRec is where the key of a position this game already reached (and
+// so already counted) is in worker.seen.
 type seenRec struct {
 	off, end int32
-	move     board.Move
 }
 
 // Game implements ingest.Sink.
@@ -396,8 +396,11 @@ func (w *worker) storeGame(g *pgn.Game) (id store.GameID, added bool, err error)
 
 // addMoves adds each move of g, up to MaxPly, to the unit's table as an
 // occurrence w.occ; white and black are the players' ratings. In
-// CountGame mode a (position, move) the game plays again is not counted
-// again.
+// CountGame mode a game counts once per position: at its first visit, under
+// the move it played then; a later visit of the same position (a
+// repetition) adds nothing, whatever move it plays. So a position's total
+// is the number of games that played on from it. In CountOccurrence mode
+// every visit counts.
 func (w *worker) addMoves(g *pgn.Game, white, black int) {
 	o := &w.b.opts
 	perGame := o.CountMode == store.CountGame
@@ -414,7 +417,7 @@ func (w *worker) addMoves(g *pgn.Game, white, black int) {
 		if pos.SideToMove() == board.Black {
 			w.occ.MoverRating = black
 		}
-		if !perGame || !w.repeat(&pos, m) {
+		if !perGame || !w.repeat(&pos) {
 			w.occ.Ply = ply
 			if stamp != 0 {
 				w.occ.Seen = stamp | uint64(min(ply, 1<<12-1))
@@ -454,22 +457,25 @@ func averageRating(white, black int) uint16 {
 	return uint16(min(r, 65535))
 }
 
-// repeat reports whether (the current key, m) was already counted in this
-// game. A position can only recur while no irreversible move (capture, pawn
-// move) has been played, so only the positions since the last one are kept
-// and compared; this is exact, with no hashing.
-func (w *worker) repeat(pos *board.Position, m board.Move) bool {
+// repeat reports whether the current position (its key, w.key) was
+// already reached in this game, and so already counted. A position can only
+// recur while no irreversible move (capture, pawn move) has been played, so
+// only the positions since the last one are kept and compared; this is
+// exact, with no hashing. (Castling moves and moves that lose a castling
+// right are irreversible too, but they do not reset the clock: the positions
+// before them are kept for nothing, never matched.)
+func (w *worker) repeat(pos *board.Position) bool {
 	if pos.HalfMoveClock() == 0 {
 		w.seen, w.seenOffs = w.seen[:0], w.seenOffs[:0]
 	}
 	for _, r := range w.seenOffs {
-		if r.move == m && bytes.Equal(w.seen[r.off:r.end], w.key) {
+		if bytes.Equal(w.seen[r.off:r.end], w.key) {
 			return true
 		}
 	}
 	off := int32(len(w.seen))
 	w.seen = append(w.seen, w.key...)
-	w.seenOffs = append(w.seenOffs, seenRec{off: off, end: int32(len(w.seen)), move: m})
+	w.seenOffs = append(w.seenOffs, seenRec{off: off, end: int32(len(w.seen))})
 	return false
 }
 

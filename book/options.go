@@ -36,10 +36,13 @@ type Options struct {
 	// MaxPly is the number of plies recorded from the start of each game;
 	// 0 records all of them.
 	MaxPly int
-	// CountMode says what a game adds to a (position, move) it plays more
-	// than once. store.CountGame (the default) counts it once per game, as
-	// the lichess opening explorer does; store.CountOccurrence counts every
-	// occurrence, as PolyGlot's make-book does.
+	// CountMode says what a game adds to a position it reaches more than
+	// once. store.CountGame (the default) counts it once per position, at
+	// its first visit, under the move it played then; later visits add
+	// nothing, whatever move they play (as the lichess opening explorer
+	// does): a position's total is the number of games that played on from
+	// it. store.CountOccurrence counts every visit, under the move played
+	// at each, as PolyGlot's make-book does.
 	CountMode store.CountMode
 	// MinRating keeps only games where both players are rated at least
 	// this much (WhiteElo and BlackElo tags); 0 keeps all.

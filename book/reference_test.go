@@ -224,9 +224,9 @@ func TestReferenceBookPlayers(t *testing.T) {
 	compareExport(t, st, ref, book.ExportOptions{MinGame: 3})
 }
 
-// TestStartPositionCountsEveryGame: counting once per game, the start
-// position's games equal the games ingested, and each of its moves is
-// counted once per game that played it.
+// TestStartPositionCountsEveryGame: counting once per game (-count game:
+// once per position, at the first visit), the start position's games equal
+// the games ingested, each counted under the first move it played.
 func TestStartPositionCountsEveryGame(t *testing.T) {
 	st, _, bs := build(t, book.Options{CountMode: store.CountGame}, "../testdata/champions500.pgn")
 	start := board.StartPosition()

@@ -30,7 +30,10 @@ import (
 //     and leave out games that ended on it, so the performance is an
 //     estimate; it is null when no opponent rating is known.
 //   - the position totals are the sums over every move played from it
-//     (games that ended in the position are not recorded by the book).
+//     (games that ended in the position are not recorded by the book). In
+//     a -count game book that is the number of games that played on from
+//     the position: a game counts once, under the move it played at its
+//     first visit, even when it comes back and plays another move.
 //   - opening: the name and ECO code of the position in the lichess opening
 //     list shipped by github.com/notnil/chess/opening, matched by position
 //     (so transpositions are named), else that of the last named position

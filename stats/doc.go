@@ -1,6 +1,12 @@
 // Package stats is the model of the opening book: what was played from one
 // position, how often, how it scored, by whom and when.
 //
+// What one game adds is the builder's rule (package book, its CountMode):
+// by default a game counts once per position, under the move it played at
+// its first visit, so the games of an entry's moves add up to the number of
+// games that played on from the position; or once per visit, as PolyGlot
+// counts. This package only adds up what it is given.
+//
 // An [Entry] holds the moves played from one position, sorted by move, each
 // with its [MoveStats]: results by colour, the sum and count of the mover's
 // rating, and the first and last [Date] it was played. Entries only ever grow

@@ -42,8 +42,10 @@ type MoveStats struct {
 	Refs Refs
 }
 
-// Games returns the number of games the move was played in: the sum of the
-// four result counters.
+// Games returns the number of games counted for the move: the sum of the
+// four result counters. In a store built with -count game it is the number
+// of games that played the move at their first visit of the position; with
+// -count occurrence, the number of times the move was played from it.
 func (s MoveStats) Games() uint64 {
 	return addSat(addSat(s.WhiteWins, s.Draws), addSat(s.BlackWins, s.Unknown))
 }

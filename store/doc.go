@@ -28,9 +28,12 @@
 // # Format version and build options
 //
 // The Meta record holds [FormatVersion], which covers this key schema, the
-// stats encoding and the merge operator's name ([MergerName]). Opening a
-// store written with another format version fails with an
-// [*IncompatibleError] (errors.Is(err, [ErrIncompatible])). So does opening
+// stats encoding, the merge operator's name ([MergerName]) and the rules by
+// which the builder counts games (version 3: in [CountGame] stores a game
+// counts once per position, at its first visit, under the move it played
+// then). Opening a store written with another format version fails with an
+// [*IncompatibleError] (errors.Is(err, [ErrIncompatible])) that asks for a
+// rebuild. So does opening
 // a store for writing with build options that change what the numbers mean
 // (MaxPly, CountMode) other than the ones it was built with: adding games
 // counted one way to games counted another would silently mix them.

@@ -44,13 +44,18 @@ type IncompatibleError struct {
 	Field     string // what differs: "format version", "max-ply", "count mode", "merge operator"
 	Stored    string // the value the store has
 	Requested string // the value this program or run asks for
+	Hint      string // what to do about it, or ""
 }
 
-// Error names the field and both values. (Open's error, which wraps it,
-// names the directory.)
+// Error names the field and both values, then the hint if any, on one
+// line. (Open's error, which wraps it, names the directory.)
 func (e *IncompatibleError) Error() string {
-	return fmt.Sprintf("incompatible %s: the store has %s, this run asks for %s",
+	msg := fmt.Sprintf("incompatible %s: the store has %s, this run asks for %s",
 		e.Field, e.Stored, e.Requested)
+	if e.Hint != "" {
+		msg += " (" + e.Hint + ")"
+	}
+	return msg
 }
 
 // Is reports whether target is ErrIncompatible.

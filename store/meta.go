@@ -8,9 +8,17 @@ import (
 )
 
 // FormatVersion is the version of the store's format: the key schema, the
-// encoding of entries and the merge operator. A store written with another
-// version is refused with an [*IncompatibleError].
-const FormatVersion = 2
+// encoding of entries, the merge operator and the rules by which the
+// builder counts games (what its numbers mean). A store written with another
+// version is refused with an [*IncompatibleError] that asks for a rebuild.
+//
+// Version 3 changed the counting of [CountGame] stores: a game counts once
+// per position, at its first visit, under the move it played then (version
+// 2 counted it once per (position, move), so a game that came back to a
+// position and played another move counted under both). The encoding is
+// unchanged, but a version 2 store's numbers mean something else, and
+// adding version 3 games to it would mix both rules.
+const FormatVersion = 3
 
 // CountMode says what one game adds to a position it reaches more than
 // once (a repetition, or a transposition back into it).
@@ -19,10 +27,13 @@ type CountMode string
 // The count modes.
 const (
 	// CountOccurrence counts every time a position is reached: a game that
-	// repeats a position counts once per move played from it.
+	// repeats a position counts once per visit, under the move played at
+	// each visit (as PolyGlot's make-book does).
 	CountOccurrence CountMode = "occurrence"
-	// CountGame counts a game at most once in a position, however often it
-	// reaches it.
+	// CountGame counts a game once in a position, however often it reaches
+	// it: at its first visit, under the move it played then; later visits
+	// add nothing (as the lichess opening explorer does). A position's total
+	// is the number of games that played on from it.
 	CountGame CountMode = "game"
 )
 
@@ -74,7 +85,7 @@ func (m *Meta) checkBuildOptions() error {
 func (m *Meta) checkCompatible(dir string, want *Meta) error {
 	if m.FormatVersion != FormatVersion {
 		return &IncompatibleError{Dir: dir, Field: "format version",
-			Stored: strconv.Itoa(m.FormatVersion), Requested: strconv.Itoa(FormatVersion)}
+			Stored: strconv.Itoa(m.FormatVersion), Requested: strconv.Itoa(FormatVersion), Hint: rebuildHint}
 	}
 	if want == nil {
 		return nil
@@ -93,6 +104,10 @@ func (m *Meta) checkCompatible(dir string, want *Meta) error {
 	}
 	return nil
 }
+
+// rebuildHint is what to do with a store another version of chessbook
+// wrote.
+const rebuildHint = "another version of chessbook wrote it: rebuild the store from its PGN files with this bookbuild, into a new directory"
 
 func plyString(n int) string {
 	if n == 0 {

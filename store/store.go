@@ -455,7 +455,7 @@ func checkMergerName(fs vfs.FS, dir string) error {
 			return nil
 		case strings.HasPrefix(name, "chessbook."):
 			return &IncompatibleError{Dir: dir, Field: "merge operator",
-				Stored: strconv.Quote(name), Requested: strconv.Quote(MergerName)}
+				Stored: strconv.Quote(name), Requested: strconv.Quote(MergerName), Hint: rebuildHint}
 		default:
 			return fmt.Errorf("%w: the Pebble database uses merge operator %q, not %q", ErrNotStore, name, MergerName)
 		}

@@ -116,8 +116,8 @@ func TestOpenNotAStore(t *testing.T) {
 		}
 		_, err = Open(dir, buildOpts())
 		var ie *IncompatibleError
-		if !errors.As(err, &ie) || ie.Field != "merge operator" || !errors.Is(err, ErrIncompatible) {
-			t.Fatalf("err = %v, want an IncompatibleError on the merge operator", err)
+		if !errors.As(err, &ie) || ie.Field != "merge operator" || !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "rebuild the store") {
+			t.Fatalf("err = %v, want an IncompatibleError on the merge operator, asking for a rebuild", err)
 		}
 		t.Log(err)
 	})
@@ -144,6 +144,10 @@ func TestOpenFormatVersion(t *testing.T) {
 		want := fmt.Sprintf("incompatible format version: the store has %d, this run asks for %d", FormatVersion+1, FormatVersion)
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("err = %q, want it to contain %q", err, want)
+		}
+		// One line, that says what to do.
+		if msg := err.Error(); !strings.Contains(msg, "rebuild the store") || strings.Contains(msg, "\n") {
+			t.Errorf("err = %q, want one line asking for a rebuild", msg)
 		}
 	}
 }

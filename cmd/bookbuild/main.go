@@ -51,7 +51,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	c := &config{}
 	fs.StringVar(&c.db, "db", "", "the book store directory (created if missing); without it the input is only replayed")
 	fs.IntVar(&c.build.MaxPly, "max-ply", 0, "record only the first N plies of each game (0: all)")
-	fs.StringVar(&c.count, "count", "game", "what a game adds to a position it reaches twice: game (once per game, like the lichess explorer) or occurrence (every time, like polyglot make-book)")
+	fs.StringVar(&c.count, "count", "game", "what a game adds to a position it reaches twice: game (once, under the move played at its first visit, like the lichess explorer) or occurrence (every visit, like polyglot make-book)")
 	fs.IntVar(&c.build.MinRating, "min-rating", 0, "keep only games where both players are rated at least this")
 	fs.StringVar(&c.since, "since", "", "keep only games dated on or after this (YYYY, YYYY.MM or YYYY.MM.DD)")
 	fs.StringVar(&c.until, "until", "", "keep only games dated on or before this (YYYY, YYYY.MM or YYYY.MM.DD)")

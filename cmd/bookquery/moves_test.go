@@ -23,12 +23,18 @@ const championsPGN = "../../testdata/champions500.pgn"
 // new directory and returns it.
 func buildBook(t *testing.T, inputs ...string) string {
 	t.Helper()
+	return buildBookCount(t, store.CountGame, inputs...)
+}
+
+// buildBookCount builds the book of inputs with count mode mode.
+func buildBookCount(t *testing.T, mode store.CountMode, inputs ...string) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "book")
-	st, err := store.Open(dir, store.Options{Meta: &store.Meta{CountMode: store.CountGame}})
+	st, err := store.Open(dir, store.Options{Meta: &store.Meta{CountMode: mode}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := book.NewBuilder(st, book.Options{}, 2)
+	b := book.NewBuilder(st, book.Options{CountMode: mode}, 2)
 	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink); err != nil {
 		t.Fatal(err)
 	}
