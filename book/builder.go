@@ -2,9 +2,11 @@ package book
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -97,6 +99,10 @@ type unit struct {
 	t         *stats.Table
 	games     gameBatch
 	positions int64 // (position, move) occurrences added to t
+	// ep holds the occurrences of positions with a PolyGlot-only
+	// en-passant file (see worker.addEP), keyed by that file's byte then
+	// the position key; nil until the first one.
+	ep *stats.Table
 }
 
 // NewBuilder returns a Builder writing to st, which must have been opened
@@ -143,8 +149,9 @@ func (b *Builder) flusher() {
 	}
 }
 
-// write writes one unit to the store: its games, then its table as a
-// sorted run, with the number of games, in one atomic ingestion. The unit
+// write writes one unit to the store: its en-passant side records and its
+// games, then its game order records and its table as a sorted run, with
+// the number of games, in one atomic ingestion. The unit
 // is empty afterwards, whatever happened.
 func (b *Builder) write(u *unit) error {
 	committed := false
@@ -161,6 +168,9 @@ func (b *Builder) write(u *unit) error {
 		b.dedupe.release(u.games.games, committed)
 		u.games.reset()
 		u.t.Reset()
+		if u.ep != nil {
+			u.ep.Reset()
+		}
 		u.positions = 0
 	}()
 	b.mu.Lock()
@@ -173,7 +183,15 @@ func (b *Builder) write(u *unit) error {
 	if err != nil {
 		return fmt.Errorf("flushing to the store: %w", err)
 	}
+	if u.ep != nil && u.ep.Len() > 0 {
+		err = u.ep.Flush(func(key, enc []byte) error {
+			return sst.MergeEPTrusted(int(key[0]), key[1:], enc)
+		})
+	}
 	for _, g := range u.games.sorted() {
+		if err != nil {
+			break
+		}
 		if b.aborted.Load() {
 			err = errAborted
 		} else {
@@ -182,6 +200,9 @@ func (b *Builder) write(u *unit) error {
 		if err != nil {
 			break
 		}
+	}
+	if err == nil {
+		err = writeOrder(sst, u.games.games)
 	}
 	seen := newDistinctCounter(b.distinct.seed)
 	if err == nil {
@@ -308,6 +329,7 @@ type worker struct {
 
 	stats    Stats // counters not yet added to the builder's
 	key      []byte
+	epKey    []byte    // scratch for addEP
 	seen     []byte    // keys of this game's positions since the last irreversible move...
 	seenOffs []seenRec // ...and where each one is in seen
 }
@@ -329,12 +351,13 @@ func (w *worker) Game(g *pgn.Game) error {
 	if err := w.makeRoom(len(g.Moves)); err != nil {
 		return err
 	}
-	id, added, err := w.storeGame(g)
+	stamp := w.seenStamp(g)
+	id, added, err := w.storeGame(g, stamp)
 	if err != nil || !added {
 		return err
 	}
 	w.occ = stats.Occurrence{Result: g.Result, Date: date, Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
-	w.addMoves(g, white, black)
+	w.addMoves(g, white, black, stamp)
 	return nil
 }
 
@@ -357,7 +380,7 @@ func (w *worker) makeRoom(plies int) error {
 // storeGame identifies g and adds its record to the unit's games. It
 // reports added false, and counts why, when g is a duplicate (a game
 // already stored or pending) or the game codec refuses it.
-func (w *worker) storeGame(g *pgn.Game) (id store.GameID, added bool, err error) {
+func (w *worker) storeGame(g *pgn.Game, stamp uint64) (id store.GameID, added bool, err error) {
 	sum := w.hasher.content(g)
 	id = w.hasher.idOf(sum, w.b.dedupe.copyNumber(sum))
 	claimed, maybeStored := w.b.dedupe.claim(id)
@@ -390,21 +413,20 @@ func (w *worker) storeGame(g *pgn.Game) (id store.GameID, added bool, err error)
 		}
 		return id, false, nil
 	}
-	gb.games = append(gb.games, pendingGame{id: id, off: off, end: len(gb.buf)})
+	gb.games = append(gb.games, pendingGame{id: id, off: off, end: len(gb.buf), stamp: stamp})
 	return id, true, nil
 }
 
 // addMoves adds each move of g, up to MaxPly, to the unit's table as an
-// occurrence w.occ; white and black are the players' ratings. In
-// CountGame mode a game counts once per position: at its first visit, under
-// the move it played then; a later visit of the same position (a
-// repetition) adds nothing, whatever move it plays. So a position's total
-// is the number of games that played on from it. In CountOccurrence mode
-// every visit counts.
-func (w *worker) addMoves(g *pgn.Game, white, black int) {
+// occurrence w.occ; white and black are the players' ratings and stamp the
+// game's first-seen stamp (see seenStamp). In CountGame mode a game counts
+// once per position: at its first visit, under the move it played then; a
+// later visit of the same position (a repetition) adds nothing, whatever
+// move it plays. So a position's total is the number of games that played
+// on from it. In CountOccurrence mode every visit counts.
+func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 	o := &w.b.opts
 	perGame := o.CountMode == store.CountGame
-	stamp := w.seenStamp(g)
 	pos := g.Start
 	w.seen, w.seenOffs = w.seen[:0], w.seenOffs[:0]
 	t := w.unit.t
@@ -424,9 +446,56 @@ func (w *worker) addMoves(g *pgn.Game, white, black int) {
 			}
 			t.AddOccurrence(w.key, m, &w.occ)
 			w.unit.positions++
+			if pos.EPSquare() != board.NoSquare {
+				w.addEP(&pos, m)
+			}
 		}
 		pos.Play(m)
 	}
+}
+
+// addEP adds the occurrence w.occ of move m from pos, a position just
+// after a double pawn step, to the unit's en-passant side records when
+// PolyGlot's key of pos has an en-passant file that our key (w.key) drops:
+// a pawn of the side to move stands beside the pawn that stepped, but no
+// en-passant capture is legal (the pawn is pinned, or the capture would
+// expose its king). The occurrence also stays counted under w.key: the
+// side record only tells the export which share of it PolyGlot files under
+// the other key.
+func (w *worker) addEP(pos *board.Position, m board.Move) {
+	f := pos.PolyglotEPFile()
+	if f < 0 || pos.LegalEPSquare() != board.NoSquare {
+		return
+	}
+	if w.unit.ep == nil {
+		w.unit.ep = stats.NewTable(64)
+	}
+	w.epKey = append(append(w.epKey[:0], byte(f)), w.key...)
+	w.unit.ep.AddOccurrence(w.epKey, m, &w.occ)
+}
+
+// writeOrder writes the game order records of games (see
+// store.SSTWriter.SetGameOrder), those with a first-seen stamp, in stamp
+// order.
+func writeOrder(sst *store.SSTWriter, games []pendingGame) error {
+	var order []pendingGame
+	for _, g := range games {
+		if g.stamp != 0 {
+			order = append(order, g)
+		}
+	}
+	slices.SortFunc(order, func(x, y pendingGame) int {
+		if c := cmp.Compare(x.stamp, y.stamp); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.id, y.id)
+	})
+	for _, g := range order {
+		if err := sst.SetGameOrder(g.stamp, g.id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // seenStamp returns g's first-seen stamp without its ply (see

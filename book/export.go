@@ -81,19 +81,42 @@ func halve(cands []cand, maxN uint64) {
 	}
 }
 
-// cand is a move of a position being exported, with its count and score.
+// cand is a move of a position being exported, with its count, score and
+// first-seen stamp.
 type cand struct {
-	me     *stats.MoveEntry
+	move   board.Move
 	n, sum uint64
+	seen   uint64
+	ply    int  // lowest ply played at, when plyOK
+	plyOK  bool // the lowest ply is known
 }
 
 // ExportStats are counters of an export.
 type ExportStats struct {
 	Positions int // positions read
 	Entries   int // entries written
-	Halved    int // positions whose counts were halved to fit
+	Halved    int // Polyglot positions whose counts were halved to fit
 	// HalvedKeys are the Polyglot keys of the halved positions.
 	HalvedKeys []uint64
+	// EPSplit counts the Polyglot positions written under an en-passant
+	// file that the store's canonical key drops (see Export).
+	EPSplit int
+	// Replayed counts the stored positions whose counts were taken from
+	// a replay of the games in input order (see Export).
+	Replayed int
+	// Estimated counts the stored positions that needed that replay but
+	// could not have it (a store without a complete game order index:
+	// built with -count game or by an older version); their counts were
+	// estimated, and may differ from make-book's. Warning then says so.
+	Estimated int
+	Warning   string
+}
+
+// epRec is an en-passant side record: the occurrences of a position that
+// PolyGlot files under the key with en-passant file file.
+type epRec struct {
+	file  int
+	entry stats.Entry
 }
 
 // Export returns the store's moves as Polyglot entries, in book order:
@@ -101,25 +124,45 @@ type ExportStats struct {
 // seen in the input (recorded by -count occurrence builds, as make-book's
 // order is), else by move.
 //
-// Counts reaching 16384 are halved as PolyGlot halves them (see halve);
-// PolyGlot does so as the games come, so at those few positions its counts,
-// and the order of moves of close weight, depend on the order of the games.
+// A position whose en-passant side records (see package store) say that
+// PolyGlot filed some of its occurrences under a key with an en-passant
+// file is written under each of those keys with the side record's counts,
+// and under its own key with the rest.
+//
+// PolyGlot halves the counts of a position each time one of its moves
+// reaches 16384, as the games come, so its counts there depend on the
+// order of the games. At those positions (and at en-passant splits whose
+// weight ties depend on which occurrence came first) Export replays the
+// stored games in input order, from the game order index that -count
+// occurrence builds write, and counts exactly as make-book does; this
+// reads every stored game once, on two goroutines. Without the index the
+// halving is estimated (see halve) and ExportStats.Warning says so.
 func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.Entry, ExportStats, error) {
 	if o.Weighting == "" {
 		o.Weighting = WeightScore
 	}
 	var es ExportStats
+	eps := map[string][]epRec{}
+	err := st.EPRecords(func(file int, pos []byte, e *stats.Entry) error {
+		eps[string(pos)] = append(eps[string(pos)], epRec{file: file, entry: e.Clone()})
+		return nil
+	})
+	if err != nil {
+		return nil, es, err
+	}
+	x := exporter{o: o}
+	// The replay needs the game order index; it is read only if needed.
+	var (
+		order     map[store.GameID]uint32
+		canReplay bool
+		checked   bool
+		deferred  [][]byte
+	)
 	it, err := st.NewIter()
 	if err != nil {
 		return nil, es, err
 	}
 	defer it.Close()
-	type ranked struct {
-		polyglot.Entry
-		seen uint64
-		move board.Move
-	}
-	var out []ranked
 	var entry stats.Entry
 	var cands []cand
 	for ok := it.First(); ok; ok = it.Next() {
@@ -134,21 +177,29 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 		}
 		// Filter on the counts before decoding the key: most positions
 		// of a big store are seen once.
-		cands = cands[:0]
 		var maxN uint64
 		for i := range entry.Moves {
-			me := &entry.Moves[i]
-			if o.MaxPly > 0 {
-				if ply, known := me.MinPly(); known && ply >= o.MaxPly {
-					continue
+			maxN = max(maxN, entry.Moves[i].Games())
+		}
+		if maxN < o.MinGame {
+			continue
+		}
+		sides := eps[string(it.Key())]
+		halving := maxN >= halvingLimit
+		if halving || (len(sides) > 0 && epTieUnknown(&entry, sides)) {
+			if !checked {
+				checked = true
+				if st.Meta().CountMode == store.CountOccurrence {
+					if order, canReplay, err = gameOrder(st); err != nil {
+						return nil, es, err
+					}
 				}
 			}
-			n := me.Games()
-			cands = append(cands, cand{me: me, n: n})
-			maxN = max(maxN, n)
-		}
-		if len(cands) == 0 || maxN < o.MinGame {
-			continue
+			if canReplay {
+				deferred = append(deferred, slices.Clone(it.Key()))
+				continue
+			}
+			es.Estimated++
 		}
 		p, err := keys.Decode(it.Key())
 		if err != nil {
@@ -158,40 +209,58 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 		if (o.OnlyWhite && !white) || (o.OnlyBlack && white) {
 			continue
 		}
-		for i := range cands {
-			cands[i].sum = cands[i].me.Score(white)
-		}
-		halved := maxN >= halvingLimit
-		if halved {
-			es.Halved++
-			halve(cands, maxN)
-		}
-		key := polyglot.Key(&p)
-		if halved {
-			es.HalvedKeys = append(es.HalvedKeys, key)
-		}
-		for _, c := range cands {
-			if c.n < o.MinGame || c.sum == 0 || c.n == 0 {
-				continue
+		// The occurrences PolyGlot files under en-passant keys, then
+		// the rest under the position's own key.
+		rest := entry.Clone()
+		for _, sr := range sides {
+			q := p
+			q.SetEPSquare(board.MakeSquare(sr.file, epRank(white)))
+			cands = x.cands(cands[:0], &sr.entry, white)
+			if x.add(&q, polyglot.Key(&q), cands, &es) {
+				es.EPSplit++
 			}
-			if o.MinScore > 0 && float64(c.sum)/float64(2*c.n) < o.MinScore/100 {
-				continue
-			}
-			var w uint64
-			switch o.Weighting {
-			case WeightGames:
-				w = c.n
-			case WeightUniform:
-				w = 1
-			default:
-				w = c.sum
-			}
-			out = append(out, ranked{
-				Entry: polyglot.Entry{Key: key, Move: polyglot.EncodeMove(&p, c.me.Move), Weight: uint16(min(w, 65535))},
-				seen:  c.me.FirstSeen, move: c.me.Move,
-			})
+			subtract(&rest, &sr.entry)
 		}
+		cands = x.cands(cands[:0], &rest, white)
+		x.add(&p, polyglot.Key(&p), cands, &es)
 	}
+	if err := it.Close(); err != nil {
+		return nil, es, err
+	}
+	if len(deferred) > 0 {
+		maxPly := st.Meta().MaxPly
+		if o.MaxPly > 0 && (maxPly == 0 || o.MaxPly < maxPly) {
+			maxPly = o.MaxPly
+		}
+		sims, err := replay(ctx, st, order, deferred, maxPly)
+		if err != nil {
+			return nil, es, err
+		}
+		es.Replayed = len(deferred)
+		x.o.MaxPly = 0 // the replay counted only the plies below it
+		for _, s := range sims {
+			white := s.pos.SideToMove() == board.White
+			if (o.OnlyWhite && !white) || (o.OnlyBlack && white) {
+				continue
+			}
+			cands = cands[:0]
+			for _, m := range s.moves {
+				cands = append(cands, cand{move: m.move, n: m.n, sum: m.sum, seen: m.seen})
+			}
+			if s.halved > 0 {
+				es.Halved++
+				es.HalvedKeys = append(es.HalvedKeys, s.key)
+			}
+			if x.add(&s.pos, s.key, cands, nil) && s.pos.PolyglotEPFile() >= 0 && s.pos.LegalEPSquare() == board.NoSquare {
+				es.EPSplit++
+			}
+		}
+		slices.Sort(es.HalvedKeys)
+	}
+	if es.Estimated > 0 {
+		es.Warning = fmt.Sprintf("%d positions needed a replay of the games in input order to match make-book exactly (counts halved at 16384, or en-passant ties), but the store has no complete game order index (built with -count game, or by an older version): their counts were estimated", es.Estimated)
+	}
+	out := x.out
 	slices.SortFunc(out, func(a, b ranked) int {
 		if c := polyglot.CompareEntries(a.Entry, b.Entry); c != 0 {
 			return c
@@ -214,4 +283,136 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 	}
 	es.Entries = len(entries)
 	return entries, es, nil
+}
+
+// epRank returns the rank (0-based) of the en-passant square when white
+// (or Black, if false) is to move: the square the other side's pawn just
+// skipped.
+func epRank(white bool) int {
+	if white {
+		return 5
+	}
+	return 2
+}
+
+// ranked is an exported entry with what orders weight ties.
+type ranked struct {
+	polyglot.Entry
+	seen uint64
+	move board.Move
+}
+
+// exporter collects the entries of an export.
+type exporter struct {
+	o   ExportOptions
+	out []ranked
+}
+
+// cands appends the moves of e, from a position where White is to move if
+// white, to dst, with their counts and make-book scores, leaving out the
+// moves played only from MaxPly on.
+func (x *exporter) cands(dst []cand, e *stats.Entry, white bool) []cand {
+	for i := range e.Moves {
+		me := &e.Moves[i]
+		n := me.Games()
+		if n == 0 {
+			continue
+		}
+		c := cand{move: me.Move, n: n, sum: me.Score(white), seen: me.FirstSeen}
+		c.ply, c.plyOK = me.MinPly()
+		if x.o.MaxPly > 0 && c.plyOK && c.ply >= x.o.MaxPly {
+			continue
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// add filters the moves cands of position p, whose Polyglot key is key,
+// as make-book does, and adds the ones kept to the book; it reports
+// whether it kept any. With es, counts that reach the halving limit are
+// halved (an estimate) and counted in es; without, they were already
+// counted exactly.
+func (x *exporter) add(p *board.Position, key uint64, cands []cand, es *ExportStats) bool {
+	if len(cands) == 0 {
+		return false
+	}
+	if es != nil {
+		var maxN uint64
+		for _, c := range cands {
+			maxN = max(maxN, c.n)
+		}
+		if maxN >= halvingLimit {
+			es.Halved++
+			es.HalvedKeys = append(es.HalvedKeys, key)
+			halve(cands, maxN)
+		}
+	}
+	kept := false
+	for _, c := range cands {
+		if c.n < x.o.MinGame || c.sum == 0 || c.n == 0 {
+			continue
+		}
+		if x.o.MinScore > 0 && float64(c.sum)/float64(2*c.n) < x.o.MinScore/100 {
+			continue
+		}
+		var w uint64
+		switch x.o.Weighting {
+		case WeightGames:
+			w = c.n
+		case WeightUniform:
+			w = 1
+		default:
+			w = c.sum
+		}
+		x.out = append(x.out, ranked{
+			Entry: polyglot.Entry{Key: key, Move: polyglot.EncodeMove(p, c.move), Weight: uint16(min(w, 65535))},
+			seen:  c.seen, move: c.move,
+		})
+		kept = true
+	}
+	return kept
+}
+
+// subtract removes the counts of the side record side from e: the moves'
+// result counters and rating sums. Dates, plies, first-seen stamps and
+// game references stay e's (an upper bound of what is left).
+func subtract(e *stats.Entry, side *stats.Entry) {
+	for _, sm := range side.Moves {
+		i := slices.IndexFunc(e.Moves, func(m stats.MoveEntry) bool { return m.Move == sm.Move })
+		if i < 0 {
+			continue
+		}
+		m := &e.Moves[i]
+		m.WhiteWins -= min(m.WhiteWins, sm.WhiteWins)
+		m.Draws -= min(m.Draws, sm.Draws)
+		m.BlackWins -= min(m.BlackWins, sm.BlackWins)
+		m.Unknown -= min(m.Unknown, sm.Unknown)
+		m.RatingSum -= min(m.RatingSum, sm.RatingSum)
+		m.RatingCount -= min(m.RatingCount, sm.RatingCount)
+	}
+}
+
+// epTieUnknown reports whether the first occurrence under the position's
+// own Polyglot key is unknown for a move that is left there once the side
+// records are taken out: the position's first-seen stamp is a side
+// record's, so the rest came later, by an unknown amount. Only a replay
+// can then order the move's weight ties.
+func epTieUnknown(e *stats.Entry, sides []epRec) bool {
+	for _, m := range e.Moves {
+		left := m.Games()
+		seenInSide := false
+		for _, sr := range sides {
+			if sm, ok := sr.entry.Lookup(m.Move); ok {
+				left -= min(left, sm.Games())
+				if sm.FirstSeen != 0 && sm.FirstSeen == m.FirstSeen {
+					seenInSide = true
+				}
+			}
+		}
+		if left > 0 && seenInSide {
+			return true
+		}
+	}
+	return false
 }

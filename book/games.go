@@ -201,11 +201,12 @@ func (f *idFilter) mayContain(id uint64) bool {
 	return false
 }
 
-// pendingGame is one encoded game waiting in a unit: its id and where its
-// record is in the unit's buffer.
+// pendingGame is one encoded game waiting in a unit: its id, where its
+// record is in the unit's buffer, and its first-seen stamp (0: none).
 type pendingGame struct {
 	id       store.GameID
 	off, end int
+	stamp    uint64
 }
 
 // gameBatch holds the encoded games of one unit.

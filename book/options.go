@@ -19,6 +19,15 @@
 //     duplicate and adds nothing; so a build killed at any point and run
 //     again on the same inputs ends with exactly the statistics of an
 //     uninterrupted build.
+//   - For a PolyGlot-exact export, each flush also writes, in the same
+//     ingestion, two kinds of side records (see package store): after a
+//     double pawn step beside a pawn of the side to move whose en-passant
+//     capture is illegal, the occurrence once more under the en-passant
+//     record of the position ('e'; PolyGlot's key has the file, ours does
+//     not); and, in -count occurrence builds, each game's first-seen stamp
+//     in the game order index ('o'). Export splits positions by the
+//     former and replays the games in input order with the latter where
+//     PolyGlot halved counts.
 package book
 
 import (

@@ -8,22 +8,56 @@
 // Every key starts with a one-byte prefix naming its kind; the rest of the
 // key depends on the kind:
 //
+//	'e' + file (1 byte, 0..7) + position key
+//	                    -> stats.Entry, encoded; MERGE records (en-passant side records)
 //	'g' + id (8 bytes, big-endian) -> a game record (package gamecode); a SET
 //	'm'                 -> Meta, JSON (see [Meta]); a SET, never merged
+//	'o' + stamp (8 bytes, big-endian) + id (8 bytes, big-endian)
+//	                    -> empty; a SET (the game order index)
 //	'p' + position key  -> stats.Entry, encoded (see package stats); MERGE records
 //
 // Position keys are the opaque byte strings of package keys (1 to 26 bytes,
 // usually about 12); the store never looks inside them, and [Store.Positions]
-// lists positions in the byte order of their keys.
+// lists positions in the byte order of their keys. Iterators over positions
+// ([Store.NewIter], [Store.Positions]) are bounded to the 'p' prefix and
+// never see the other kinds.
+//
+// The 'e' and 'o' records exist for the Polyglot export (package book) to
+// equal PolyGlot's make-book exactly; stores written before them simply
+// have none, and read as before:
+//
+//   - En-passant side records. Our position keys are canonical: they drop
+//     the en-passant square when no en-passant capture is legal. PolyGlot's
+//     key has the en-passant file whenever a pawn of the side to move
+//     stands beside the pawn that just stepped twice, even if that pawn is
+//     pinned. The builder adds each occurrence of such a position (after
+//     the double step) both to the position's 'p' record, which stays the
+//     full canonical statistics, and to its 'e' record for that file; the
+//     export writes the 'e' counts under PolyGlot's key with the file and
+//     the 'p' counts minus them under the key without. They merge with the
+//     same operator as 'p' records, and are written to the sstable that
+//     holds the games and Meta (the tables of one ingestion must not
+//     overlap), before the games ([SSTWriter.MergeEPTrusted]).
+//   - Game order index. -count occurrence builds record every stored
+//     game's first-seen stamp (its input's index << 44 | its line << 12)
+//     with its id, in the same ingestion as the game ([SSTWriter.SetGameOrder]),
+//     so that [Store.GameOrder] lists the games in input order: the export
+//     replays them in that order where PolyGlot's counts depend on it. The
+//     id in the key keeps games of separate runs (whose stamps may be
+//     equal) apart.
 //
 // A game's id is a hash of its content ([GameID]); the builder stores a game
 // in the same atomic ingestion as the statistics it adds, so "the game is in
 // the store" means "its statistics are counted": a re-run skips it.
 //
 // Prefixes not listed are reserved, in particular 's' (sources) and 'x'
-// (secondary indexes). A new prefix whose values
-// must be merged with other semantics than stats entries gets its own branch
-// in the merge operator (which sees the key) and a new [FormatVersion].
+// (secondary indexes). The merge operator does not look at the prefix: it
+// merges every MERGE operand as an encoded stats.Entry ('e' and 'p'
+// records); the other kinds are SETs and never reach it. A new prefix whose
+// values must be merged with other semantics than stats entries gets its
+// own branch in the merge operator (which sees the key) and a new
+// [FormatVersion]. The 'e' and 'o' records did not need one: they are new
+// keys that older stores lack and older readers never visit.
 //
 // # Format version and build options
 //

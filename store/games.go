@@ -128,12 +128,8 @@ func (w *SSTWriter) SetGame(id GameID, rec []byte) error {
 	if id == 0 {
 		return errors.New("store: sstable game: id 0")
 	}
-	if w.gw == nil {
-		path, gw, err := w.s.createSST()
-		if err != nil {
-			return fmt.Errorf("store: games sstable: %w", err)
-		}
-		w.gpath, w.gw = path, gw
+	if err := w.gamesTable(); err != nil {
+		return err
 	}
 	key := gameKey(w.key[:0], id)
 	if len(w.glast) > 0 && string(key) <= string(w.glast) {
@@ -144,6 +140,20 @@ func (w *SSTWriter) SetGame(id GameID, rec []byte) error {
 	}
 	w.glast = append(w.glast[:0], key...)
 	w.key = key
+	return nil
+}
+
+// gamesTable creates the sstable of games (and side records and Meta)
+// unless it exists.
+func (w *SSTWriter) gamesTable() error {
+	if w.gw != nil {
+		return nil
+	}
+	path, gw, err := w.s.createSST()
+	if err != nil {
+		return fmt.Errorf("store: games sstable: %w", err)
+	}
+	w.gpath, w.gw = path, gw
 	return nil
 }
 

@@ -19,6 +19,9 @@ import (
 // The records are MERGE records, as from a [Batch]: they add up with what
 // the store already holds, whatever the order of ingestions and commits.
 // Position keys must be given in strictly increasing byte order, each once.
+// En-passant side records ([SSTWriter.MergeEPTrusted]) go before the
+// games, game order records ([SSTWriter.SetGameOrder]) before the
+// positions.
 //
 // An SSTWriter is for one goroutine. Call [SSTWriter.Ingest] to ingest what
 // was written, or [SSTWriter.Close] to drop it.
@@ -33,9 +36,9 @@ type SSTWriter struct {
 	games uint64
 	done  bool
 
-	// Game records go to a second sstable, which also gets the Meta
-	// record at ingestion: the two tables' key ranges ('g'..'m' and 'p')
-	// must not overlap.
+	// Game records (and the en-passant side records before them) go to
+	// a second sstable, which also gets the Meta record at ingestion: the
+	// two tables' key ranges ('e'..'m' and 'o'..'p') must not overlap.
 	gpath string
 	gw    *sstable.Writer
 	glast []byte
@@ -95,13 +98,30 @@ func (w *SSTWriter) MergeTrusted(pos, enc []byte) error {
 		return errors.New("store: sstable merge: empty position key")
 	}
 	w.key = positionKey(w.key[:0], pos)
-	if w.n > 0 && bytes.Compare(w.key, w.last) <= 0 {
-		return fmt.Errorf("store: sstable merge position %x after %x: %w", pos, w.last[1:], ErrUnsorted)
-	}
-	if err := w.w.Merge(w.key, enc); err != nil {
+	if err := w.add(w.key, enc, true); err != nil {
 		return fmt.Errorf("store: sstable merge position %x: %w", pos, err)
 	}
-	w.last, w.key = w.key, w.last
+	return nil
+}
+
+// add writes the record key (prefix included) -> value to the data
+// sstable, a MERGE or a SET, after checking that key follows the previous
+// one. It keeps key as the last key written and hands its buffer back to
+// w.key.
+func (w *SSTWriter) add(key, value []byte, merge bool) error {
+	if w.n > 0 && bytes.Compare(key, w.last) <= 0 {
+		return fmt.Errorf("key %x after %x: %w", key, w.last, ErrUnsorted)
+	}
+	var err error
+	if merge {
+		err = w.w.Merge(key, value)
+	} else {
+		err = w.w.Set(key, value)
+	}
+	if err != nil {
+		return err
+	}
+	w.last, w.key = key, w.last
 	w.n++
 	return nil
 }

@@ -2,8 +2,10 @@ package store
 
 // Key prefixes; see the package documentation for the schema.
 const (
+	prefixEP       = 'e'
 	prefixGame     = 'g'
 	prefixMeta     = 'm'
+	prefixOrder    = 'o'
 	prefixPosition = 'p'
 )
 

@@ -27,6 +27,10 @@ type exportJSON struct {
 	Entries   int    `json:"entries"`
 	Positions int    `json:"positions"`
 	Halved    int    `json:"halved"`
+	EPSplit   int    `json:"ep_split"`
+	Replayed  int    `json:"replayed"`
+	Estimated int    `json:"estimated"`
+	Warning   string `json:"warning,omitempty"`
 	Bytes     int64  `json:"bytes"`
 }
 
@@ -92,10 +96,14 @@ func runExport(e *env, args []string) error {
 	if err := os.Rename(tmp.Name(), *out); err != nil {
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
-	sum := exportJSON{Book: *out, Entries: es.Entries, Positions: es.Positions, Halved: es.Halved, Bytes: int64(es.Entries) * polyglot.EntrySize}
+	sum := exportJSON{Book: *out, Entries: es.Entries, Positions: es.Positions, Halved: es.Halved,
+		EPSplit: es.EPSplit, Replayed: es.Replayed, Estimated: es.Estimated, Warning: es.Warning, Bytes: int64(es.Entries) * polyglot.EntrySize}
 	return e.emit(sum, func(w io.Writer) error {
-		_, err := fmt.Fprintf(w, "%s: %d entries (%d bytes) from %d stored positions; %d positions halved to fit 16-bit counts\n",
-			sum.Book, sum.Entries, sum.Bytes, sum.Positions, sum.Halved)
+		_, err := fmt.Fprintf(w, "%s: %d entries (%d bytes) from %d stored positions; %d positions halved to fit 16-bit counts, %d replayed in game order, %d split by the en-passant rule\n",
+			sum.Book, sum.Entries, sum.Bytes, sum.Positions, sum.Halved, sum.Replayed, sum.EPSplit)
+		if err == nil && sum.Warning != "" {
+			_, err = fmt.Fprintf(w, "warning: %s\n", sum.Warning)
+		}
 		return err
 	})
 }

@@ -15,8 +15,8 @@ import (
 )
 
 // Digest opens the store at dir read-only and returns a digest of
-// everything it holds (every position's merged entry, every game record
-// and the games counter), with the number of positions and game records.
+// everything it holds (every position's merged entry, every game record,
+// the en-passant side records, the game order index and the games counter), with the number of positions and game records.
 func Digest(tb testing.TB, dir string) (digest string, positions, games int) {
 	tb.Helper()
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
@@ -43,6 +43,18 @@ func Digest(tb testing.TB, dir string) (digest string, positions, games int) {
 	if err := st.Games(func(id store.GameID, rec []byte) (bool, error) {
 		fmt.Fprintf(h, "g %s %x\n", id, rec)
 		games++
+		return true, nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := st.EPRecords(func(file int, pos []byte, e *stats.Entry) error {
+		fmt.Fprintf(h, "e %d %x %x\n", file, pos, e.AppendEncode(nil))
+		return nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := st.GameOrder(func(stamp uint64, id store.GameID) (bool, error) {
+		fmt.Fprintf(h, "o %x %s\n", stamp, id)
 		return true, nil
 	}); err != nil {
 		tb.Fatal(err)
