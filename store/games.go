@@ -88,34 +88,7 @@ func (s *Store) HasGame(id GameID) (bool, error) {
 // Games calls fn with every stored game, in id order, until fn returns
 // false or an error. The record passed to fn is only valid during the call.
 func (s *Store) Games(fn func(id GameID, rec []byte) (bool, error)) error {
-	if s.closed.Load() {
-		return ErrClosed
-	}
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte{prefixGame}, UpperBound: []byte{prefixGame + 1}})
-	if err != nil {
-		return fmt.Errorf("iterating games: %w", err)
-	}
-	for ok := it.First(); ok; ok = it.Next() {
-		k := it.Key()
-		if len(k) != 9 {
-			_ = it.Close()
-			return fmt.Errorf("iterating games: %w: bad game key %x", ErrNotStore, k)
-		}
-		v, err := it.ValueAndErr()
-		if err != nil {
-			_ = it.Close()
-			return fmt.Errorf("iterating games: %w", err)
-		}
-		more, err := fn(GameID(binary.BigEndian.Uint64(k[1:])), v)
-		if err != nil || !more {
-			_ = it.Close()
-			return err
-		}
-	}
-	if err := it.Close(); err != nil {
-		return fmt.Errorf("iterating games: %w", err)
-	}
-	return nil
+	return s.GamesBetween(0, 0, fn)
 }
 
 // SetGame adds the record of game id, ingested with the rest by
