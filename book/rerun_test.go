@@ -100,3 +100,26 @@ func TestResumeAfterPartialBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicatesAfterCommitInOneRun builds a fresh store from the same file
+// given twice, with a memory budget small enough that the first copy's
+// games are committed long before the second copy comes: the builder then
+// skips the store lookup for games it knows are new (the store began empty
+// and its filter of committed ids says no), and must still find every game
+// of the second copy through that filter. The store must equal a build of
+// the file once.
+func TestDuplicatesAfterCommitInOneRun(t *testing.T) {
+	in := "../testdata/champions500.pgn"
+	once := filepath.Join(t.TempDir(), "once")
+	buildInto(t, once, book.Options{CountMode: store.CountGame}, in)
+	want, _, _ := storetest.Digest(t, once)
+
+	twice := filepath.Join(t.TempDir(), "twice")
+	s := buildInto(t, twice, book.Options{CountMode: store.CountGame, MemBudget: 1 << 20}, in, in)
+	if s.Games != 500 || s.Duplicates != 500 || s.Flushes < 4 {
+		t.Fatalf("file given twice: %d games added, %d duplicates, %d flushes; want 500, 500 and several flushes", s.Games, s.Duplicates, s.Flushes)
+	}
+	if got, _, games := storetest.Digest(t, twice); got != want || games != 500 {
+		t.Fatalf("file given twice: store digest %x with %d games, want %x (the file once) with 500", got, games, want)
+	}
+}
