@@ -23,8 +23,8 @@
 // never see the other kinds.
 //
 // The 'e' and 'o' records exist for the Polyglot export (package book) to
-// equal PolyGlot's make-book exactly; stores written before them simply
-// have none, and read as before:
+// equal PolyGlot's make-book exactly (format version 3 stores have them
+// from their first build):
 //
 //   - En-passant side records. Our position keys are canonical: they drop
 //     the en-passant square when no en-passant capture is legal. PolyGlot's
@@ -56,8 +56,7 @@
 // records); the other kinds are SETs and never reach it. A new prefix whose
 // values must be merged with other semantics than stats entries gets its
 // own branch in the merge operator (which sees the key) and a new
-// [FormatVersion]. The 'e' and 'o' records did not need one: they are new
-// keys that older stores lack and older readers never visit.
+// [FormatVersion].
 //
 // # Format version and build options
 //

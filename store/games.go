@@ -91,6 +91,52 @@ func (s *Store) Games(fn func(id GameID, rec []byte) (bool, error)) error {
 	return s.GamesBetween(0, 0, fn)
 }
 
+// GamesBetween is [Store.Games] restricted to the ids in [lo, hi) (hi 0:
+// no upper bound), so that several goroutines can read the games in
+// parallel.
+func (s *Store) GamesBetween(lo, hi GameID, fn func(id GameID, rec []byte) (bool, error)) error {
+	upper := []byte{prefixGame + 1}
+	if hi != 0 {
+		upper = gameKey(nil, hi)
+	}
+	return s.scan("games", gameKey(nil, lo), upper, func(k, v []byte) (bool, error) {
+		if len(k) != 9 {
+			return false, fmt.Errorf("iterating games: %w: bad game key %x", ErrNotStore, k)
+		}
+		return fn(GameID(binary.BigEndian.Uint64(k[1:])), v)
+	})
+}
+
+// scan calls fn with every key in [lower, upper) and its value, in key
+// order, until fn returns false or an error (returned as it is); both are
+// only valid during the call. what names the records in the errors of the
+// iteration itself.
+func (s *Store) scan(what string, lower, upper []byte, fn func(k, v []byte) (bool, error)) error {
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return fmt.Errorf("iterating %s: %w", what, err)
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.ValueAndErr()
+		if err != nil {
+			_ = it.Close()
+			return fmt.Errorf("iterating %s: %w", what, err)
+		}
+		more, err := fn(it.Key(), v)
+		if err != nil || !more {
+			_ = it.Close()
+			return err
+		}
+	}
+	if err := it.Close(); err != nil {
+		return fmt.Errorf("iterating %s: %w", what, err)
+	}
+	return nil
+}
+
 // SetGame adds the record of game id, ingested with the rest by
 // [SSTWriter.Ingest]. Games must come in strictly increasing id order; the
 // record is stored as given (a SET, not merged).
@@ -101,18 +147,10 @@ func (w *SSTWriter) SetGame(id GameID, rec []byte) error {
 	if id == 0 {
 		return errors.New("store: sstable game: id 0")
 	}
-	if err := w.gamesTable(); err != nil {
-		return err
-	}
-	key := gameKey(w.key[:0], id)
-	if len(w.glast) > 0 && string(key) <= string(w.glast) {
-		return fmt.Errorf("store: sstable game %s after %x: %w", id, w.glast[1:], ErrUnsorted)
-	}
-	if err := w.gw.Set(key, rec); err != nil {
+	w.key = gameKey(w.key[:0], id)
+	if err := w.addGames(w.key, rec, false); err != nil {
 		return fmt.Errorf("store: sstable game %s: %w", id, err)
 	}
-	w.glast = append(w.glast[:0], key...)
-	w.key = key
 	return nil
 }
 

@@ -109,21 +109,38 @@ func (w *SSTWriter) MergeTrusted(pos, enc []byte) error {
 // one. It keeps key as the last key written and hands its buffer back to
 // w.key.
 func (w *SSTWriter) add(key, value []byte, merge bool) error {
-	if w.n > 0 && bytes.Compare(key, w.last) <= 0 {
-		return fmt.Errorf("key %x after %x: %w", key, w.last, ErrUnsorted)
-	}
-	var err error
-	if merge {
-		err = w.w.Merge(key, value)
-	} else {
-		err = w.w.Set(key, value)
-	}
-	if err != nil {
+	if err := addInOrder(w.w, w.last, w.n == 0, key, value, merge); err != nil {
 		return err
 	}
 	w.last, w.key = key, w.last
 	w.n++
 	return nil
+}
+
+// addGames writes the record key -> value to the games sstable (created
+// on first use), a MERGE or a SET, after checking that key follows the
+// previous one written there.
+func (w *SSTWriter) addGames(key, value []byte, merge bool) error {
+	if err := w.gamesTable(); err != nil {
+		return err
+	}
+	if err := addInOrder(w.gw, w.glast, len(w.glast) == 0, key, value, merge); err != nil {
+		return err
+	}
+	w.glast = append(w.glast[:0], key...)
+	return nil
+}
+
+// addInOrder writes key -> value to tw, a MERGE or a SET, unless key does
+// not follow last (first: nothing was written yet).
+func addInOrder(tw *sstable.Writer, last []byte, first bool, key, value []byte, merge bool) error {
+	if !first && bytes.Compare(key, last) <= 0 {
+		return fmt.Errorf("key %x after %x: %w", key, last, ErrUnsorted)
+	}
+	if merge {
+		return tw.Merge(key, value)
+	}
+	return tw.Set(key, value)
 }
 
 // MergeEntry adds e to the position with key pos; see [SSTWriter.Merge].

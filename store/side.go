@@ -2,11 +2,9 @@ package store
 
 import (
 	"encoding/binary"
-
 	"fmt"
 
 	"github.com/chessbook/chessbook/stats"
-	"github.com/cockroachdb/pebble/v2"
 )
 
 // This file holds the two kinds of side records a Polyglot export needs to
@@ -44,18 +42,10 @@ func (w *SSTWriter) MergeEPTrusted(file int, pos, enc []byte) error {
 	if file < 0 || file > 7 || len(pos) == 0 {
 		return fmt.Errorf("store: sstable en-passant record: file %d, position %x: bad key", file, pos)
 	}
-	if err := w.gamesTable(); err != nil {
-		return err
-	}
-	key := epKey(w.key[:0], file, pos)
-	if len(w.glast) > 0 && string(key) <= string(w.glast) {
-		return fmt.Errorf("store: sstable en-passant record %d %x after %x: %w", file, pos, w.glast, ErrUnsorted)
-	}
-	if err := w.gw.Merge(key, enc); err != nil {
+	w.key = epKey(w.key[:0], file, pos)
+	if err := w.addGames(w.key, enc, true); err != nil {
 		return fmt.Errorf("store: sstable en-passant record %d %x: %w", file, pos, err)
 	}
-	w.glast = append(w.glast[:0], key...)
-	w.key = key
 	return nil
 }
 
@@ -80,105 +70,32 @@ func (w *SSTWriter) SetGameOrder(stamp uint64, id GameID) error {
 
 // EPRecords calls fn with every en-passant side record (see
 // [SSTWriter.MergeEPTrusted]): its file, its position key and its entry,
-// in key order. pos and e are only valid during the call. Stores built
-// before these records existed have none.
+// in key order. pos and e are only valid during the call.
 func (s *Store) EPRecords(fn func(file int, pos []byte, e *stats.Entry) error) error {
-	if s.closed.Load() {
-		return ErrClosed
-	}
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte{prefixEP}, UpperBound: []byte{prefixEP + 1}})
-	if err != nil {
-		return fmt.Errorf("iterating en-passant records: %w", err)
-	}
 	var e stats.Entry
-	for ok := it.First(); ok; ok = it.Next() {
-		k := it.Key()
+	return s.scan("en-passant records", []byte{prefixEP}, []byte{prefixEP + 1}, func(k, v []byte) (bool, error) {
 		if len(k) < 3 || k[1] > 7 {
-			_ = it.Close()
-			return fmt.Errorf("iterating en-passant records: %w: bad key %x", ErrNotStore, k)
+			return false, fmt.Errorf("iterating en-passant records: %w: bad key %x", ErrNotStore, k)
 		}
-		v, err := it.ValueAndErr()
-		if err == nil {
-			err = stats.DecodeInto(&e, v)
-		}
+		err := stats.DecodeInto(&e, v)
 		if err == nil {
 			err = fn(int(k[1]), k[2:], &e)
 		}
 		if err != nil {
-			_ = it.Close()
-			return fmt.Errorf("en-passant record %x: %w", k[1:], err)
+			return false, fmt.Errorf("en-passant record %x: %w", k[1:], err)
 		}
-	}
-	if err := it.Close(); err != nil {
-		return fmt.Errorf("iterating en-passant records: %w", err)
-	}
-	return nil
+		return true, nil
+	})
 }
 
 // GameOrder calls fn with every record of the game order index (see
 // [SSTWriter.SetGameOrder]) in stamp order, that is in input order, until
 // fn returns false or an error. Only -count occurrence builds write it.
 func (s *Store) GameOrder(fn func(stamp uint64, id GameID) (bool, error)) error {
-	if s.closed.Load() {
-		return ErrClosed
-	}
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte{prefixOrder}, UpperBound: []byte{prefixOrder + 1}})
-	if err != nil {
-		return fmt.Errorf("iterating the game order: %w", err)
-	}
-	for ok := it.First(); ok; ok = it.Next() {
-		k := it.Key()
+	return s.scan("the game order", []byte{prefixOrder}, []byte{prefixOrder + 1}, func(k, _ []byte) (bool, error) {
 		if len(k) != 17 {
-			_ = it.Close()
-			return fmt.Errorf("iterating the game order: %w: bad key %x", ErrNotStore, k)
+			return false, fmt.Errorf("iterating the game order: %w: bad key %x", ErrNotStore, k)
 		}
-		more, err := fn(binary.BigEndian.Uint64(k[1:9]), GameID(binary.BigEndian.Uint64(k[9:])))
-		if err != nil || !more {
-			_ = it.Close()
-			return err
-		}
-	}
-	if err := it.Close(); err != nil {
-		return fmt.Errorf("iterating the game order: %w", err)
-	}
-	return nil
-}
-
-// GamesBetween is [Store.Games] restricted to the ids in [lo, hi) (hi 0:
-// no upper bound), so that several goroutines can read the games in
-// parallel.
-func (s *Store) GamesBetween(lo, hi GameID, fn func(id GameID, rec []byte) (bool, error)) error {
-	if s.closed.Load() {
-		return ErrClosed
-	}
-	var kb [9]byte
-	opts := &pebble.IterOptions{LowerBound: gameKey(nil, lo), UpperBound: []byte{prefixGame + 1}}
-	if hi != 0 {
-		opts.UpperBound = gameKey(kb[:0], hi)
-	}
-	it, err := s.db.NewIter(opts)
-	if err != nil {
-		return fmt.Errorf("iterating games: %w", err)
-	}
-	for ok := it.First(); ok; ok = it.Next() {
-		k := it.Key()
-		if len(k) != 9 {
-			_ = it.Close()
-			return fmt.Errorf("iterating games: %w: bad game key %x", ErrNotStore, k)
-		}
-		v, err := it.ValueAndErr()
-		if err != nil {
-			_ = it.Close()
-			return fmt.Errorf("iterating games: %w", err)
-		}
-		more, err := fn(GameID(binary.BigEndian.Uint64(k[1:])), v)
-		if err != nil || !more {
-			_ = it.Close()
-			return err
-		}
-	}
-	if err := it.Close(); err != nil {
-		return fmt.Errorf("iterating games: %w", err)
-	}
-	return nil
+		return fn(binary.BigEndian.Uint64(k[1:9]), GameID(binary.BigEndian.Uint64(k[9:])))
+	})
 }

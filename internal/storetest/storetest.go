@@ -16,7 +16,8 @@ import (
 
 // Digest opens the store at dir read-only and returns a digest of
 // everything it holds (every position's merged entry, every game record,
-// the en-passant side records, the game order index and the games counter), with the number of positions and game records.
+// the en-passant side records, the game order index and the games
+// counter), with the number of positions and game records.
 func Digest(tb testing.TB, dir string) (digest string, positions, games int) {
 	tb.Helper()
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
