@@ -149,10 +149,9 @@ func (b *Builder) flusher() {
 	}
 }
 
-// write writes one unit to the store: its en-passant side records and its
-// games, then its game order records and its table as a sorted run, with
-// the number of games, in one atomic ingestion. The unit
-// is empty afterwards, whatever happened.
+// write writes one unit to the store (see writeRecords), with the number
+// of games, in one atomic ingestion. The unit is empty afterwards,
+// whatever happened.
 func (b *Builder) write(u *unit) error {
 	committed := false
 	defer func() {
@@ -183,37 +182,8 @@ func (b *Builder) write(u *unit) error {
 	if err != nil {
 		return fmt.Errorf("flushing to the store: %w", err)
 	}
-	if u.ep != nil && u.ep.Len() > 0 {
-		err = u.ep.Flush(func(key, enc []byte) error {
-			return sst.MergeEPTrusted(int(key[0]), key[1:], enc)
-		})
-	}
-	for _, g := range u.games.sorted() {
-		if err != nil {
-			break
-		}
-		if b.aborted.Load() {
-			err = errAborted
-		} else {
-			err = sst.SetGame(g.id, u.games.buf[g.off:g.end])
-		}
-		if err != nil {
-			break
-		}
-	}
-	if err == nil {
-		err = writeOrder(sst, u.games.games)
-	}
 	seen := newDistinctCounter(b.distinct.seed)
-	if err == nil {
-		err = u.t.Flush(func(key, enc []byte) error {
-			if b.aborted.Load() {
-				return errAborted
-			}
-			seen.add(key)
-			return sst.MergeTrusted(key, enc)
-		})
-	}
+	err = b.writeRecords(sst, u, seen)
 	if err == errAborted {
 		sst.Close()
 		return nil // dropped, as Abort asks
@@ -234,6 +204,41 @@ func (b *Builder) write(u *unit) error {
 	b.distinct.merge(seen)
 	b.mu.Unlock()
 	return nil
+}
+
+// writeRecords writes the records of unit u to sst in the order the store
+// wants them: the en-passant side records and the games, then the game
+// order records and the positions (whose keys it shows seen). It stops
+// with errAborted when Abort was called.
+func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCounter) error {
+	if u.ep != nil && u.ep.Len() > 0 {
+		err := u.ep.Flush(func(key, enc []byte) error {
+			return sst.MergeEPTrusted(int(key[0]), key[1:], enc)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for _, g := range u.games.sorted() {
+		if b.aborted.Load() {
+			return errAborted
+		}
+		if err := sst.SetGame(g.id, u.games.buf[g.off:g.end]); err != nil {
+			return err
+		}
+	}
+	if b.opts.CountMode == store.CountOccurrence { // the only builds with stamps
+		if err := writeOrder(sst, u.games.games); err != nil {
+			return err
+		}
+	}
+	return u.t.Flush(func(key, enc []byte) error {
+		if b.aborted.Load() {
+			return errAborted
+		}
+		seen.add(key)
+		return sst.MergeTrusted(key, enc)
+	})
 }
 
 // err returns the flusher's first error.
@@ -476,21 +481,18 @@ func (w *worker) addEP(pos *board.Position, m board.Move) {
 
 // writeOrder writes the game order records of games (see
 // store.SSTWriter.SetGameOrder), those with a first-seen stamp, in stamp
-// order.
+// order. It sorts games in place: their records are written already.
 func writeOrder(sst *store.SSTWriter, games []pendingGame) error {
-	var order []pendingGame
-	for _, g := range games {
-		if g.stamp != 0 {
-			order = append(order, g)
-		}
-	}
-	slices.SortFunc(order, func(x, y pendingGame) int {
+	slices.SortFunc(games, func(x, y pendingGame) int {
 		if c := cmp.Compare(x.stamp, y.stamp); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.id, y.id)
 	})
-	for _, g := range order {
+	for _, g := range games {
+		if g.stamp == 0 {
+			continue
+		}
 		if err := sst.SetGameOrder(g.stamp, g.id); err != nil {
 			return err
 		}
