@@ -87,8 +87,6 @@ type cand struct {
 	move   board.Move
 	n, sum uint64
 	seen   uint64
-	ply    int  // lowest ply played at, when plyOK
-	plyOK  bool // the lowest ply is known
 }
 
 // ExportStats are counters of an export.
@@ -211,7 +209,11 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 		}
 		// The occurrences PolyGlot files under en-passant keys, then
 		// the rest under the position's own key.
-		rest := entry.Clone()
+		rest := &entry
+		if len(sides) > 0 {
+			c := entry.Clone()
+			rest = &c
+		}
 		for _, sr := range sides {
 			q := p
 			q.SetEPSquare(board.MakeSquare(sr.file, epRank(white)))
@@ -219,9 +221,9 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 			if x.add(&q, polyglot.Key(&q), cands, &es) {
 				es.EPSplit++
 			}
-			subtract(&rest, &sr.entry)
+			subtract(rest, &sr.entry)
 		}
-		cands = x.cands(cands[:0], &rest, white)
+		cands = x.cands(cands[:0], rest, white)
 		x.add(&p, polyglot.Key(&p), cands, &es)
 	}
 	if err := it.Close(); err != nil {
@@ -237,25 +239,7 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 			return nil, es, err
 		}
 		es.Replayed = len(deferred)
-		x.o.MaxPly = 0 // the replay counted only the plies below it
-		for _, s := range sims {
-			white := s.pos.SideToMove() == board.White
-			if (o.OnlyWhite && !white) || (o.OnlyBlack && white) {
-				continue
-			}
-			cands = cands[:0]
-			for _, m := range s.moves {
-				cands = append(cands, cand{move: m.move, n: m.n, sum: m.sum, seen: m.seen})
-			}
-			if s.halved > 0 {
-				es.Halved++
-				es.HalvedKeys = append(es.HalvedKeys, s.key)
-			}
-			if x.add(&s.pos, s.key, cands, nil) && s.pos.PolyglotEPFile() >= 0 && s.pos.LegalEPSquare() == board.NoSquare {
-				es.EPSplit++
-			}
-		}
-		slices.Sort(es.HalvedKeys)
+		x.addReplayed(sims, &es)
 	}
 	if es.Estimated > 0 {
 		es.Warning = fmt.Sprintf("%d positions needed a replay of the games in input order to match make-book exactly (counts halved at 16384, or en-passant ties), but the store has no complete game order index (built with -count game, or by an older version): their counts were estimated", es.Estimated)
@@ -318,12 +302,10 @@ func (x *exporter) cands(dst []cand, e *stats.Entry, white bool) []cand {
 		if n == 0 {
 			continue
 		}
-		c := cand{move: me.Move, n: n, sum: me.Score(white), seen: me.FirstSeen}
-		c.ply, c.plyOK = me.MinPly()
-		if x.o.MaxPly > 0 && c.plyOK && c.ply >= x.o.MaxPly {
+		if ply, known := me.MinPly(); x.o.MaxPly > 0 && known && ply >= x.o.MaxPly {
 			continue
 		}
-		dst = append(dst, c)
+		dst = append(dst, cand{move: me.Move, n: n, sum: me.Score(white), seen: me.FirstSeen})
 	}
 	return dst
 }
@@ -372,6 +354,31 @@ func (x *exporter) add(p *board.Position, key uint64, cands []cand, es *ExportSt
 		kept = true
 	}
 	return kept
+}
+
+// addReplayed adds the positions counted by a replay of the games in
+// input order (see replay): their counts are make-book's already, halving
+// included.
+func (x *exporter) addReplayed(sims map[uint64]*simPos, es *ExportStats) {
+	var cands []cand
+	for _, s := range sims {
+		white := s.pos.SideToMove() == board.White
+		if (x.o.OnlyWhite && !white) || (x.o.OnlyBlack && white) {
+			continue
+		}
+		cands = cands[:0]
+		for _, m := range s.moves {
+			cands = append(cands, cand{move: m.move, n: m.n, sum: m.sum, seen: m.seen})
+		}
+		if s.halved > 0 {
+			es.Halved++
+			es.HalvedKeys = append(es.HalvedKeys, s.key)
+		}
+		if x.add(&s.pos, s.key, cands, nil) && s.pos.PolyglotEPFile() >= 0 && s.pos.LegalEPSquare() == board.NoSquare {
+			es.EPSplit++
+		}
+	}
+	slices.Sort(es.HalvedKeys)
 }
 
 // subtract removes the counts of the side record side from e: the moves'
