@@ -73,15 +73,9 @@ fi
 if [ -n "$add" ]; then
   read -r t_alone rss_alone < <(measure alone "$bb" -db "$cache/alone.db" -q "$add")
   row "bookbuild (defaults), ADD alone" "$(field alone 'games ingested')" "$t_alone" "$rss_alone" "$(size "$cache/alone.db")"
-  times=()
-  for ((i = 0; i < repeat; i++)); do
-    rm -rf "$cache/added.db" && cp -r "$cache/def.db" "$cache/added.db"
-    /usr/bin/time -o "$cache/added.time" -f '%e %M' "$bb" -db "$cache/added.db" -q "$add" >"$cache/added.out" 2>"$cache/added.err" ||
-      { echo "added failed: $(tail -3 "$cache/added.err")" >&2; exit 1; }
-    times+=("$(cut -d' ' -f1 "$cache/added.time")")
-  done
-  t_added=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-  row "bookbuild (defaults), ADD added to the input's store" "$(field added 'games ingested')" "$t_added" "$(cut -d' ' -f2 "$cache/added.time")" "$(size "$cache/added.db")"
+  copy_def() { cp -r "$cache/def.db" "$1"; }
+  read -r t_added rss_added < <(setup=copy_def measure added "$bb" -db "$cache/added.db" -q "$add")
+  row "bookbuild (defaults), ADD added to the input's store" "$(field added 'games ingested')" "$t_added" "$rss_added" "$(size "$cache/added.db")"
 fi
 
 if [ -n "$project" ]; then

@@ -28,13 +28,15 @@ if [ ! -s "$clean" ]; then
 fi
 
 # measure NAME CMD...: runs CMD $repeat times (a fresh $cache/NAME.db each
-# time) and prints "median_seconds max_rss_kib". Output goes to
-# $cache/NAME.out, errors to $cache/NAME.err.
+# time, made by the function named in $setup if set, else removed) and
+# prints "median_seconds max_rss_kib". Output goes to $cache/NAME.out,
+# errors to $cache/NAME.err.
 measure() {
   local name=$1; shift
   local times=() rss=0 out
   for ((i = 0; i < repeat; i++)); do
     rm -rf "$cache/$name.db"
+    if [ -n "${setup:-}" ]; then "$setup" "$cache/$name.db"; fi
     /usr/bin/time -o "$cache/$name.time" -f '%e %M' "$@" >"$cache/$name.out" 2>"$cache/$name.err" ||
       { echo "$name failed: $(tail -3 "$cache/$name.err")" >&2; exit 1; }
     out=$(tail -1 "$cache/$name.time")

@@ -136,10 +136,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// Pebble keeps its block cache and memtables outside the Go heap
-	// (about 200 MiB with the store's defaults); the Go heap gets the rest
-	// of -mem, so that the garbage of a long build is collected before the
-	// process as a whole passes the budget.
+	// The Go heap gets -mem less what Pebble holds outside it, so that
+	// the garbage of a long build is collected before the process as a
+	// whole passes the budget.
 	debug.SetMemoryLimit(int64(c.memMiB-offHeapMiB) << 20)
 	if c.cpuProf != "" {
 		f, err := os.Create(c.cpuProf)
