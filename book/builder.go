@@ -103,6 +103,16 @@ type unit struct {
 	// en-passant file (see worker.addEP), keyed by that file's byte then
 	// the position key; nil until the first one.
 	ep *stats.Table
+	// singles collects the single references of a flush (see
+	// writeRecords), to be written in (hash, id) order after the positions.
+	singles []singleRef
+}
+
+// singleRef is a single reference: a position's store.SingleHash and the
+// one game that reached it.
+type singleRef struct {
+	h  uint32
+	id uint64
 }
 
 // NewBuilder returns a Builder writing to st, which must have been opened
@@ -232,13 +242,47 @@ func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCoun
 			return err
 		}
 	}
-	return u.t.Flush(func(key, enc []byte) error {
+	var single func(key []byte, game uint64) error
+	if b.singles() {
+		u.singles = u.singles[:0]
+		single = func(key []byte, game uint64) error {
+			seen.add(key)
+			u.singles = append(u.singles, singleRef{h: store.SingleHash(key), id: game})
+			return nil
+		}
+	}
+	err := u.t.FlushSplit(func(key, enc []byte) error {
 		if b.aborted.Load() {
 			return errAborted
 		}
 		seen.add(key)
 		return sst.MergeTrusted(key, enc)
+	}, single)
+	if err != nil || len(u.singles) == 0 {
+		return err
+	}
+	slices.SortFunc(u.singles, func(x, y singleRef) int {
+		if c := cmp.Compare(x.h, y.h); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.id, y.id)
 	})
+	for _, r := range u.singles {
+		if err := sst.SetSingle(r.h, store.GameID(r.id)); err != nil {
+			return err
+		}
+	}
+	if b.aborted.Load() {
+		return errAborted
+	}
+	return nil
+}
+
+// singles reports whether the build keeps positions reached by a single
+// game as single references (see store.SetSingle) instead of statistics
+// records: in the count modes whose stores have them.
+func (b *Builder) singles() bool {
+	return b.opts.CountMode.HasSingles() && !b.opts.noSingles
 }
 
 // err returns the flusher's first error.
@@ -334,9 +378,17 @@ type worker struct {
 
 	stats    Stats // counters not yet added to the builder's
 	key      []byte
-	epKey    []byte    // scratch for addEP
-	seen     []byte    // keys of this game's positions since the last irreversible move...
-	seenOffs []seenRec // ...and where each one is in seen
+	epKey    []byte       // scratch for addEP
+	seen     []byte       // keys of this game's positions since the last irreversible move...
+	seenOffs []seenRec    // ...and where each one is in seen
+	counted  []countedRec // this game's counted positions, in builds with single references
+}
+
+// countedRec is a position a game counted: its store.SingleHash and its
+// record in the unit's table.
+type countedRec struct {
+	h   uint32
+	rec int
 }
 
 // seenRec is where the key of a position this game already reached (and
@@ -432,8 +484,9 @@ func (w *worker) storeGame(g *pgn.Game, stamp uint64) (id store.GameID, added bo
 func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 	o := &w.b.opts
 	perGame := o.CountMode == store.CountGame
+	singles := w.b.singles()
 	pos := g.Start
-	w.seen, w.seenOffs = w.seen[:0], w.seenOffs[:0]
+	w.seen, w.seenOffs, w.counted = w.seen[:0], w.seenOffs[:0], w.counted[:0]
 	t := w.unit.t
 	for ply, m := range g.Moves {
 		if o.MaxPly > 0 && ply >= o.MaxPly {
@@ -449,13 +502,34 @@ func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 			if stamp != 0 {
 				w.occ.Seen = stamp | uint64(min(ply, 1<<12-1))
 			}
-			t.AddOccurrence(w.key, m, &w.occ)
+			rec := t.AddOccurrence(w.key, m, &w.occ)
+			if singles {
+				w.counted = append(w.counted, countedRec{h: store.SingleHash(w.key), rec: rec})
+			}
 			w.unit.positions++
 			if pos.EPSquare() != board.NoSquare {
 				w.addEP(&pos, m)
 			}
 		}
 		pos.Play(m)
+	}
+	if singles {
+		markSharedHashes(t, w.counted)
+	}
+}
+
+// markSharedHashes keeps every position of a game whose single hash equals
+// that of another of its counted positions out of the single references
+// (see stats.Table.MarkShared): a reader that finds the game under that
+// hash could not tell which of them a reference is for. The positions of
+// counted are distinct (a game counts a position once); it is reordered.
+func markSharedHashes(t *stats.Table, counted []countedRec) {
+	slices.SortFunc(counted, func(x, y countedRec) int { return cmp.Compare(x.h, y.h) })
+	for i := 1; i < len(counted); i++ {
+		if counted[i].h == counted[i-1].h {
+			t.MarkShared(counted[i-1].rec)
+			t.MarkShared(counted[i].rec)
+		}
 	}
 }
 

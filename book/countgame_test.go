@@ -1,6 +1,7 @@
 package book_test
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -36,7 +37,7 @@ func movesAt(t *testing.T, st *store.Store, fen string) (map[string]uint64, stat
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, _, err := st.Get(keys.Encode(&p))
+	e, _, err := book.Entry(st, keys.Encode(&p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func compareWithOracle(t *testing.T, path string) int {
 		}
 	}
 	seen := make(map[string]bool, len(want))
-	err := st.Positions(func(key []byte, e *stats.Entry) error {
+	err := book.Positions(context.Background(), st, true, func(key []byte, e *stats.Entry) error {
 		p, err := keys.Decode(key)
 		if err != nil {
 			return fmt.Errorf("key %x: %w", key, err)

@@ -106,7 +106,7 @@ func TestExportPinnedEnPassant(t *testing.T) {
 	}
 	// The store's own record of it counts every occurrence; the side
 	// record the direct 4.f4 ones.
-	e, ok, err := st.Get(k)
+	e, ok, err := book.Entry(st, k)
 	if err != nil || !ok {
 		t.Fatalf("position after 4.f4: %v %v", ok, err)
 	}

@@ -156,23 +156,9 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 		checked   bool
 		deferred  [][]byte
 	)
-	it, err := st.NewIter()
-	if err != nil {
-		return nil, es, err
-	}
-	defer it.Close()
-	var entry stats.Entry
 	var cands []cand
-	for ok := it.First(); ok; ok = it.Next() {
+	err = Positions(ctx, st, o.MinGame <= 1, func(key []byte, entry *stats.Entry) error {
 		es.Positions++
-		if es.Positions&0xffff == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, es, err
-			}
-		}
-		if err := it.EntryInto(&entry); err != nil {
-			return nil, es, err
-		}
 		// Filter on the counts before decoding the key: most positions
 		// of a big store are seen once.
 		var maxN uint64
@@ -180,36 +166,37 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 			maxN = max(maxN, entry.Moves[i].Games())
 		}
 		if maxN < o.MinGame {
-			continue
+			return nil
 		}
-		sides := eps[string(it.Key())]
+		sides := eps[string(key)]
 		halving := maxN >= halvingLimit
-		if halving || (len(sides) > 0 && epTieUnknown(&entry, sides)) {
+		if halving || (len(sides) > 0 && epTieUnknown(entry, sides)) {
 			if !checked {
 				checked = true
 				if st.Meta().CountMode == store.CountOccurrence {
+					var err error
 					if order, canReplay, err = gameOrder(st); err != nil {
-						return nil, es, err
+						return err
 					}
 				}
 			}
 			if canReplay {
-				deferred = append(deferred, slices.Clone(it.Key()))
-				continue
+				deferred = append(deferred, slices.Clone(key))
+				return nil
 			}
 			es.Estimated++
 		}
-		p, err := keys.Decode(it.Key())
+		p, err := keys.Decode(key)
 		if err != nil {
-			return nil, es, fmt.Errorf("position key %x: %w (corrupt store?)", it.Key(), err)
+			return fmt.Errorf("position key %x: %w (corrupt store?)", key, err)
 		}
 		white := p.SideToMove() == board.White
 		if (o.OnlyWhite && !white) || (o.OnlyBlack && white) {
-			continue
+			return nil
 		}
 		// The occurrences PolyGlot files under en-passant keys, then
 		// the rest under the position's own key.
-		rest := &entry
+		rest := entry
 		if len(sides) > 0 {
 			c := entry.Clone()
 			rest = &c
@@ -225,8 +212,9 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 		}
 		cands = x.cands(cands[:0], rest, white)
 		x.add(&p, polyglot.Key(&p), cands, &es)
-	}
-	if err := it.Close(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, es, err
 	}
 	if len(deferred) > 0 {

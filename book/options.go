@@ -77,6 +77,11 @@ type Options struct {
 	// stamps (see stats.MoveStats.FirstSeen): a game's stamp orders it by
 	// input, then line. Games of other inputs get no stamp.
 	Inputs []string
+
+	// noSingles writes every position as a statistics record, even in
+	// count modes whose stores keep single references: the tests' oracle
+	// for them.
+	noSingles bool
 }
 
 // DefaultMemBudget is the default aggregation memory: it keeps a whole

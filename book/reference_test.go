@@ -75,7 +75,7 @@ func polyglotView(t *testing.T, st *store.Store) (map[pgMove]counts, map[uint64]
 			}
 		}
 	}
-	err := st.Positions(func(k []byte, e *stats.Entry) error {
+	err := book.Positions(context.Background(), st, true, func(k []byte, e *stats.Entry) error {
 		p, err := keys.Decode(k)
 		if err != nil {
 			t.Fatalf("stored key %x does not decode: %v", k, err)
@@ -225,7 +225,7 @@ func TestReferenceBookPlayers(t *testing.T) {
 func TestStartPositionCountsEveryGame(t *testing.T) {
 	st, _, bs := build(t, book.Options{CountMode: store.CountGame}, "../testdata/champions500.pgn")
 	start := board.StartPosition()
-	e, ok, err := st.Get(keys.Encode(&start))
+	e, ok, err := book.Entry(st, keys.Encode(&start))
 	if err != nil || !ok {
 		t.Fatalf("start position: %v %v", ok, err)
 	}
@@ -236,7 +236,7 @@ func TestStartPositionCountsEveryGame(t *testing.T) {
 		t.Fatalf("meta games %d, want 500", m.Games)
 	}
 	var n int64
-	if err := st.Positions(func([]byte, *stats.Entry) error { n++; return nil }); err != nil {
+	if err := book.Positions(context.Background(), st, true, func([]byte, *stats.Entry) error { n++; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if d := float64(bs.Distinct-n) / float64(n); d > 0.03 || d < -0.03 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
@@ -32,7 +33,7 @@ func (x *Explorer) Game(id store.GameID) (*pgn.Game, error) {
 // Games returns the top-rated and the most recent games through p: the
 // best of every move's lists, each with the move it played.
 func (x *Explorer) Games(p board.Position) (*Games, error) {
-	entry, _, err := x.st.Get(keys.Encode(&p))
+	entry, _, err := book.Entry(x.st, keys.Encode(&p))
 	if err != nil {
 		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
@@ -58,7 +59,7 @@ func (x *Explorer) Moves(line []board.Position) (*Moves, error) {
 	if k == nil { // cannot happen: ParseFEN and Play only give valid positions
 		return nil, fmt.Errorf("position %s has no key", p.FEN())
 	}
-	entry, found, err := x.st.Get(k)
+	entry, found, err := book.Entry(x.st, k)
 	if err != nil {
 		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}
@@ -109,7 +110,7 @@ func (x *Explorer) Moves(line []board.Position) (*Moves, error) {
 func (x *Explorer) opponentRating(p board.Position, m board.Move) (float64, bool, error) {
 	q := p
 	q.Play(m)
-	child, found, err := x.st.Get(keys.Encode(&q))
+	child, found, err := book.Entry(x.st, keys.Encode(&q))
 	if err != nil {
 		return 0, false, fmt.Errorf("reading position %s: %w", q.FEN(), err)
 	}

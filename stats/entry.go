@@ -35,6 +35,16 @@ func (e *Entry) Add(m board.Move, r pgn.Result, moverRating int, d Date) {
 	e.Moves[i].Add(r, moverRating, d)
 }
 
+// AddOccurrence adds one game's contribution o to move m (see
+// [MoveStats.AddOccurrence]).
+func (e *Entry) AddOccurrence(m board.Move, o *Occurrence) {
+	i, found := e.search(m)
+	if !found {
+		e.Moves = slices.Insert(e.Moves, i, MoveEntry{Move: m})
+	}
+	e.Moves[i].AddOccurrence(o)
+}
+
 // Merge adds o to e, move by move (see [MoveStats.Merge]). Merge is
 // associative and commutative: merging the same entries in any grouping and
 // any order gives the same result. o is not modified and may be e itself.

@@ -74,6 +74,20 @@ func (s *MoveStats) Add(r pgn.Result, moverRating int, d Date) {
 	}
 }
 
+// AddOccurrence adds one game's contribution o, as a [Table] does: its
+// result, mover's rating and date (see [MoveStats.Add]), its ply and
+// first-seen stamp when recorded, and the game to the references.
+func (s *MoveStats) AddOccurrence(o *Occurrence) {
+	s.Add(o.Result, o.MoverRating, o.Date)
+	if o.Ply >= 0 && o.Ply < 1<<31 {
+		s.LowPly = lowerKnown32(s.LowPly, uint32(o.Ply)+1)
+	}
+	s.FirstSeen = lowerKnown64(s.FirstSeen, o.Seen)
+	if o.Game.ID != 0 {
+		s.Refs.Add(o.Game)
+	}
+}
+
 // Merge adds o to s: counters add up, FirstDate becomes the earlier known
 // date and LastDate the later one. Merge is associative and commutative.
 func (s *MoveStats) Merge(o MoveStats) {

@@ -45,6 +45,7 @@ type tableRec struct {
 	keyOff      uint32
 	hash        uint32
 	keyLen      uint8
+	shared      bool // see MarkShared
 	move        board.Move
 	white       uint32
 	draws       uint32
@@ -135,31 +136,33 @@ func (t *Table) Add(key []byte, m board.Move, r pgn.Result, moverRating int, d D
 }
 
 // AddOccurrence adds o for move m played from the position whose key is
-// key (at most 255 bytes).
-func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) {
+// key (at most 255 bytes). It returns the index of the record it added
+// to, for MarkShared.
+func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) int {
 	r, moverRating, d := o.Result, o.MoverRating, o.Date
 	h := t.hashOf(key, m)
 	mask := uint32(len(t.slots) - 1)
 	i := h & mask
 	var rec *tableRec
+	var idx int
 	for {
 		s := t.slots[i]
 		if s == 0 {
 			if len(t.recs)*2 >= len(t.slots) {
 				t.grow()
-				t.AddOccurrence(key, m, o)
-				return
+				return t.AddOccurrence(key, m, o)
 			}
 			t.recs = append(t.recs, tableRec{keyOff: uint32(len(t.arena)), hash: h, keyLen: uint8(len(key)), move: m})
 			t.arena = append(t.arena, key...)
 			t.slots[i] = uint64(h)<<32 | uint64(len(t.recs))
-			rec = &t.recs[len(t.recs)-1]
+			idx = len(t.recs) - 1
+			rec = &t.recs[idx]
 			break
 		}
 		if uint32(s>>32) == h {
 			c := &t.recs[uint32(s)-1]
 			if c.move == m && bytes.Equal(t.arena[c.keyOff:c.keyOff+uint32(c.keyLen)], key) {
-				rec = c
+				idx, rec = int(uint32(s)-1), c
 				break
 			}
 		}
@@ -214,7 +217,12 @@ func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) {
 	if n >= nearLimit || rec.ratingCount >= nearLimit {
 		t.big = true
 	}
+	return idx
 }
+
+// MarkShared keeps the record at index i (from AddOccurrence) out of the
+// singles that FlushSplit reports: it is always emitted as an entry.
+func (t *Table) MarkShared(i int) { t.recs[i].shared = true }
 
 // grow doubles the slot array and re-inserts every record.
 func (t *Table) grow() {
@@ -240,6 +248,15 @@ func (t *Table) key(r *tableRec) []byte {
 // valid during the call. If emit fails, Flush stops and returns its error,
 // and the Table is emptied all the same.
 func (t *Table) Flush(emit func(key, enc []byte) error) error {
+	return t.FlushSplit(emit, nil)
+}
+
+// FlushSplit is Flush, except that when single is not nil, a position
+// reached by a single game is given to single instead of emit, with that
+// game's id: a position with one record, counted once, with a game
+// reference, and not marked by MarkShared. Its statistics are those of
+// the game's one occurrence.
+func (t *Table) FlushSplit(emit func(key, enc []byte) error, single func(key []byte, game uint64) error) error {
 	defer t.Reset()
 	t.order = t.order[:0]
 	var buf [16]byte
@@ -253,6 +270,15 @@ func (t *Table) Flush(emit func(key, enc []byte) error) error {
 	for i := 0; i < len(t.order); {
 		first := &t.order[i]
 		key := t.key(&t.recs[first.idx])
+		if single != nil && (i+1 == len(t.order) || !t.sameKey(first, &t.order[i+1])) {
+			if r := &t.recs[first.idx]; !r.shared && r.more == 0 && r.ref.ID != 0 && r.white+r.draws+r.black+r.unknown == 1 {
+				if err := single(key, r.ref.ID); err != nil {
+					return err
+				}
+				i++
+				continue
+			}
+		}
 		t.entry.Reset()
 		j := i
 		for ; j < len(t.order) && (j == i || t.sameKey(first, &t.order[j])); j++ {

@@ -7,6 +7,7 @@ const (
 	prefixMeta     = 'm'
 	prefixOrder    = 'o'
 	prefixPosition = 'p'
+	prefixSingle   = 'q'
 )
 
 // metaKey is the key of the Meta record.

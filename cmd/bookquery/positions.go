@@ -2,12 +2,17 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/stats"
 )
@@ -69,31 +74,26 @@ func runPositions(e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	it, err := st.NewIter()
-	if err != nil {
-		return err
-	}
-	defer it.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 
 	w := bufio.NewWriterSize(e.stdout, 1<<16)
 	enc := json.NewEncoder(w)
 	if o.csv {
 		fmt.Fprintln(w, "fen,games,white,draws,black,unknown,ply")
 	}
-	var entry stats.Entry
 	var line []byte
-	for ok := it.First(); ok; ok = it.Next() {
-		if err := it.EntryInto(&entry); err != nil {
-			return err
-		}
+	// Positions reached by one game only are most of a store, and listed
+	// by replaying every game: skipped when -min-games leaves them out.
+	err = book.Positions(ctx, st, o.minGames <= 1, func(key []byte, entry *stats.Entry) error {
 		t := entry.Total()
 		ply, plyKnown := t.MinPly()
 		if !o.keep(t.Games(), ply, plyKnown) {
-			continue
+			return nil
 		}
-		p, err := keys.Decode(it.Key())
+		p, err := keys.Decode(key)
 		if err != nil {
-			return fmt.Errorf("position key %x: %w (corrupt store?)", it.Key(), err)
+			return fmt.Errorf("position key %x: %w (corrupt store?)", key, err)
 		}
 		if plyKnown {
 			// Keys have no clocks: give the FEN the move number of the
@@ -105,16 +105,20 @@ func runPositions(e *env, args []string) error {
 			if _, err := w.Write(line); err != nil {
 				return fmt.Errorf("writing output: %w", err)
 			}
-			continue
+			return nil
 		}
-		out := positionJSON{FEN: p.FEN(), Key: keys.Text(it.Key()), Games: t.Games(),
+		out := positionJSON{FEN: p.FEN(), Key: keys.Text(key), Games: t.Games(),
 			White: t.WhiteWins, Draws: t.Draws, Black: t.BlackWins, Unknown: t.Unknown, Ply: plyPtr(t)}
 		if o.withMoves {
-			out.Moves = dumpMoves(&p, entry)
+			out.Moves = dumpMoves(&p, *entry)
 		}
 		if err := enc.Encode(out); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
@@ -243,10 +244,6 @@ func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error)
 // them, one goroutine each. It returns the first reading or measuring
 // error.
 func measureStore(ctx context.Context, st *store.Store, workers []*storeWorker) error {
-	it, err := st.NewIter()
-	if err != nil {
-		return fmt.Errorf("savings: %w", err)
-	}
 	batches := make(chan storeBatch, 2*len(workers))
 	var wg sync.WaitGroup
 	for _, w := range workers {
@@ -260,12 +257,9 @@ func measureStore(ctx context.Context, st *store.Store, workers []*storeWorker) 
 			}
 		}()
 	}
-	iterErr := sendBatches(ctx, it, batches)
+	iterErr := sendBatches(ctx, st, batches)
 	close(batches)
 	wg.Wait()
-	if err := it.Close(); err != nil && iterErr == nil {
-		iterErr = err
-	}
 	if iterErr != nil {
 		return fmt.Errorf("savings: reading the store: %w", iterErr)
 	}
@@ -277,24 +271,20 @@ func measureStore(ctx context.Context, st *store.Store, workers []*storeWorker) 
 	return nil
 }
 
-// sendBatches reads every position of the store iterator it and sends
+// sendBatches reads every position of the store (see book.Positions;
+// the values are the entries encoded) and sends
 // them in batches of at most 2048 positions or about 200 KiB, each batch
 // in one new arena. It stops at the first error or when ctx is done.
-func sendBatches(ctx context.Context, it *store.Iter, batches chan<- storeBatch) error {
+func sendBatches(ctx context.Context, st *store.Store, batches chan<- storeBatch) error {
 	var b storeBatch
 	var arena []byte
-	for ok := it.First(); ok; ok = it.Next() {
-		v, err := it.Value()
-		if err != nil {
-			return err
-		}
+	err := book.Positions(ctx, st, true, func(k []byte, e *stats.Entry) error {
 		if len(b.keys) == 0 {
 			arena = make([]byte, 0, 256<<10)
 		}
-		k := it.Key()
 		n := len(arena)
 		arena = append(arena, k...)
-		arena = append(arena, v...)
+		arena = e.AppendEncode(arena)
 		b.keys = append(b.keys, arena[n:n+len(k):n+len(k)])
 		b.values = append(b.values, arena[n+len(k):len(arena):len(arena)])
 		if len(b.keys) == 2048 || len(arena) > 200<<10 {
@@ -305,6 +295,10 @@ func sendBatches(ctx context.Context, it *store.Iter, batches chan<- storeBatch)
 			}
 			b = storeBatch{}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if len(b.keys) > 0 {
 		batches <- b
@@ -394,7 +388,7 @@ func storeReport(st *store.Store, total *accumulator, workers []*storeWorker) *R
 // dup.
 func storePositions(st *store.Store, dup map[uint64]bool) ([]board.Position, error) {
 	var ps []board.Position
-	err := st.Positions(func(pos []byte, _ *stats.Entry) error {
+	err := book.Positions(context.Background(), st, true, func(pos []byte, _ *stats.Entry) error {
 		p, err := keys.Decode(pos)
 		if err != nil {
 			return fmt.Errorf("savings: store key %x: %w", pos, err)

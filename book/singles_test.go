@@ -1,0 +1,124 @@
+package book_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/store"
+)
+
+// buildRuns builds the inputs into a new store, one build per element of
+// runs, and returns its directory.
+func buildRuns(t *testing.T, o book.Options, runs ...[]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "db")
+	for _, in := range runs {
+		o.Inputs = in
+		if _, err := book.Build(context.Background(), book.BuildOptions{Options: o, Dir: dir}); err != nil {
+			t.Fatalf("building %v: %v", in, err)
+		}
+	}
+	return dir
+}
+
+// allPositions lists every position of the store at dir through
+// book.Positions, singles included, as key -> encoded entry; it fails on a
+// position listed twice. It also returns the number of statistics records
+// and of single references.
+func allPositions(t *testing.T, dir string) (all map[string]string, records, singles int) {
+	t.Helper()
+	st, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	all = map[string]string{}
+	err = book.Positions(context.Background(), st, true, func(pos []byte, e *stats.Entry) error {
+		if _, dup := all[string(pos)]; dup {
+			return fmt.Errorf("position %x listed twice", pos)
+		}
+		all[string(pos)] = string(e.AppendEncode(nil))
+		// Entry finds the same.
+		got, found, err := book.Entry(st, pos)
+		if err != nil || !found {
+			return fmt.Errorf("Entry(%x): found %v, %v", pos, found, err)
+		}
+		if !bytes.Equal(got.AppendEncode(nil), e.AppendEncode(nil)) {
+			return fmt.Errorf("Entry(%x) differs from what Positions lists", pos)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Positions(func([]byte, *stats.Entry) error { records++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AllSingles(func(uint32, store.GameID) (bool, error) { singles++; return true, nil }); err != nil {
+		t.Fatal(err)
+	}
+	return all, records, singles
+}
+
+// TestSinglesOracle: a store that keeps the positions of one game as
+// single references answers every position exactly as a store built from
+// the same runs with a statistics record for every position (the oracle):
+// the same positions, each once, with the same statistics, through
+// book.Positions and book.Entry; and it holds far fewer records. Runs
+// split an input in two builds into the same store (single references of
+// both runs, and positions that are single in one run and counted in the
+// other), a move limit cuts games, and games start from FEN tags.
+func TestSinglesOracle(t *testing.T) {
+	data := testutil.SharedData(t)
+	twic := filepath.Join(data, "small", "notnil_twic0920.pgn")
+	cao := filepath.Join(data, "small", "allancao_games.pgn")
+	dfrc := filepath.Join(data, "tricky", "tcec_S24_DFRC2_League1.pgn")
+	cases := []struct {
+		name string
+		o    book.Options
+		runs [][]string
+	}{
+		{"one run", book.Options{}, [][]string{{twic, cao, dfrc}}},
+		{"two runs", book.Options{}, [][]string{{twic}, {cao, dfrc}}},
+		{"max-ply 20, two runs", book.Options{MaxPly: 20}, [][]string{{cao}, {twic}}},
+	}
+	if !testing.Short() {
+		cases = append(cases, struct {
+			name string
+			o    book.Options
+			runs [][]string
+		}{"lichess_10k after champions", book.Options{}, [][]string{
+			{filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")},
+			{filepath.Join(data, "medium", "lichess_10k.pgn.zst")}}})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, records, singles := allPositions(t, buildRuns(t, c.o, c.runs...))
+			want, wantRecords, wantSingles := allPositions(t, buildRuns(t, book.WithoutSingles(c.o), c.runs...))
+			if wantSingles != 0 || singles == 0 {
+				t.Fatalf("single references: %d with them, %d without: want some and none", singles, wantSingles)
+			}
+			if wantRecords != len(want) || records+singles < len(got) || records > wantRecords/2 {
+				t.Errorf("records: %d + %d single references for %d positions; the oracle has %d records", records, singles, len(got), wantRecords)
+			}
+			if len(got) != len(want) {
+				t.Errorf("%d positions, the oracle has %d", len(got), len(want))
+			}
+			bad := 0
+			for k, w := range want {
+				if g, ok := got[k]; !ok || g != w {
+					if bad++; bad <= 5 {
+						t.Errorf("position %x: listed %v, statistics differ from the oracle's", k, ok)
+					}
+				}
+			}
+			t.Logf("%d positions: %d records and %d single references (oracle: %d records)", len(got), records, singles, wantRecords)
+		})
+	}
+}
