@@ -91,6 +91,7 @@ type Builder struct {
 	distinct *distinctCounter // the positions flushed so far (under mu)
 	dedupe   *dedupe
 	inputs   map[string]uint64 // input name -> 1 + its index
+	nextGame uint64            // the next game number to hand out; 0: not read from the store yet (under mu)
 }
 
 // unit is what is committed in one atomic ingestion: a table of statistics
@@ -103,16 +104,11 @@ type unit struct {
 	// en-passant file (see worker.addEP), keyed by that file's byte then
 	// the position key; nil until the first one.
 	ep *stats.Table
-	// singles collects the single references of a flush (see
-	// writeRecords), to be written in (hash, id) order after the positions.
-	singles []singleRef
-}
-
-// singleRef is a single reference: a position's store.SingleHash and the
-// one game that reached it.
-type singleRef struct {
-	h  uint32
-	id uint64
+	// singles and refs are writeRecords' scratch for the single
+	// references of a flush, and numbered its games in arrival order.
+	singles  []uint64 // hash << 32 | the game's index in games.games
+	refs     []store.SingleRef
+	numbered []store.GameID
 }
 
 // NewBuilder returns a Builder writing to st, which must have been opened
@@ -229,6 +225,16 @@ func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCoun
 			return err
 		}
 	}
+	// Games are numbered in arrival order (their index in u.games.games,
+	// which single references know them by), before sorting by id.
+	var base uint64 // the number of the unit's first game
+	if b.singles() && len(u.games.games) > 0 {
+		u.numbered = u.numbered[:0]
+		for _, g := range u.games.games {
+			u.numbered = append(u.numbered, g.id)
+		}
+		base = b.numbers(len(u.numbered))
+	}
 	for _, g := range u.games.sorted() {
 		if b.aborted.Load() {
 			return errAborted
@@ -237,17 +243,24 @@ func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCoun
 			return err
 		}
 	}
+	if base != 0 {
+		for i, id := range u.numbered {
+			if err := sst.SetGameNumber(base+uint64(i), id); err != nil {
+				return err
+			}
+		}
+	}
 	if b.opts.CountMode == store.CountOccurrence { // the only builds with stamps
 		if err := writeOrder(sst, u.games.games); err != nil {
 			return err
 		}
 	}
-	var single func(key []byte, game uint64) error
-	if b.singles() {
+	var single func(key []byte, local uint32) error
+	if base != 0 {
 		u.singles = u.singles[:0]
-		single = func(key []byte, game uint64) error {
+		single = func(key []byte, local uint32) error {
 			seen.add(key)
-			u.singles = append(u.singles, singleRef{h: store.SingleHash(key), id: game})
+			u.singles = append(u.singles, uint64(store.SingleHash(key))<<32|uint64(local))
 			return nil
 		}
 	}
@@ -258,24 +271,34 @@ func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCoun
 		seen.add(key)
 		return sst.MergeTrusted(key, enc)
 	}, single)
-	if err != nil || len(u.singles) == 0 {
+	if err != nil || single == nil {
 		return err
 	}
-	slices.SortFunc(u.singles, func(x, y singleRef) int {
-		if c := cmp.Compare(x.h, y.h); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.id, y.id)
-	})
-	for _, r := range u.singles {
-		if err := sst.SetSingle(r.h, store.GameID(r.id)); err != nil {
-			return err
-		}
+	slices.Sort(u.singles)
+	u.refs = u.refs[:0]
+	for _, v := range u.singles {
+		u.refs = append(u.refs, store.SingleRef{Hash: uint32(v >> 32), Game: base + v&(1<<32-1)})
+	}
+	if err := sst.MergeSingles(u.refs); err != nil {
+		return err
 	}
 	if b.aborted.Load() {
 		return errAborted
 	}
 	return nil
+}
+
+// numbers hands out n game numbers (see store.SSTWriter.SetGameNumber)
+// and returns the first. Numbers of a flush that fails are not used again.
+func (b *Builder) numbers(n int) uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.nextGame == 0 {
+		b.nextGame = max(b.st.Meta().NextGame, 1)
+	}
+	first := b.nextGame
+	b.nextGame += uint64(n)
+	return first
 }
 
 // singles reports whether the build keeps positions reached by a single
@@ -413,7 +436,8 @@ func (w *worker) Game(g *pgn.Game) error {
 	if err != nil || !added {
 		return err
 	}
-	w.occ = stats.Occurrence{Result: g.Result, Date: date, Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
+	w.occ = newOccurrence(g, id, white, black, date)
+	w.occ.Local = uint32(len(w.unit.games.games) - 1) // storeGame added it last
 	w.addMoves(g, white, black, stamp)
 	return nil
 }

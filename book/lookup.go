@@ -2,8 +2,10 @@ package book
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
@@ -54,14 +56,18 @@ func EntryInto(st *store.Store, e *stats.Entry, pos []byte) (bool, error) {
 
 // addSingles adds to e the contribution of every game kept as a single
 // reference to position pos, and returns whether there was one and the
-// lowest id of those games (0: none).
-func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, first store.GameID, err error) {
+// lowest number of those games (0: none).
+func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, first uint64, err error) {
 	m := st.Meta()
 	if !m.CountMode.HasSingles() {
 		return false, 0, nil
 	}
 	var key []byte
-	err = st.Singles(pos, func(id store.GameID) error {
+	err = st.Singles(pos, func(num uint64) error {
+		id, err := st.GameByNumber(num)
+		if err != nil {
+			return fmt.Errorf("single reference of position %x: %w", pos, err)
+		}
 		rec, err := st.Game(id)
 		if err != nil {
 			return fmt.Errorf("single reference of position %x: %w", pos, err)
@@ -76,7 +82,7 @@ func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, first 
 		if occ.Game.ID != 0 {
 			e.AddOccurrence(mv, &occ)
 			if first == 0 {
-				first = id // Singles gives ids in order
+				first = num // Singles gives numbers in order
 			}
 		}
 		return nil
@@ -152,74 +158,164 @@ func Positions(ctx context.Context, st *store.Store, singles bool, fn func(pos [
 	return singlePositions(ctx, st, func(pos []byte, e *stats.Entry) error { return fn(pos, e) })
 }
 
+// singleChunk is the most single references singlePositions holds in
+// memory at once (8 bytes each); a store with more is listed in several
+// passes over its games.
+const singleChunk = 32 << 20
+
 // singlePositions calls fn with every position that only single
-// references reach, once each: it replays every stored game and, at each
+// references reach, once each. It replays every numbered game and, at each
 // position the game counted and holds a single reference for, reports the
 // position unless it has a statistics record (Positions reported it) or a
-// game of lower id holds another reference to it.
+// game of lower number holds another reference to it. The references are
+// read into memory, a range of game numbers at a time.
 func singlePositions(ctx context.Context, st *store.Store, fn func(pos []byte, e *stats.Entry) error) error {
-	maxPly := st.Meta().MaxPly
-	var (
-		key, seen []byte
-		offs      []seenRec
-		e         stats.Entry
-		n         int
-	)
-	return st.Games(func(id store.GameID, rec []byte) (bool, error) {
-		if n++; n%1024 == 0 && ctx.Err() != nil {
-			return false, ctx.Err()
+	// The hashes of positions with statistics records, and those with
+	// references from several games: the positions found under them take
+	// the slow path (reading the store); the others are reported from
+	// their game alone.
+	slow := map[uint32]bool{}
+	it, err := st.NewIter()
+	if err != nil {
+		return err
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		slow[store.SingleHash(it.Key())] = true
+	}
+	if err := it.Close(); err != nil {
+		return err
+	}
+	var total int
+	var last store.SingleRef
+	err = st.AllSingles(func(r store.SingleRef) (bool, error) {
+		if total > 0 && r.Hash == last.Hash {
+			slow[r.Hash] = true
 		}
-		g, err := gamecode.DecodeGame(rec)
+		total++
+		last = r
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	m := st.Meta()
+	end := max(m.NextGame, 1)
+	passes := uint64(total/singleChunk + 1)
+	step := (end-1)/passes + 1
+	for lo := uint64(1); lo < end; lo += step {
+		hi := min(lo+step, end)
+		refs := make([]uint64, 0, min(total, singleChunk+singleChunk/4))
+		err := st.AllSingles(func(r store.SingleRef) (bool, error) {
+			if r.Game >= lo && r.Game < hi {
+				refs = append(refs, (r.Game-lo)<<32|uint64(r.Hash))
+			}
+			return true, nil
+		})
 		if err != nil {
-			return false, fmt.Errorf("game %s: %w", id, err)
+			return err
 		}
-		p := g.Start
-		seen, offs = seen[:0], offs[:0]
-		for ply, mv := range g.Moves {
-			if maxPly > 0 && ply >= maxPly {
+		slices.Sort(refs)
+		r := singleReplayer{st: st, maxPly: m.MaxPly, slow: slow, fn: fn}
+		err = st.GameNumbers(lo, hi, func(num uint64, id store.GameID) (bool, error) {
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			i, _ := slices.BinarySearch(refs, (num-lo)<<32)
+			j, _ := slices.BinarySearch(refs, (num-lo+1)<<32)
+			if i == j {
+				return true, nil // no single reference to this game
+			}
+			return true, r.game(num, id, refs[i:j])
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// singleReplayer replays games for singlePositions.
+type singleReplayer struct {
+	st        *store.Store
+	maxPly    int
+	slow      map[uint32]bool
+	fn        func(pos []byte, e *stats.Entry) error
+	key, seen []byte
+	offs      []seenRec
+	e         stats.Entry
+}
+
+// game replays game num (id), whose single references are refs (low 32
+// bits: the hashes, in order), and reports the positions only single
+// references reach that it is the lowest-numbered game of.
+func (r *singleReplayer) game(num uint64, id store.GameID, refs []uint64) error {
+	rec, err := r.st.Game(id)
+	if err != nil {
+		return fmt.Errorf("game number %d: %w", num, err)
+	}
+	g, err := gamecode.DecodeGame(rec)
+	if err != nil {
+		return fmt.Errorf("game %s: %w", id, err)
+	}
+	white, black, date := gameRatings(&g)
+	occ := newOccurrence(&g, id, white, black, date)
+	p := g.Start
+	r.seen, r.offs = r.seen[:0], r.offs[:0]
+	for ply, mv := range g.Moves {
+		if r.maxPly > 0 && ply >= r.maxPly {
+			break
+		}
+		r.key = keys.Append(r.key[:0], &p)
+		if p.HalfMoveClock() == 0 {
+			r.seen, r.offs = r.seen[:0], r.offs[:0]
+		}
+		again := false
+		for _, o := range r.offs {
+			if bytes.Equal(r.seen[o.off:o.end], r.key) {
+				again = true
 				break
 			}
-			key = keys.Append(key[:0], &p)
-			if p.HalfMoveClock() == 0 {
-				seen, offs = seen[:0], offs[:0]
-			}
-			again := false
-			for _, r := range offs {
-				if bytes.Equal(seen[r.off:r.end], key) {
-					again = true
-					break
-				}
-			}
-			p.Play(mv)
-			if again {
-				continue
-			}
-			offs = append(offs, seenRec{off: int32(len(seen)), end: int32(len(seen) + len(key))})
-			seen = append(seen, key...)
-			has, err := st.HasSingle(store.SingleHash(key), id)
+		}
+		side := p.SideToMove()
+		p.Play(mv)
+		if again {
+			continue
+		}
+		r.offs = append(r.offs, seenRec{off: int32(len(r.seen)), end: int32(len(r.seen) + len(r.key))})
+		r.seen = append(r.seen, r.key...)
+		h := store.SingleHash(r.key)
+		if _, ok := slices.BinarySearchFunc(refs, h, func(v uint64, h uint32) int { return cmp.Compare(uint32(v), h) }); !ok {
+			continue
+		}
+		if r.slow[h] {
+			// Other references under the hash, or a statistics record
+			// with it: read the position from the store.
+			found, err := r.st.GetInto(&r.e, r.key)
 			if err != nil {
-				return false, err
-			}
-			if !has {
-				continue
-			}
-			found, err := st.GetInto(&e, key)
-			if err != nil {
-				return false, err
+				return err
 			}
 			if found {
 				continue // reported with the statistics records
 			}
-			_, first, err := addSingles(st, &e, key)
+			_, first, err := addSingles(r.st, &r.e, r.key)
 			if err != nil {
-				return false, err
+				return err
 			}
-			if first == id {
-				if err := fn(key, &e); err != nil {
-					return false, err
-				}
+			if first != num {
+				continue
 			}
+		} else {
+			occ.Ply = ply
+			occ.MoverRating = white
+			if side == board.Black {
+				occ.MoverRating = black
+			}
+			r.e.Reset()
+			r.e.AddOccurrence(mv, &occ)
 		}
-		return true, nil
-	})
+		if err := r.fn(r.key, &r.e); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -60,7 +60,7 @@ func allPositions(t *testing.T, dir string) (all map[string]string, records, sin
 	if err := st.Positions(func([]byte, *stats.Entry) error { records++; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.AllSingles(func(uint32, store.GameID) (bool, error) { singles++; return true, nil }); err != nil {
+	if err := st.AllSingles(func(store.SingleRef) (bool, error) { singles++; return true, nil }); err != nil {
 		t.Fatal(err)
 	}
 	return all, records, singles

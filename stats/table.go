@@ -55,6 +55,7 @@ type tableRec struct {
 	ratingSum   uint64
 	first, last Date
 	lowPly      uint32 // see MoveStats.LowPly
+	game        uint32 // Occurrence.Local of the first occurrence (fills a hole: the record stays 88 bytes)
 	seen        uint64 // see MoveStats.FirstSeen
 	ref         GameRef
 	more        uint32 // 1 + index into Table.refs once a second game came; 0 before
@@ -126,6 +127,10 @@ type Occurrence struct {
 	Ply         int     // the ply the move was played at, from 0; negative: not recorded
 	Seen        uint64  // first-seen stamp (see MoveStats.FirstSeen); 0: none
 	Game        GameRef // the game; ID 0: not recorded
+	// Local is the caller's own number for the game (its index in a
+	// batch, say), which FlushSplit hands back for positions reached by
+	// this game only.
+	Local uint32
 }
 
 // Add adds one game's contribution for move m played from the position
@@ -152,7 +157,7 @@ func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) int {
 				t.grow()
 				return t.AddOccurrence(key, m, o)
 			}
-			t.recs = append(t.recs, tableRec{keyOff: uint32(len(t.arena)), hash: h, keyLen: uint8(len(key)), move: m})
+			t.recs = append(t.recs, tableRec{keyOff: uint32(len(t.arena)), hash: h, keyLen: uint8(len(key)), move: m, game: o.Local})
 			t.arena = append(t.arena, key...)
 			t.slots[i] = uint64(h)<<32 | uint64(len(t.recs))
 			idx = len(t.recs) - 1
@@ -253,10 +258,10 @@ func (t *Table) Flush(emit func(key, enc []byte) error) error {
 
 // FlushSplit is Flush, except that when single is not nil, a position
 // reached by a single game is given to single instead of emit, with that
-// game's id: a position with one record, counted once, with a game
-// reference, and not marked by MarkShared. Its statistics are those of
-// the game's one occurrence.
-func (t *Table) FlushSplit(emit func(key, enc []byte) error, single func(key []byte, game uint64) error) error {
+// game's Occurrence.Local: a position with one record, counted once, with
+// a game reference, and not marked by MarkShared. Its statistics are
+// those of the game's one occurrence.
+func (t *Table) FlushSplit(emit func(key, enc []byte) error, single func(key []byte, local uint32) error) error {
 	defer t.Reset()
 	t.order = t.order[:0]
 	var buf [16]byte
@@ -272,7 +277,7 @@ func (t *Table) FlushSplit(emit func(key, enc []byte) error, single func(key []b
 		key := t.key(&t.recs[first.idx])
 		if single != nil && (i+1 == len(t.order) || !t.sameKey(first, &t.order[i+1])) {
 			if r := &t.recs[first.idx]; !r.shared && r.more == 0 && r.ref.ID != 0 && r.white+r.draws+r.black+r.unknown == 1 {
-				if err := single(key, r.ref.ID); err != nil {
+				if err := single(key, r.game); err != nil {
 					return err
 				}
 				i++

@@ -35,6 +35,9 @@ type SSTWriter struct {
 	n     int
 	games uint64
 	done  bool
+	// nextGame is one more than the highest game number recorded
+	// (SetGameNumber); 0: none.
+	nextGame uint64
 
 	// Game records (and the en-passant side records before them) go to
 	// a second sstable, which also gets the Meta record at ingestion: the
@@ -165,7 +168,7 @@ func (w *SSTWriter) Ingest() error {
 		return errSSTDone
 	}
 	w.done = true
-	if w.n == 0 && w.gw == nil {
+	if w.n == 0 && w.gw == nil { // (no game numbers either: they go to the data table)
 		// Pebble can not ingest an empty table.
 		w.abort()
 		if w.games == 0 {
@@ -189,7 +192,7 @@ func (w *SSTWriter) Ingest() error {
 		_ = w.w.Close()
 		_ = w.s.fs.Remove(w.path)
 	}
-	if err := w.s.ingestWithMeta(paths, w.gpath, w.gw, w.games); err != nil {
+	if err := w.s.ingestWithMeta(paths, w.gpath, w.gw, w.games, w.nextGame); err != nil {
 		for _, p := range paths {
 			_ = w.s.fs.Remove(p)
 		}
@@ -220,10 +223,10 @@ func (w *SSTWriter) abort() {
 var errSSTDone = errors.New("store: sstable writer already ingested or closed")
 
 // ingestWithMeta ingests the sstables at paths and the games sstable mw
-// (at metaPath; nil: a new one) finished with the Meta advanced by games,
-// atomically. Pebble removes the files when it succeeds; on failure the
+// (at metaPath; nil: a new one) finished with the Meta advanced by games
+// and past game number nextGame-1, atomically. Pebble removes the files when it succeeds; on failure the
 // games sstable is removed here, the others are the caller's.
-func (s *Store) ingestWithMeta(paths []string, metaPath string, mw *sstable.Writer, games uint64) error {
+func (s *Store) ingestWithMeta(paths []string, metaPath string, mw *sstable.Writer, games, nextGame uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if mw == nil {
@@ -232,7 +235,7 @@ func (s *Store) ingestWithMeta(paths []string, metaPath string, mw *sstable.Writ
 			return fmt.Errorf("meta sstable: %w", err)
 		}
 	}
-	m, raw, err := s.advanceMeta(games)
+	m, raw, err := s.advanceMeta(games, nextGame)
 	if err != nil {
 		_ = mw.Close()
 		_ = s.fs.Remove(metaPath)

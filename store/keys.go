@@ -5,6 +5,7 @@ const (
 	prefixEP       = 'e'
 	prefixGame     = 'g'
 	prefixMeta     = 'm'
+	prefixNumber   = 'n'
 	prefixOrder    = 'o'
 	prefixPosition = 'p'
 	prefixSingle   = 'q'

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/chessbook/chessbook/stats"
@@ -11,16 +12,23 @@ import (
 
 // MergerName is the name of the store's merge operator. Pebble records it in
 // the store and refuses to open the store with a merger of another name.
-const MergerName = "chessbook.entry.v2"
+const MergerName = "chessbook.entry.v3"
 
 // newMerger returns the store's merge operator: it merges encoded
-// stats.Entry values with stats.MergeEncoded. The returned Merger pools its
+// stats.Entry values with stats.MergeEncoded, and buckets of single
+// references ('q' keys) by their union. The returned Merger pools its
 // value mergers; it holds no other state.
 func newMerger() *pebble.Merger {
 	pool := &sync.Pool{New: func() any { return new(entryMerger) }}
 	return &pebble.Merger{
 		Name: MergerName,
 		Merge: func(key, value []byte) (pebble.ValueMerger, error) {
+			if len(key) > 0 && key[0] == prefixSingle {
+				if err := validateSingles(value); err != nil {
+					return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
+				}
+				return &singlesMerger{key: append([]byte(nil), key...), buf: append([]byte(nil), value...)}, nil
+			}
 			if err := stats.ValidateEncoded(value); err != nil {
 				return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
 			}
@@ -73,4 +81,59 @@ func (m *entryMerger) Close() error {
 		p.Put(m)
 	}
 	return nil
+}
+
+// singlesMerger merges the operands of one bucket of single references:
+// their union, which is associative and commutative. It gathers the
+// operands and merges them once, in Finish: a compaction may hand it
+// dozens.
+type singlesMerger struct {
+	key   []byte // for error messages
+	buf   []byte // the operands, encoded, one after the other...
+	ends  []int  // ...and where each ends in buf
+	packs []uint64
+}
+
+// MergeNewer merges an operand newer than the ones seen so far.
+func (m *singlesMerger) MergeNewer(value []byte) error { return m.merge(value) }
+
+// MergeOlder merges an operand older than the ones seen so far.
+func (m *singlesMerger) MergeOlder(value []byte) error { return m.merge(value) }
+
+func (m *singlesMerger) merge(value []byte) error {
+	if err := validateSingles(value); err != nil {
+		return fmt.Errorf("chessbook merge operator: key %x: %w", m.key, err)
+	}
+	if len(m.ends) == 0 {
+		m.ends = append(m.ends, len(m.buf))
+	}
+	m.buf = append(m.buf, value...)
+	m.ends = append(m.ends, len(m.buf))
+	return nil
+}
+
+// Finish returns the merged value: the same whether or not the base
+// operand was included.
+func (m *singlesMerger) Finish(includesBase bool) ([]byte, io.Closer, error) {
+	if len(m.ends) == 0 {
+		return m.buf, nil, nil
+	}
+	start := 0
+	for _, end := range m.ends {
+		err := decodeSingles(0, m.buf[start:end], func(r SingleRef) bool {
+			m.packs = append(m.packs, uint64(r.Hash&singleLowMask)<<singleNumberBits|r.Game)
+			return true
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("chessbook merge operator: key %x: %w", m.key, err)
+		}
+		start = end
+	}
+	slices.Sort(m.packs)
+	m.packs = slices.Compact(m.packs)
+	refs := make([]SingleRef, len(m.packs))
+	for i, v := range m.packs {
+		refs[i] = SingleRef{Hash: uint32(v >> singleNumberBits), Game: v & (1<<singleNumberBits - 1)}
+	}
+	return appendSingles(nil, refs), nil, nil
 }

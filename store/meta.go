@@ -76,6 +76,11 @@ type Meta struct {
 	// ([Batch.AddGames], [SSTWriter.AddGames]), committed atomically with
 	// their data.
 	Games uint64 `json:"games"`
+
+	// NextGame is the lowest game number no ingestion has recorded (see
+	// [SSTWriter.SetGameNumber]): a builder numbers its games from there.
+	// 0: no game was numbered.
+	NextGame uint64 `json:"next_game,omitempty"`
 }
 
 // checkBuildOptions validates the build options of a Meta given to Open.

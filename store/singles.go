@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -10,100 +9,282 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// This file holds the single references ('q' records; see the package
-// documentation): a position reached by a single game is kept as the
-// game's id under a hash of the position key, with no statistics record.
-// Its statistics are that game's contribution, which the reader (package
-// book) rebuilds by replaying the game.
+// This file holds the single references ('q' records) and the game numbers
+// they use ('n' records); see the package documentation. A position reached
+// by a single game is kept as a reference to the game under a hash of the
+// position key, with no statistics record: its statistics are the game's
+// contribution, which the reader (package book) rebuilds by replaying the
+// game.
+
+// SingleRef is a single reference: the [SingleHash] of a position and the
+// number of the one game that reached it (see [SSTWriter.SetGameNumber]).
+type SingleRef struct {
+	Hash uint32
+	Game uint64
+}
+
+// Compare orders references by hash, then game number: it returns -1, 0
+// or 1 as r is before, equal to or after o.
+func (r SingleRef) Compare(o SingleRef) int {
+	switch {
+	case r.Hash != o.Hash:
+		if r.Hash < o.Hash {
+			return -1
+		}
+		return 1
+	case r.Game < o.Game:
+		return -1
+	case r.Game > o.Game:
+		return 1
+	}
+	return 0
+}
 
 // SingleHash returns the hash of position key pos under which single
 // references to it are kept: the high 32 bits of its 64-bit xxHash.
 func SingleHash(pos []byte) uint32 { return uint32(xxhash.Sum64(pos) >> 32) }
 
-// singleKey appends the store key of the single reference to game id
-// under hash h to dst.
-func singleKey(dst []byte, h uint32, id GameID) []byte {
-	dst = append(dst, prefixSingle)
-	dst = binary.BigEndian.AppendUint32(dst, h)
-	return binary.BigEndian.AppendUint64(dst, uint64(id))
+// Single references are kept in buckets: one 'q' record per value of the
+// hash's high singleBucketBits bits, holding every reference of the
+// bucket, so that a build writes a few hundred thousand records rather
+// than one per position, and the references are delta-coded.
+const (
+	singleBucketBits = 18
+	singleLowBits    = 32 - singleBucketBits
+	singleLowMask    = 1<<singleLowBits - 1
+	// singleNumberBits bounds game numbers: below 2^50, so that the merge
+	// operator packs a reference's low hash bits and number in 64 bits.
+	singleNumberBits = 64 - singleLowBits
+)
+
+// singleKey appends the store key of the bucket of hash h to dst.
+func singleKey(dst []byte, h uint32) []byte {
+	b := h >> singleLowBits
+	return append(dst, prefixSingle, byte(b>>16), byte(b>>8), byte(b))
 }
 
-// SetSingle records that game id, stored in the same ingestion, is the
-// only game of this ingestion that reached a position whose SingleHash is
-// h, and that the position has no statistics record in it: its statistics
-// are the game's contribution. The builder must make sure that no other
-// position of the game, counted in a statistics record, has the same hash
-// (so a reader that finds the game under h and replays it knows which
-// position the reference is for). References go after the positions, in
-// increasing (h, id) order; an identical reference written twice in one
-// sstable is written once.
-func (w *SSTWriter) SetSingle(h uint32, id GameID) error {
-	if w.done {
-		return errSSTDone
+// bucketOf returns the bucket of a 'q' record's key.
+func bucketOf(k []byte) (uint32, error) {
+	if len(k) != 4 || k[0] != prefixSingle || k[1] > (1<<singleBucketBits-1)>>16 {
+		return 0, fmt.Errorf("%w: bad single reference key %x", ErrNotStore, k)
 	}
-	if id == 0 {
-		return fmt.Errorf("store: sstable single reference %08x: zero game id", h)
+	return uint32(k[1])<<16 | uint32(k[2])<<8 | uint32(k[3]), nil
+}
+
+// appendSingles appends the encoding of refs, which must be sorted,
+// without duplicates and all in one bucket, to dst. Each reference is the
+// difference of the hash's low bits from the previous reference's, as a
+// uvarint, then the game number as a uvarint, or its difference from the
+// previous reference's number when the low bits are the same.
+func appendSingles(dst []byte, refs []SingleRef) []byte {
+	var low uint32
+	var game uint64
+	for i, r := range refs {
+		l := r.Hash & singleLowMask
+		dst = binary.AppendUvarint(dst, uint64(l-low))
+		if i > 0 && l == low {
+			dst = binary.AppendUvarint(dst, r.Game-game)
+		} else {
+			dst = binary.AppendUvarint(dst, r.Game)
+		}
+		low, game = l, r.Game
 	}
-	w.key = singleKey(w.key[:0], h, id)
-	if w.n > 0 && bytes.Equal(w.key, w.last) {
-		return nil
-	}
-	if err := w.add(w.key, nil, false); err != nil {
-		return fmt.Errorf("store: sstable single reference %08x %s: %w", h, id, err)
+	return dst
+}
+
+// decodeSingles calls fn with every reference of the encoded bucket v, in
+// order, until fn returns false. It fails on an encoding that is not
+// strictly increasing or is cut short.
+func decodeSingles(bucket uint32, v []byte, fn func(SingleRef) bool) error {
+	var low uint32
+	var game uint64
+	for i := 0; len(v) > 0; i++ {
+		d, n := binary.Uvarint(v)
+		if n <= 0 || d > singleLowMask-uint64(low) {
+			return errBadSingles
+		}
+		v = v[n:]
+		g, n := binary.Uvarint(v)
+		if n <= 0 {
+			return errBadSingles
+		}
+		v = v[n:]
+		if i > 0 && d == 0 {
+			if g == 0 || g > ^uint64(0)-game {
+				return errBadSingles
+			}
+			g += game
+		}
+		if g == 0 || g >= 1<<singleNumberBits {
+			return errBadSingles
+		}
+		low += uint32(d)
+		game = g
+		if !fn(SingleRef{Hash: bucket<<singleLowBits | low, Game: game}) {
+			return nil
+		}
 	}
 	return nil
 }
 
-// Singles calls fn with the id of every game kept as a single reference
-// under position key pos's hash (see [SetSingle]), in id order. Some may
-// be references to other positions with the same hash: the caller replays
-// each game to see whether it reached pos.
-func (s *Store) Singles(pos []byte, fn func(id GameID) error) error {
-	lower := singleKey(nil, SingleHash(pos), 0)[:5]
-	upper := bytes.Clone(lower)
-	for i := len(upper) - 1; i > 0; i-- { // the hash plus one, or the end of 'q'
-		upper[i]++
-		if upper[i] != 0 {
-			break
+var errBadSingles = errors.New("corrupt single references")
+
+// ValidateSingles checks that v is a valid encoding of a bucket's single
+// references.
+func validateSingles(v []byte) error {
+	return decodeSingles(0, v, func(SingleRef) bool { return true })
+}
+
+// numberKey appends the store key of game number num to dst.
+func numberKey(dst []byte, num uint64) []byte {
+	dst = append(dst, prefixNumber)
+	return binary.BigEndian.AppendUint64(dst, num)
+}
+
+// SetGameNumber records that game id, stored in the same ingestion, has
+// number num: single references name games by number, which takes a few
+// bytes where an id takes eight. Numbers are given out by the builder
+// from [Meta].NextGame up, each once; the ingestion advances NextGame
+// past the numbers it records. Records go before the game order records
+// and the positions, in increasing number order.
+func (w *SSTWriter) SetGameNumber(num uint64, id GameID) error {
+	if w.done {
+		return errSSTDone
+	}
+	if num == 0 || id == 0 {
+		return fmt.Errorf("store: sstable game number %d, game %s: zero", num, id)
+	}
+	w.key = numberKey(w.key[:0], num)
+	var v [8]byte
+	binary.BigEndian.PutUint64(v[:], uint64(id))
+	if err := w.add(w.key, v[:], false); err != nil {
+		return fmt.Errorf("store: sstable game number %d: %w", num, err)
+	}
+	w.nextGame = max(w.nextGame, num+1)
+	return nil
+}
+
+// MergeSingles adds the single references refs, sorted by hash then game
+// number and without duplicates, each to a game numbered in the same
+// ingestion: each says that the game is the only one of the ingestion
+// that reached a position with that hash, and that the position has no
+// statistics record in it. The builder must make sure that no other
+// position the game counted has the same hash (a reader that finds the
+// game under the hash and replays it then knows which position the
+// reference is for). References go after the positions.
+func (w *SSTWriter) MergeSingles(refs []SingleRef) error {
+	if w.done {
+		return errSSTDone
+	}
+	for i := 0; i < len(refs); {
+		j := i + 1
+		for j < len(refs) && refs[j].Hash>>singleLowBits == refs[i].Hash>>singleLowBits {
+			j++
 		}
-		if i == 1 {
-			upper = []byte{prefixSingle + 1}
+		for k := i; k < j; k++ {
+			if refs[k].Game == 0 || (k > i && refs[k].Compare(refs[k-1]) <= 0) {
+				return fmt.Errorf("store: sstable single references: %08x %d: %w", refs[k].Hash, refs[k].Game, ErrUnsorted)
+			}
+		}
+		w.enc = appendSingles(w.enc[:0], refs[i:j])
+		w.key = singleKey(w.key[:0], refs[i].Hash)
+		if err := w.add(w.key, w.enc, true); err != nil {
+			return fmt.Errorf("store: sstable single references %08x: %w", refs[i].Hash, err)
+		}
+		i = j
+	}
+	return nil
+}
+
+// Singles calls fn with the number of every game kept as a single
+// reference under position key pos's hash (see [SSTWriter.MergeSingles]),
+// in number order. Some may be references to other positions with the
+// same hash: the caller replays each game to see whether it reached pos.
+func (s *Store) Singles(pos []byte, fn func(num uint64) error) error {
+	h := SingleHash(pos)
+	v, closer, err := s.get("single references", singleKey(make([]byte, 0, 4), h))
+	if err != nil || closer == nil {
+		return err
+	}
+	defer closer.Close()
+	var nums []uint64
+	err = decodeSingles(h>>singleLowBits, v, func(r SingleRef) bool {
+		if r.Hash == h {
+			nums = append(nums, r.Game)
+		}
+		return r.Hash <= h
+	})
+	if err != nil {
+		return fmt.Errorf("single references %08x: %w", h, err)
+	}
+	for _, n := range nums {
+		if err := fn(n); err != nil {
+			return err
 		}
 	}
-	return s.scan("single references", lower, upper, func(k, _ []byte) (bool, error) {
-		if len(k) != 13 {
-			return false, fmt.Errorf("iterating single references: %w: bad key %x", ErrNotStore, k)
+	return nil
+}
+
+// get returns the value of key, or a nil closer when there is none.
+func (s *Store) get(what string, key []byte) ([]byte, interface{ Close() error }, error) {
+	if s.closed.Load() {
+		return nil, nil, ErrClosed
+	}
+	v, closer, err := s.db.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("get %s %x: %w", what, key, err)
+	}
+	return v, closer, nil
+}
+
+// GameByNumber returns the id of the game numbered num (see
+// [SSTWriter.SetGameNumber]), or an error wrapping [ErrGameNotFound].
+func (s *Store) GameByNumber(num uint64) (GameID, error) {
+	v, closer, err := s.get("game number", numberKey(nil, num))
+	if err != nil {
+		return 0, err
+	}
+	if closer == nil {
+		return 0, fmt.Errorf("game number %d: %w", num, ErrGameNotFound)
+	}
+	defer closer.Close()
+	if len(v) != 8 {
+		return 0, fmt.Errorf("game number %d: %w: bad record %x", num, ErrNotStore, v)
+	}
+	return GameID(binary.BigEndian.Uint64(v)), nil
+}
+
+// GameNumbers calls fn with every numbered game whose number is in [lo,
+// hi), in number order, until fn returns false or an error.
+func (s *Store) GameNumbers(lo, hi uint64, fn func(num uint64, id GameID) (bool, error)) error {
+	return s.scan("game numbers", numberKey(nil, lo), numberKey(nil, hi), func(k, v []byte) (bool, error) {
+		if len(k) != 9 || len(v) != 8 {
+			return false, fmt.Errorf("iterating game numbers: %w: bad record %x", ErrNotStore, k)
 		}
-		return true, fn(GameID(binary.BigEndian.Uint64(k[5:])))
+		return fn(binary.BigEndian.Uint64(k[1:]), GameID(binary.BigEndian.Uint64(v)))
 	})
 }
 
-// HasSingle reports whether the store holds the single reference to game
-// id under hash h.
-func (s *Store) HasSingle(h uint32, id GameID) (bool, error) {
-	if s.closed.Load() {
-		return false, ErrClosed
-	}
-	var kb [13]byte
-	_, closer, err := s.db.Get(singleKey(kb[:0], h, id))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("get single reference %08x %s: %w", h, id, err)
-	}
-	_ = closer.Close()
-	return true, nil
-}
-
-// AllSingles calls fn with every single reference (see
-// [SSTWriter.SetSingle]) in (hash, id) order, until fn returns false or an
-// error.
-func (s *Store) AllSingles(fn func(h uint32, id GameID) (bool, error)) error {
-	return s.scan("single references", []byte{prefixSingle}, []byte{prefixSingle + 1}, func(k, _ []byte) (bool, error) {
-		if len(k) != 13 {
-			return false, fmt.Errorf("iterating single references: %w: bad key %x", ErrNotStore, k)
+// AllSingles calls fn with every single reference, in (hash, number)
+// order, until fn returns false or an error.
+func (s *Store) AllSingles(fn func(r SingleRef) (bool, error)) error {
+	return s.scan("single references", []byte{prefixSingle}, []byte{prefixSingle + 1}, func(k, v []byte) (bool, error) {
+		b, err := bucketOf(k)
+		if err != nil {
+			return false, err
 		}
-		return fn(binary.BigEndian.Uint32(k[1:5]), GameID(binary.BigEndian.Uint64(k[5:])))
+		more := true
+		var fnErr error
+		err = decodeSingles(b, v, func(r SingleRef) bool {
+			more, fnErr = fn(r)
+			return more && fnErr == nil
+		})
+		if err != nil {
+			return false, fmt.Errorf("single references %x: %w", k, err)
+		}
+		return more, fnErr
 	})
 }

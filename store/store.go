@@ -347,7 +347,7 @@ func (s *Store) Metrics() *pebble.Metrics {
 func (s *Store) commitMeta(b *pebble.Batch, games uint64, sync bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m, raw, err := s.advanceMeta(games)
+	m, raw, err := s.advanceMeta(games, 0)
 	if err != nil {
 		return err
 	}
@@ -368,12 +368,13 @@ func (s *Store) commitMeta(b *pebble.Batch, games uint64, sync bool) error {
 // advanceMeta returns the Meta advanced by games, and its encoding, for a
 // write that commits it with the data it describes. s.mu must be held; the
 // caller stores the returned Meta in s.meta once the write succeeded.
-func (s *Store) advanceMeta(games uint64) (Meta, []byte, error) {
+func (s *Store) advanceMeta(games, nextGame uint64) (Meta, []byte, error) {
 	if s.closed.Load() {
 		return Meta{}, nil, ErrClosed
 	}
 	m := s.meta
 	m.Games += games
+	m.NextGame = max(m.NextGame, nextGame)
 	m.Updated = timeNow()
 	raw, err := m.marshal()
 	return m, raw, err
