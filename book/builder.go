@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"slices"
 	"strconv"
 	"sync"
@@ -106,9 +105,10 @@ type unit struct {
 	ep *stats.Table
 	// singles and refs are writeRecords' scratch for the single
 	// references of a flush, and numbered its games in arrival order.
-	singles  []uint64 // hash << 32 | the game's index in games.games
-	refs     []store.SingleRef
-	numbered []store.GameID
+	singles     []uint64 // hash << 32 | the game's index in games.games
+	refs        []store.SingleRef
+	numbered    []store.GameID
+	sortScratch []uint64
 }
 
 // NewBuilder returns a Builder writing to st, which must have been opened
@@ -130,7 +130,7 @@ func NewBuilder(st *store.Store, opts Options, workers int) *Builder {
 			inputs[name] = uint64(i + 1)
 		}
 	}
-	return &Builder{st: st, opts: opts, perTable: max(per, 1024), distinct: newDistinctCounter(maphash.MakeSeed()),
+	return &Builder{st: st, opts: opts, perTable: max(per, 1024), distinct: newDistinctCounter(),
 		free: make(chan *unit, workers+1), full: make(chan *unit, workers+1), done: make(chan struct{}),
 		dedupe: newDedupe(opts.KeepDuplicates, st.Meta().Games > 0), inputs: inputs}
 }
@@ -188,7 +188,7 @@ func (b *Builder) write(u *unit) error {
 	if err != nil {
 		return fmt.Errorf("flushing to the store: %w", err)
 	}
-	seen := newDistinctCounter(b.distinct.seed)
+	seen := newDistinctCounter()
 	err = b.writeRecords(sst, u, seen)
 	if err == errAborted {
 		sst.Close()
@@ -259,8 +259,9 @@ func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCoun
 	if base != 0 {
 		u.singles = u.singles[:0]
 		single = func(key []byte, local uint32) error {
-			seen.add(key)
-			u.singles = append(u.singles, uint64(store.SingleHash(key))<<32|uint64(local))
+			h := store.PositionHash(key)
+			seen.addHash(h)
+			u.singles = append(u.singles, h>>32<<32|uint64(local))
 			return nil
 		}
 	}
@@ -274,7 +275,7 @@ func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCoun
 	if err != nil || single == nil {
 		return err
 	}
-	slices.Sort(u.singles)
+	u.sortScratch = radixSort(u.singles, u.sortScratch)
 	u.refs = u.refs[:0]
 	for _, v := range u.singles {
 		u.refs = append(u.refs, store.SingleRef{Hash: uint32(v >> 32), Game: base + v&(1<<32-1)})
@@ -401,17 +402,10 @@ type worker struct {
 
 	stats    Stats // counters not yet added to the builder's
 	key      []byte
-	epKey    []byte       // scratch for addEP
-	seen     []byte       // keys of this game's positions since the last irreversible move...
-	seenOffs []seenRec    // ...and where each one is in seen
-	counted  []countedRec // this game's counted positions, in builds with single references
-}
-
-// countedRec is a position a game counted: its store.SingleHash and its
-// record in the unit's table.
-type countedRec struct {
-	h   uint32
-	rec int
+	epKey    []byte    // scratch for addEP
+	seen     []byte    // keys of this game's positions since the last irreversible move...
+	seenOffs []seenRec // ...and where each one is in seen
+	counted  []uint64  // this game's counted positions, in builds with single references: store.SingleHash << 32 | occurrence index
 }
 
 // seenRec is where the key of a position this game already reached (and
@@ -528,7 +522,7 @@ func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 			}
 			rec := t.AddOccurrence(w.key, m, &w.occ)
 			if singles {
-				w.counted = append(w.counted, countedRec{h: store.SingleHash(w.key), rec: rec})
+				w.counted = append(w.counted, uint64(store.SingleHash(w.key))<<32|uint64(rec))
 			}
 			w.unit.positions++
 			if pos.EPSquare() != board.NoSquare {
@@ -547,14 +541,50 @@ func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 // (see stats.Table.MarkShared): a reader that finds the game under that
 // hash could not tell which of them a reference is for. The positions of
 // counted are distinct (a game counts a position once); it is reordered.
-func markSharedHashes(t *stats.Table, counted []countedRec) {
-	slices.SortFunc(counted, func(x, y countedRec) int { return cmp.Compare(x.h, y.h) })
+func markSharedHashes(t *stats.Table, counted []uint64) {
+	slices.Sort(counted)
 	for i := 1; i < len(counted); i++ {
-		if counted[i].h == counted[i-1].h {
-			t.MarkShared(counted[i-1].rec)
-			t.MarkShared(counted[i].rec)
+		if counted[i]>>32 == counted[i-1]>>32 {
+			t.MarkShared(int(uint32(counted[i-1])))
+			t.MarkShared(int(uint32(counted[i])))
 		}
 	}
+}
+
+// radixSort sorts v in increasing order (an LSD radix sort, skipping the
+// bytes every value shares), with scratch as the other buffer; it returns
+// the scratch to keep.
+func radixSort(v, scratch []uint64) []uint64 {
+	n := len(v)
+	if cap(scratch) < n {
+		scratch = make([]uint64, n)
+	}
+	src, dst := v, scratch[:n]
+	var counts [256]int
+	for shift := uint(0); shift < 64 && n > 1; shift += 8 {
+		clear(counts[:])
+		for _, x := range src {
+			counts[byte(x>>shift)]++
+		}
+		if counts[byte(src[0]>>shift)] == n {
+			continue
+		}
+		sum := 0
+		for d, c := range counts {
+			counts[d] = sum
+			sum += c
+		}
+		for _, x := range src {
+			d := byte(x >> shift)
+			dst[counts[d]] = x
+			counts[d]++
+		}
+		src, dst = dst, src
+	}
+	if n > 0 && &src[0] != &v[0] {
+		copy(v, src)
+	}
+	return scratch
 }
 
 // addEP adds the occurrence w.occ of move m from pos, a position just

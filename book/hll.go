@@ -1,9 +1,10 @@
 package book
 
 import (
-	"hash/maphash"
 	"math"
 	"math/bits"
+
+	"github.com/chessbook/chessbook/store"
 )
 
 // hllP is the precision of distinctCounter: 2^14 registers, a standard
@@ -13,19 +14,19 @@ const hllP = 14
 // distinctCounter estimates how many distinct byte strings it was shown
 // (HyperLogLog). Counting a build's distinct positions exactly would take a
 // pass over the whole store; this takes 16 KiB and a hash per position
-// flushed. Counters made with the same seed merge.
+// flushed (store.PositionHash, which the builder computes for single
+// references anyway). Counters merge.
 type distinctCounter struct {
-	seed maphash.Seed
-	reg  [1 << hllP]uint8
+	reg [1 << hllP]uint8
 }
 
-func newDistinctCounter(seed maphash.Seed) *distinctCounter {
-	return &distinctCounter{seed: seed}
-}
+func newDistinctCounter() *distinctCounter { return &distinctCounter{} }
 
 // add records one string.
-func (c *distinctCounter) add(b []byte) {
-	h := maphash.Bytes(c.seed, b)
+func (c *distinctCounter) add(b []byte) { c.addHash(store.PositionHash(b)) }
+
+// addHash records one string by its store.PositionHash.
+func (c *distinctCounter) addHash(h uint64) {
 	j := h >> (64 - hllP)
 	rank := uint8(bits.LeadingZeros64(h<<hllP|1<<(hllP-1)) + 1)
 	if rank > c.reg[j] {

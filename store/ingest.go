@@ -75,7 +75,10 @@ func (s *Store) createSST() (string, *sstable.Writer, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	wo := s.popts.MakeWriterOptions(0, s.db.TableFormat())
+	// The last level's options (zstd): an ingested run is compact from the
+	// start, so a store closed before compactions caught up is not much
+	// bigger than a compacted one.
+	wo := s.popts.MakeWriterOptions(len(s.popts.Levels)-1, s.db.TableFormat())
 	return path, sstable.NewWriter(objstorageprovider.NewFileWritable(f), wo), nil
 }
 

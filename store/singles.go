@@ -40,9 +40,12 @@ func (r SingleRef) Compare(o SingleRef) int {
 	return 0
 }
 
+// PositionHash returns the 64-bit xxHash of position key pos.
+func PositionHash(pos []byte) uint64 { return xxhash.Sum64(pos) }
+
 // SingleHash returns the hash of position key pos under which single
-// references to it are kept: the high 32 bits of its 64-bit xxHash.
-func SingleHash(pos []byte) uint32 { return uint32(xxhash.Sum64(pos) >> 32) }
+// references to it are kept: the high 32 bits of its PositionHash.
+func SingleHash(pos []byte) uint32 { return uint32(PositionHash(pos) >> 32) }
 
 // Single references are kept in buckets: one 'q' record per value of the
 // hash's high singleBucketBits bits, holding every reference of the
