@@ -107,7 +107,7 @@ type unit struct {
 	// references of a flush, and numbered its games in arrival order.
 	singles     []uint64 // hash << 32 | the game's index in games.games
 	refs        []store.SingleRef
-	numbered    []store.GameID
+	numbered    []pendingGame
 	sortScratch []uint64
 }
 
@@ -230,9 +230,7 @@ func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCoun
 	var base uint64 // the number of the unit's first game
 	if b.singles() && len(u.games.games) > 0 {
 		u.numbered = u.numbered[:0]
-		for _, g := range u.games.games {
-			u.numbered = append(u.numbered, g.id)
-		}
+		u.numbered = append(u.numbered, u.games.games...)
 		base = b.numbers(len(u.numbered))
 	}
 	for _, g := range u.games.sorted() {
@@ -244,8 +242,8 @@ func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCoun
 		}
 	}
 	if base != 0 {
-		for i, id := range u.numbered {
-			if err := sst.SetGameNumber(base+uint64(i), id); err != nil {
+		for i, g := range u.numbered {
+			if err := sst.SetGameNumber(base+uint64(i), g.id, g.stamp); err != nil {
 				return err
 			}
 		}
@@ -306,7 +304,7 @@ func (b *Builder) numbers(n int) uint64 {
 // game as single references (see store.SetSingle) instead of statistics
 // records: in the count modes whose stores have them.
 func (b *Builder) singles() bool {
-	return b.opts.CountMode.HasSingles() && !b.opts.noSingles
+	return !b.opts.noSingles
 }
 
 // err returns the flusher's first error.
@@ -511,15 +509,8 @@ func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 			break
 		}
 		w.key = keys.Append(w.key[:0], &pos)
-		w.occ.MoverRating = white
-		if pos.SideToMove() == board.Black {
-			w.occ.MoverRating = black
-		}
 		if !perGame || !w.repeat(&pos) {
-			w.occ.Ply = ply
-			if stamp != 0 {
-				w.occ.Seen = stamp | uint64(min(ply, 1<<12-1))
-			}
+			setPly(&w.occ, ply, pos.SideToMove(), white, black, stamp)
 			rec := t.AddOccurrence(w.key, m, &w.occ)
 			if singles {
 				w.counted = append(w.counted, uint64(store.SingleHash(w.key))<<32|uint64(rec))

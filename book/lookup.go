@@ -29,6 +29,21 @@ func newOccurrence(g *pgn.Game, id store.GameID, white, black int, date stats.Da
 		Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
 }
 
+// setPly completes occ, what a game adds to the positions it counts, for
+// the move played at ply ply by side: the ply, the mover's rating (white
+// and black are the players') and the first-seen stamp from the game's
+// stamp (0: none).
+func setPly(occ *stats.Occurrence, ply int, side board.Color, white, black int, stamp uint64) {
+	occ.Ply = ply
+	occ.MoverRating = white
+	if side == board.Black {
+		occ.MoverRating = black
+	}
+	if stamp != 0 {
+		occ.Seen = stamp | uint64(min(ply, 1<<12-1))
+	}
+}
+
 // gameRatings returns the players' ratings and the date of g, as the
 // builder reads them.
 func gameRatings(g *pgn.Game) (white, black int, date stats.Date) {
@@ -59,12 +74,9 @@ func EntryInto(st *store.Store, e *stats.Entry, pos []byte) (bool, error) {
 // lowest number of those games (0: none).
 func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, first uint64, err error) {
 	m := st.Meta()
-	if !m.CountMode.HasSingles() {
-		return false, 0, nil
-	}
 	var key []byte
 	err = st.Singles(pos, func(num uint64) error {
-		id, err := st.GameByNumber(num)
+		id, stamp, err := st.GameByNumber(num)
 		if err != nil {
 			return fmt.Errorf("single reference of position %x: %w", pos, err)
 		}
@@ -78,7 +90,7 @@ func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, first 
 		}
 		var occ stats.Occurrence
 		var mv board.Move
-		key, mv, occ, found = visit(&g, id, pos, m.MaxPly, key, found)
+		key, mv, occ, found = visit(&g, id, stamp, pos, m.MaxPly, key, found)
 		if occ.Game.ID != 0 {
 			e.AddOccurrence(mv, &occ)
 			if first == 0 {
@@ -91,11 +103,11 @@ func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, first 
 }
 
 // visit looks for the first visit of the position with key pos in game g
-// (stored as id) within maxPly plies (0: all), and returns the move g
+// (stored as id, with first-seen stamp stamp) within maxPly plies (0: all), and returns the move g
 // played there and what it adds, as the builder counts it (a zero
 // occurrence if g never reaches pos); found is set when it does and
 // otherwise returned as given. key is scratch space, returned for reuse.
-func visit(g *pgn.Game, id store.GameID, pos []byte, maxPly int, key []byte, found bool) ([]byte, board.Move, stats.Occurrence, bool) {
+func visit(g *pgn.Game, id store.GameID, stamp uint64, pos []byte, maxPly int, key []byte, found bool) ([]byte, board.Move, stats.Occurrence, bool) {
 	p := g.Start
 	for ply, mv := range g.Moves {
 		if maxPly > 0 && ply >= maxPly {
@@ -105,11 +117,7 @@ func visit(g *pgn.Game, id store.GameID, pos []byte, maxPly int, key []byte, fou
 		if bytes.Equal(key, pos) {
 			white, black, date := gameRatings(g)
 			occ := newOccurrence(g, id, white, black, date)
-			occ.Ply = ply
-			occ.MoverRating = white
-			if p.SideToMove() == board.Black {
-				occ.MoverRating = black
-			}
+			setPly(&occ, ply, p.SideToMove(), white, black, stamp)
 			return key, mv, occ, true
 		}
 		p.Play(mv)
@@ -152,7 +160,7 @@ func Positions(ctx context.Context, st *store.Store, singles bool, fn func(pos [
 	if err := it.Close(); err != nil {
 		return err
 	}
-	if !singles || !st.Meta().CountMode.HasSingles() {
+	if !singles {
 		return nil
 	}
 	return singlePositions(ctx, st, func(pos []byte, e *stats.Entry) error { return fn(pos, e) })
@@ -216,7 +224,7 @@ func singlePositions(ctx context.Context, st *store.Store, fn func(pos []byte, e
 		}
 		slices.Sort(refs)
 		r := singleReplayer{st: st, maxPly: m.MaxPly, slow: slow, fn: fn}
-		err = st.GameNumbers(lo, hi, func(num uint64, id store.GameID) (bool, error) {
+		err = st.GameNumbers(lo, hi, func(num uint64, id store.GameID, stamp uint64) (bool, error) {
 			if ctx.Err() != nil {
 				return false, ctx.Err()
 			}
@@ -225,7 +233,7 @@ func singlePositions(ctx context.Context, st *store.Store, fn func(pos []byte, e
 			if i == j {
 				return true, nil // no single reference to this game
 			}
-			return true, r.game(num, id, refs[i:j])
+			return true, r.game(num, id, stamp, refs[i:j])
 		})
 		if err != nil {
 			return err
@@ -248,7 +256,7 @@ type singleReplayer struct {
 // game replays game num (id), whose single references are refs (low 32
 // bits: the hashes, in order), and reports the positions only single
 // references reach that it is the lowest-numbered game of.
-func (r *singleReplayer) game(num uint64, id store.GameID, refs []uint64) error {
+func (r *singleReplayer) game(num uint64, id store.GameID, stamp uint64, refs []uint64) error {
 	rec, err := r.st.Game(id)
 	if err != nil {
 		return fmt.Errorf("game number %d: %w", num, err)
@@ -305,11 +313,7 @@ func (r *singleReplayer) game(num uint64, id store.GameID, refs []uint64) error 
 				continue
 			}
 		} else {
-			occ.Ply = ply
-			occ.MoverRating = white
-			if side == board.Black {
-				occ.MoverRating = black
-			}
+			setPly(&occ, ply, side, white, black, stamp)
 			r.e.Reset()
 			r.e.AddOccurrence(mv, &occ)
 		}

@@ -73,7 +73,9 @@ func allPositions(t *testing.T, dir string) (all map[string]string, records, sin
 // book.Positions and book.Entry; and it holds far fewer records. Runs
 // split an input in two builds into the same store (single references of
 // both runs, and positions that are single in one run and counted in the
-// other), a move limit cuts games, and games start from FEN tags.
+// other), a move limit cuts games, games start from FEN tags, and in
+// -count occurrence mode every visit counts, with its first-seen stamp,
+// and duplicate games too.
 func TestSinglesOracle(t *testing.T) {
 	data := testutil.SharedData(t)
 	twic := filepath.Join(data, "small", "notnil_twic0920.pgn")
@@ -87,6 +89,8 @@ func TestSinglesOracle(t *testing.T) {
 		{"one run", book.Options{}, [][]string{{twic, cao, dfrc}}},
 		{"two runs", book.Options{}, [][]string{{twic}, {cao, dfrc}}},
 		{"max-ply 20, two runs", book.Options{MaxPly: 20}, [][]string{{cao}, {twic}}},
+		{"occurrence, duplicates kept", book.Options{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 1024},
+			[][]string{{twic, cao}, {cao, dfrc}}},
 	}
 	if !testing.Short() {
 		cases = append(cases, struct {

@@ -19,9 +19,9 @@ import (
 // unchanged, but a version 2 store's numbers mean something else, and
 // adding version 3 games to it would mix both rules.
 //
-// Version 4 keeps the positions of [CountGame] stores that a single game
-// reached as single references ('q' records) instead of statistics
-// records: readers that look only at 'p' records would miss them.
+// Version 4 keeps the positions that a single game reached once as single
+// references ('q' records) instead of statistics records: readers that
+// look only at 'p' records would miss them.
 const FormatVersion = 4
 
 // CountMode says what one game adds to a position it reaches more than
@@ -40,11 +40,6 @@ const (
 	// is the number of games that played on from it.
 	CountGame CountMode = "game"
 )
-
-// HasSingles reports whether a store of this count mode keeps positions
-// reached by one game as single references ([SSTWriter.SetSingle]) rather
-// than as statistics records: [CountGame] stores do.
-func (m CountMode) HasSingles() bool { return m == CountGame }
 
 // Valid reports whether m is one of the count modes.
 func (m CountMode) Valid() bool { return m == CountOccurrence || m == CountGame }

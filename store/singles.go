@@ -145,26 +145,46 @@ func numberKey(dst []byte, num uint64) []byte {
 }
 
 // SetGameNumber records that game id, stored in the same ingestion, has
-// number num: single references name games by number, which takes a few
-// bytes where an id takes eight. Numbers are given out by the builder
-// from [Meta].NextGame up, each once; the ingestion advances NextGame
-// past the numbers it records. Records go before the game order records
-// and the positions, in increasing number order.
-func (w *SSTWriter) SetGameNumber(num uint64, id GameID) error {
+// number num, and its first-seen stamp (0: none; see the builder): single
+// references name games by number, which takes a few bytes where an id
+// takes eight, and the stamp is what a single reference's statistics need
+// beyond the game record. Numbers are given out by the builder from
+// [Meta].NextGame up, each once; the ingestion advances NextGame past the
+// numbers it records. Records go before the game order records and the
+// positions, in increasing number order.
+func (w *SSTWriter) SetGameNumber(num uint64, id GameID, stamp uint64) error {
 	if w.done {
 		return errSSTDone
 	}
-	if num == 0 || id == 0 {
-		return fmt.Errorf("store: sstable game number %d, game %s: zero", num, id)
+	if num == 0 || id == 0 || num >= 1<<singleNumberBits {
+		return fmt.Errorf("store: sstable game number %d, game %s: out of range", num, id)
 	}
 	w.key = numberKey(w.key[:0], num)
-	var v [8]byte
-	binary.BigEndian.PutUint64(v[:], uint64(id))
-	if err := w.add(w.key, v[:], false); err != nil {
+	w.enc = binary.BigEndian.AppendUint64(w.enc[:0], uint64(id))
+	if stamp != 0 {
+		w.enc = binary.AppendUvarint(w.enc, stamp)
+	}
+	if err := w.add(w.key, w.enc, false); err != nil {
 		return fmt.Errorf("store: sstable game number %d: %w", num, err)
 	}
 	w.nextGame = max(w.nextGame, num+1)
 	return nil
+}
+
+// decodeNumber decodes the value of a game number record.
+func decodeNumber(num uint64, v []byte) (GameID, uint64, error) {
+	if len(v) < 8 {
+		return 0, 0, fmt.Errorf("game number %d: %w: bad record %x", num, ErrNotStore, v)
+	}
+	id := GameID(binary.BigEndian.Uint64(v))
+	if len(v) == 8 {
+		return id, 0, nil
+	}
+	stamp, n := binary.Uvarint(v[8:])
+	if n != len(v)-8 || stamp == 0 {
+		return 0, 0, fmt.Errorf("game number %d: %w: bad record %x", num, ErrNotStore, v)
+	}
+	return id, stamp, nil
 }
 
 // MergeSingles adds the single references refs, sorted by hash then game
@@ -243,31 +263,35 @@ func (s *Store) get(what string, key []byte) ([]byte, interface{ Close() error }
 	return v, closer, nil
 }
 
-// GameByNumber returns the id of the game numbered num (see
-// [SSTWriter.SetGameNumber]), or an error wrapping [ErrGameNotFound].
-func (s *Store) GameByNumber(num uint64) (GameID, error) {
+// GameByNumber returns the id and the first-seen stamp (0: none) of the
+// game numbered num (see [SSTWriter.SetGameNumber]), or an error wrapping
+// [ErrGameNotFound].
+func (s *Store) GameByNumber(num uint64) (GameID, uint64, error) {
 	v, closer, err := s.get("game number", numberKey(nil, num))
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if closer == nil {
-		return 0, fmt.Errorf("game number %d: %w", num, ErrGameNotFound)
+		return 0, 0, fmt.Errorf("game number %d: %w", num, ErrGameNotFound)
 	}
 	defer closer.Close()
-	if len(v) != 8 {
-		return 0, fmt.Errorf("game number %d: %w: bad record %x", num, ErrNotStore, v)
-	}
-	return GameID(binary.BigEndian.Uint64(v)), nil
+	return decodeNumber(num, v)
 }
 
 // GameNumbers calls fn with every numbered game whose number is in [lo,
-// hi), in number order, until fn returns false or an error.
-func (s *Store) GameNumbers(lo, hi uint64, fn func(num uint64, id GameID) (bool, error)) error {
+// hi), with its id and first-seen stamp, in number order, until fn
+// returns false or an error.
+func (s *Store) GameNumbers(lo, hi uint64, fn func(num uint64, id GameID, stamp uint64) (bool, error)) error {
 	return s.scan("game numbers", numberKey(nil, lo), numberKey(nil, hi), func(k, v []byte) (bool, error) {
-		if len(k) != 9 || len(v) != 8 {
-			return false, fmt.Errorf("iterating game numbers: %w: bad record %x", ErrNotStore, k)
+		if len(k) != 9 {
+			return false, fmt.Errorf("iterating game numbers: %w: bad key %x", ErrNotStore, k)
 		}
-		return fn(binary.BigEndian.Uint64(k[1:]), GameID(binary.BigEndian.Uint64(v)))
+		num := binary.BigEndian.Uint64(k[1:])
+		id, stamp, err := decodeNumber(num, v)
+		if err != nil {
+			return false, err
+		}
+		return fn(num, id, stamp)
 	})
 }
 
