@@ -75,10 +75,11 @@ func (s *Store) createSST() (string, *sstable.Writer, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	// The last level's options (zstd): an ingested run is compact from the
-	// start, so a store closed before compactions caught up is not much
-	// bigger than a compacted one.
-	wo := s.popts.MakeWriterOptions(len(s.popts.Levels)-1, s.db.TableFormat())
+	// Level 0's options (fast compression): compactions recompress the
+	// data with zstd on its way down, and compressing ingested runs with
+	// zstd as well cost more build time than it saved space (a store
+	// closed before its compactions caught up is 10-20% bigger).
+	wo := s.popts.MakeWriterOptions(0, s.db.TableFormat())
 	return path, sstable.NewWriter(objstorageprovider.NewFileWritable(f), wo), nil
 }
 
