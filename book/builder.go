@@ -253,21 +253,20 @@ func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCoun
 			return err
 		}
 	}
-	var single func(key []byte, local uint32) error
+	var single func(key []byte, h, local uint32) error
 	if base != 0 {
 		u.singles = u.singles[:0]
-		single = func(key []byte, local uint32) error {
-			h := store.PositionHash(key)
+		single = func(key []byte, h, local uint32) error {
 			seen.addHash(h)
-			u.singles = append(u.singles, h>>32<<32|uint64(local))
+			u.singles = append(u.singles, uint64(h)<<32|uint64(local))
 			return nil
 		}
 	}
-	err := u.t.FlushSplit(func(key, enc []byte) error {
+	err := u.t.FlushSplit(func(key []byte, h uint32, enc []byte) error {
 		if b.aborted.Load() {
 			return errAborted
 		}
-		seen.add(key)
+		seen.addHash(h)
 		return sst.MergeTrusted(key, enc)
 	}, single)
 	if err != nil || single == nil {
@@ -511,9 +510,10 @@ func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 		w.key = keys.Append(w.key[:0], &pos)
 		if !perGame || !w.repeat(&pos) {
 			setPly(&w.occ, ply, pos.SideToMove(), white, black, stamp)
+			w.occ.Hash = store.SingleHash(w.key)
 			rec := t.AddOccurrence(w.key, m, &w.occ)
 			if singles {
-				w.counted = append(w.counted, uint64(store.SingleHash(w.key))<<32|uint64(rec))
+				w.counted = append(w.counted, uint64(w.occ.Hash)<<32|uint64(rec))
 			}
 			w.unit.positions++
 			if pos.EPSquare() != board.NoSquare {

@@ -14,8 +14,9 @@ const hllP = 14
 // distinctCounter estimates how many distinct byte strings it was shown
 // (HyperLogLog). Counting a build's distinct positions exactly would take a
 // pass over the whole store; this takes 16 KiB and a hash per position
-// flushed (store.PositionHash, which the builder computes for single
-// references anyway). Counters merge.
+// flushed (store.SingleHash, which the builder computes for single
+// references anyway: 14 bits pick a register, 18 the rank, enough for
+// billions). Counters merge.
 type distinctCounter struct {
 	reg [1 << hllP]uint8
 }
@@ -23,12 +24,12 @@ type distinctCounter struct {
 func newDistinctCounter() *distinctCounter { return &distinctCounter{} }
 
 // add records one string.
-func (c *distinctCounter) add(b []byte) { c.addHash(store.PositionHash(b)) }
+func (c *distinctCounter) add(b []byte) { c.addHash(store.SingleHash(b)) }
 
-// addHash records one string by its store.PositionHash.
-func (c *distinctCounter) addHash(h uint64) {
-	j := h >> (64 - hllP)
-	rank := uint8(bits.LeadingZeros64(h<<hllP|1<<(hllP-1)) + 1)
+// addHash records one string by its store.SingleHash.
+func (c *distinctCounter) addHash(h uint32) {
+	j := h >> (32 - hllP)
+	rank := uint8(bits.LeadingZeros32(h<<hllP|1<<(hllP-1)) + 1)
 	if rank > c.reg[j] {
 		c.reg[j] = rank
 	}

@@ -44,6 +44,7 @@ type occRec struct {
 	moverRating uint32
 	lowPly      uint32 // the ply plus one; 0: not recorded (see MoveStats.LowPly)
 	game        uint32 // index into Table.games
+	hash        uint32 // Occurrence.Hash
 	seen        uint64 // see MoveStats.FirstSeen
 }
 
@@ -111,6 +112,9 @@ type Occurrence struct {
 	// batch, say), which FlushSplit hands back for positions reached by
 	// this game only.
 	Local uint32
+	// Hash is the caller's hash of the position key, which FlushSplit
+	// hands back with the position (the first occurrence's).
+	Hash uint32
 }
 
 // Add adds one game's contribution for move m played from the position
@@ -133,7 +137,7 @@ func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) int {
 		ply = uint32(o.Ply) + 1
 	}
 	t.occs = append(t.occs, occRec{keyOff: uint32(len(t.arena)), keyLen: uint8(len(key)), move: m,
-		moverRating: uint32(min(max(o.MoverRating, 0), 1<<32-1)), lowPly: ply, game: uint32(len(t.games) - 1), seen: o.Seen})
+		moverRating: uint32(min(max(o.MoverRating, 0), 1<<32-1)), lowPly: ply, game: uint32(len(t.games) - 1), hash: o.Hash, seen: o.Seen})
 	t.arena = append(t.arena, key...)
 	return len(t.occs) - 1
 }
@@ -152,15 +156,16 @@ func (t *Table) key(r *occRec) []byte {
 // valid during the call. If emit fails, Flush stops and returns its error,
 // and the Table is emptied all the same.
 func (t *Table) Flush(emit func(key, enc []byte) error) error {
-	return t.FlushSplit(emit, nil)
+	return t.FlushSplit(func(key []byte, _ uint32, enc []byte) error { return emit(key, enc) }, nil)
 }
 
-// FlushSplit is Flush, except that when single is not nil, a position
+// FlushSplit is Flush, except that emit and single also get the
+// position's Occurrence.Hash, and that when single is not nil, a position
 // reached by a single game is given to single instead of emit, with that
 // game's Occurrence.Local: a position with one occurrence, with a game
 // reference, not marked by MarkShared. Its statistics are those of the
 // game's one occurrence.
-func (t *Table) FlushSplit(emit func(key, enc []byte) error, single func(key []byte, local uint32) error) error {
+func (t *Table) FlushSplit(emit func(key []byte, hash uint32, enc []byte) error, single func(key []byte, hash, local uint32) error) error {
 	defer t.Reset()
 	t.order = t.order[:0]
 	var buf [16]byte
@@ -181,7 +186,7 @@ func (t *Table) FlushSplit(emit func(key, enc []byte) error, single func(key []b
 		if single != nil && j == i+1 {
 			r := &t.occs[first.idx]
 			if g := &t.games[r.game]; !r.shared && g.ref.ID != 0 {
-				if err := single(key, g.local); err != nil {
+				if err := single(key, r.hash, g.local); err != nil {
 					return err
 				}
 				i = j
@@ -204,7 +209,7 @@ func (t *Table) FlushSplit(emit func(key, enc []byte) error, single func(key []b
 			}
 		}
 		t.enc = t.entry.AppendEncode(t.enc[:0])
-		if err := emit(key, t.enc); err != nil {
+		if err := emit(key, t.occs[first.idx].hash, t.enc); err != nil {
 			return err
 		}
 		i = j
