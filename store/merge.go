@@ -20,6 +20,7 @@ const MergerName = "chessbook.entry.v3"
 // value mergers; it holds no other state.
 func newMerger() *pebble.Merger {
 	pool := &sync.Pool{New: func() any { return new(entryMerger) }}
+	spool := &sync.Pool{New: func() any { return new(singlesMerger) }}
 	return &pebble.Merger{
 		Name: MergerName,
 		Merge: func(key, value []byte) (pebble.ValueMerger, error) {
@@ -27,7 +28,12 @@ func newMerger() *pebble.Merger {
 				if err := validateSingles(value); err != nil {
 					return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
 				}
-				return &singlesMerger{key: append([]byte(nil), key...), buf: append([]byte(nil), value...)}, nil
+				m := spool.Get().(*singlesMerger)
+				m.pool = spool
+				m.key = append(m.key[:0], key...)
+				m.buf = append(m.buf[:0], value...)
+				m.ends, m.packs = m.ends[:0], m.packs[:0]
+				return m, nil
 			}
 			if err := stats.ValidateEncoded(value); err != nil {
 				return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
@@ -86,12 +92,14 @@ func (m *entryMerger) Close() error {
 // singlesMerger merges the operands of one bucket of single references:
 // their union, which is associative and commutative. It gathers the
 // operands and merges them once, in Finish: a compaction may hand it
-// dozens.
+// dozens. Operands are validated there, as they are decoded.
 type singlesMerger struct {
+	pool  *sync.Pool
 	key   []byte // for error messages
 	buf   []byte // the operands, encoded, one after the other...
-	ends  []int  // ...and where each ends in buf
+	ends  []int  // ...and where each ends in buf (empty: buf is the only one)
 	packs []uint64
+	out   []byte
 }
 
 // MergeNewer merges an operand newer than the ones seen so far.
@@ -101,9 +109,6 @@ func (m *singlesMerger) MergeNewer(value []byte) error { return m.merge(value) }
 func (m *singlesMerger) MergeOlder(value []byte) error { return m.merge(value) }
 
 func (m *singlesMerger) merge(value []byte) error {
-	if err := validateSingles(value); err != nil {
-		return fmt.Errorf("chessbook merge operator: key %x: %w", m.key, err)
-	}
 	if len(m.ends) == 0 {
 		m.ends = append(m.ends, len(m.buf))
 	}
@@ -113,27 +118,35 @@ func (m *singlesMerger) merge(value []byte) error {
 }
 
 // Finish returns the merged value: the same whether or not the base
-// operand was included.
+// operand was included. The returned Closer gives the merger back to the
+// pool; the value is valid until then.
 func (m *singlesMerger) Finish(includesBase bool) ([]byte, io.Closer, error) {
 	if len(m.ends) == 0 {
-		return m.buf, nil, nil
+		if err := validateSingles(m.buf); err != nil {
+			return nil, nil, fmt.Errorf("chessbook merge operator: key %x: %w", m.key, err)
+		}
+		return m.buf, m, nil
 	}
 	start := 0
+	var err error
 	for _, end := range m.ends {
-		err := decodeSingles(0, m.buf[start:end], func(r SingleRef) bool {
-			m.packs = append(m.packs, uint64(r.Hash&singleLowMask)<<singleNumberBits|r.Game)
-			return true
-		})
-		if err != nil {
+		if m.packs, err = appendPacked(m.packs, m.buf[start:end]); err != nil {
 			return nil, nil, fmt.Errorf("chessbook merge operator: key %x: %w", m.key, err)
 		}
 		start = end
 	}
 	slices.Sort(m.packs)
 	m.packs = slices.Compact(m.packs)
-	refs := make([]SingleRef, len(m.packs))
-	for i, v := range m.packs {
-		refs[i] = SingleRef{Hash: uint32(v >> singleNumberBits), Game: v & (1<<singleNumberBits - 1)}
+	m.out = appendPackedSingles(m.out[:0], m.packs)
+	return m.out, m, nil
+}
+
+// Close returns the merger to its pool.
+func (m *singlesMerger) Close() error {
+	if m.pool != nil {
+		p := m.pool
+		m.pool = nil
+		p.Put(m)
 	}
-	return appendSingles(nil, refs), nil, nil
+	return nil
 }

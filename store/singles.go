@@ -132,6 +132,56 @@ func decodeSingles(bucket uint32, v []byte, fn func(SingleRef) bool) error {
 
 var errBadSingles = errors.New("corrupt single references")
 
+// appendPacked appends the references of the encoded bucket v to dst,
+// each packed as its hash's low bits << singleNumberBits | its game
+// number (which sorts as the references do), as decodeSingles checks
+// them.
+func appendPacked(dst []uint64, v []byte) ([]uint64, error) {
+	var low, game uint64
+	for i := 0; len(v) > 0; i++ {
+		d, n := binary.Uvarint(v)
+		if n <= 0 || d > singleLowMask-low {
+			return dst, errBadSingles
+		}
+		v = v[n:]
+		g, n := binary.Uvarint(v)
+		if n <= 0 {
+			return dst, errBadSingles
+		}
+		v = v[n:]
+		if i > 0 && d == 0 {
+			if g == 0 || g > ^uint64(0)-game {
+				return dst, errBadSingles
+			}
+			g += game
+		}
+		if g == 0 || g >= 1<<singleNumberBits {
+			return dst, errBadSingles
+		}
+		low += d
+		game = g
+		dst = append(dst, low<<singleNumberBits|game)
+	}
+	return dst, nil
+}
+
+// appendPackedSingles is appendSingles for sorted packed references (see
+// appendPacked).
+func appendPackedSingles(dst []byte, packs []uint64) []byte {
+	var low, game uint64
+	for i, p := range packs {
+		l, g := p>>singleNumberBits, p&(1<<singleNumberBits-1)
+		dst = binary.AppendUvarint(dst, l-low)
+		if i > 0 && l == low {
+			dst = binary.AppendUvarint(dst, g-game)
+		} else {
+			dst = binary.AppendUvarint(dst, g)
+		}
+		low, game = l, g
+	}
+	return dst
+}
+
 // ValidateSingles checks that v is a valid encoding of a bucket's single
 // references.
 func validateSingles(v []byte) error {
