@@ -13,6 +13,14 @@
 //     and its games counter always agree, and parallel or incremental
 //     builds simply add up through the store's merge operator.
 //   - A game is always flushed whole: tables are flushed between games.
+//   - A Table appends occurrences flat and aggregates them when flushed.
+//     A position one game counted once in a flush is written as a single
+//     reference to that game (see package store) instead of statistics;
+//     Entry and Positions (lookup.go) rebuild its statistics by replaying
+//     the game with the builder's own rules (newOccurrence, setPly), and
+//     every reader goes through them. The oracle test builds the same
+//     input with and without single references and compares every
+//     position.
 //   - Every game is stored (package gamecode) under an id that is a hash of
 //     its content, in the same ingestion as the statistics it adds. A game
 //     whose id is already in the store, or pending in this run, is a

@@ -1,7 +1,8 @@
-// Package store keeps the opening book in a Pebble database: one record per
-// position, holding the [stats.Entry] of every move played from it, built up
-// through a single merge operator so that batches and ingested sstables from
-// any number of runs simply add up.
+// Package store keeps the opening book in a Pebble database: a statistics
+// record per position reached by several games, holding the [stats.Entry]
+// of every move played from it, and a single reference to the game for
+// each position one game reached, built up through one merge operator so
+// that batches and ingested sstables from any number of runs simply add up.
 //
 // # Key schema
 //
@@ -12,15 +13,48 @@
 //	                    -> stats.Entry, encoded; MERGE records (en-passant side records)
 //	'g' + id (8 bytes, big-endian) -> a game record (package gamecode); a SET
 //	'm'                 -> Meta, JSON (see [Meta]); a SET, never merged
+//	'n' + number (8 bytes, big-endian)
+//	                    -> game id (8 bytes, big-endian) + first-seen stamp
+//	                       (uvarint, absent when 0); a SET (game numbers)
 //	'o' + stamp (8 bytes, big-endian) + id (8 bytes, big-endian)
 //	                    -> empty; a SET (the game order index)
 //	'p' + position key  -> stats.Entry, encoded (see package stats); MERGE records
+//	'q' + bucket (3 bytes, big-endian: the high 18 bits of a SingleHash)
+//	                    -> single references, encoded; MERGE records
 //
 // Position keys are the opaque byte strings of package keys (1 to 26 bytes,
 // usually about 12); the store never looks inside them, and [Store.Positions]
 // lists positions in the byte order of their keys. Iterators over positions
 // ([Store.NewIter], [Store.Positions]) are bounded to the 'p' prefix and
 // never see the other kinds.
+//
+// # Single references
+//
+// Most positions of a big book are reached by one game only (96% of the
+// 412k-game benchmark's), and a statistics record for each made stores ten
+// times their compressed input. A flush that counted a position once, from
+// one game, writes no statistics record for it but a single reference:
+// the game's number under the position's [SingleHash] (the high 32 bits of
+// the key's xxHash64). The position's statistics are what that game adds
+// to it, which package book rebuilds by replaying the game. A position's
+// statistics are its 'p' record (if any) plus the contribution of every
+// game referenced under its hash that reaches it; the builder keeps a
+// position out of the references when another position its game counted
+// has the same hash, so a reference always names one position of its
+// game. References are kept in buckets (a 'q' record per value of the
+// hash's high 18 bits), each a list sorted by (low 14 bits of the hash,
+// game number): per reference, the difference of the low bits from the
+// previous reference's as a uvarint, then the game number as a uvarint,
+// or its difference from the previous number when the low bits are equal.
+// A bucket's operands merge by their union. Games are named by a number
+// ('n' records, handed out from [Meta].NextGame, each ingestion recording
+// the numbers of its games) because a number of a few bytes makes a
+// reference about 4 bytes where an 8-byte id would make it 10. The 'n'
+// record also carries the game's first-seen stamp, the one part of a
+// -count occurrence statistic that the game record does not hold. On the
+// benchmark this makes the store 2x its zstd-compressed input instead of
+// 10x, and the build faster (a few hundred thousand keys per flush instead
+// of millions).
 //
 // The 'e' and 'o' records exist for the Polyglot export (package book) to
 // equal PolyGlot's make-book exactly (format version 3 stores have them
@@ -51,12 +85,12 @@
 // the store" means "its statistics are counted": a re-run skips it.
 //
 // Prefixes not listed are reserved, in particular 's' (sources) and 'x'
-// (secondary indexes). The merge operator does not look at the prefix: it
-// merges every MERGE operand as an encoded stats.Entry ('e' and 'p'
-// records); the other kinds are SETs and never reach it. A new prefix whose
-// values must be merged with other semantics than stats entries gets its
-// own branch in the merge operator (which sees the key) and a new
-// [FormatVersion].
+// (secondary indexes). The merge operator merges 'q' operands as buckets
+// of single references (their union) and every other MERGE operand as an
+// encoded stats.Entry ('e' and 'p' records); the other kinds are SETs and
+// never reach it. A new prefix whose values must be merged with other
+// semantics gets its own branch in the merge operator (which sees the
+// key) and a new [FormatVersion].
 //
 // # Format version and build options
 //
@@ -64,18 +98,20 @@
 // stats encoding, the merge operator's name ([MergerName]) and the rules by
 // which the builder counts games (version 3: in [CountGame] stores a game
 // counts once per position, at its first visit, under the move it played
-// then). Opening a store written with another format version fails with an
-// [*IncompatibleError] (errors.Is(err, [ErrIncompatible])) that asks for a
-// rebuild. So does opening
-// a store for writing with build options that change what the numbers mean
-// (MaxPly, CountMode) other than the ones it was built with: adding games
-// counted one way to games counted another would silently mix them.
+// then; version 4: single references and game numbers). Opening a store
+// written with another format version fails with an [*IncompatibleError]
+// (errors.Is(err, [ErrIncompatible])) that asks for a rebuild. So does
+// opening a store for writing with build options that change what the
+// numbers mean (MaxPly, CountMode) other than the ones it was built with:
+// adding games counted one way to games counted another would silently mix
+// them.
 //
 // # Merge operator
 //
 // One Pebble merge operator, named [MergerName], merges encoded entries with
 // [stats.MergeEncoded]: sums add up, first dates take the minimum, last dates
-// the maximum. The operation is associative and commutative, so Pebble may
+// the maximum; and buckets of single references by their union. Both
+// operations are associative and commutative, so Pebble may
 // merge operands in any grouping (in batches, flushes, compactions, partial
 // merges without the base value, reads), and builders may write in any order
 // and in parallel. Every operand is validated on the way in ([Batch.Merge],
