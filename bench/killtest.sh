@@ -8,7 +8,7 @@
 # round starts a build into the same store and sends SIGKILL after a random
 # delay (0.2 s to most of a full build's time); a final run then completes
 # it. The statistics are compared as a full dump (bookquery positions
-# -moves: every position with every move's counters, ratings, dates, plies
+# -moves, sorted: every position with every move's counters, ratings, dates, plies
 # and game references), plus the games counter and the number of games.
 # -mem 256 makes the builder commit small units often, so kills land
 # between, and during, many commits.
@@ -23,7 +23,7 @@ go build -o "$work/bookbuild" ./cmd/bookbuild
 go build -o "$work/bookquery" ./cmd/bookquery
 build() { "$work/bookbuild" -q -mem 256 -db "$1" "$input"; }
 dump() {
-  "$work/bookquery" -db "$1" positions -moves | sha256sum | cut -c1-16
+  "$work/bookquery" -db "$1" positions -moves | LC_ALL=C sort | sha256sum | cut -c1-16
   "$work/bookquery" -db "$1" positions -format csv | wc -l
 }
 

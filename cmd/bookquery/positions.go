@@ -19,6 +19,9 @@ import (
 
 // The positions command streams every stored position. Only a store whose
 // keys are lossless can do this: each key decodes back to its position.
+// Positions of several games come first, in key order; then those reached
+// by one game only (single references, see package store), found by
+// replaying every stored game, in the order of the games' numbers.
 
 var positionsCmd = &command{
 	name:    "positions",
