@@ -335,6 +335,16 @@ func (s *Store) Compact(ctx context.Context) error {
 	return nil
 }
 
+// L0Sublevels returns the number of sublevels of the store's level 0:
+// about the number of ingestions since the last compaction, each of which a
+// read may have to look into.
+func (s *Store) L0Sublevels() int {
+	if s.closed.Load() {
+		return 0
+	}
+	return int(s.db.Metrics().Levels[0].Sublevels)
+}
+
 // DiskUsage returns the bytes the store takes on disk: sstables, WAL and
 // Pebble's other files.
 func (s *Store) DiskUsage() uint64 {

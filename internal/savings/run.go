@@ -373,10 +373,10 @@ func storeReport(st *store.Store, total *accumulator, workers []*storeWorker) *R
 	dir := store.DirSize(st.Dir())
 	fd, fe := float64(r.Distinct), float64(r.Entries)
 	r.Disk = []DiskRow{
-		{What: "store directory on disk (Pebble: keys, statistics, index, compression)", Bytes: float64(dir),
+		{What: "store directory on disk (Pebble: statistics, single references, games, index, compression)", Bytes: float64(dir),
 			PerPosition: perOf(float64(dir), r.Distinct), PerEntry: perOf(float64(dir), r.Entries), PerGame: perOf(float64(dir), meta.Games)},
-		{What: "position keys, uncompressed", Bytes: float64(kb), PerPosition: perOf(float64(kb), r.Distinct)},
-		{What: "statistics values, uncompressed", Bytes: float64(vb), PerPosition: perOf(float64(vb), r.Distinct), PerEntry: perOf(float64(vb), r.Entries)},
+		{What: "position keys, uncompressed (had every position a statistics record: positions of one game are single references instead)", Bytes: float64(kb), PerPosition: perOf(float64(kb), r.Distinct)},
+		{What: "statistics values, uncompressed (had every position a statistics record)", Bytes: float64(vb), PerPosition: perOf(float64(vb), r.Distinct), PerEntry: perOf(float64(vb), r.Entries)},
 		{What: "PolyGlot book, every entry (16 bytes each)", Bytes: 16 * fe, PerPosition: 16 * fe / max(fd, 1), PerEntry: 16,
 			Note: "make-book keeps only moves played often enough: fewer entries"},
 	}
