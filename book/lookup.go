@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
@@ -128,11 +129,46 @@ func visit(g *pgn.Game, id store.GameID, stamp uint64, pos []byte, maxPly int, k
 // Positions calls fn with every position of the store that has a
 // statistics record, with its statistics (see Entry), in the byte order of
 // position keys; then, when singles is set, with every position reached by
-// a single game only, in the order of the games' ids. pos and e are only
-// valid during the call. Positions reached by a single game are typically
-// most of a store: a caller that wants only positions of at least two
-// games leaves singles unset and skips replaying every stored game.
+// single references only, in the order of their games' numbers (positions
+// of several such games last, in key order). pos and e are only valid
+// during the call. Positions reached by a single game are typically most
+// of a store: a caller that wants only positions of at least two games
+// leaves singles unset and skips replaying every stored game.
+//
+// The single references are read in one pass, in hash order, and joined
+// with the hashes of the statistics records (held in memory), rather than
+// looked up once per position.
 func Positions(ctx context.Context, st *store.Store, singles bool, fn func(pos []byte, e *stats.Entry) error) error {
+	// The hashes of the statistics records.
+	pHashes := map[uint32][]uint64{} // -> the numbers of the games referenced under it
+	if err := positionKeys(ctx, st, func(pos []byte) { pHashes[store.SingleHash(pos)] = nil }); err != nil {
+		return err
+	}
+	// One pass over the references: those under the hash of a statistics
+	// record, and how many there are and under which hashes several.
+	var total int
+	var last store.SingleRef
+	multi := map[uint32]bool{}
+	err := st.AllSingles(func(r store.SingleRef) (bool, error) {
+		if nums, ok := pHashes[r.Hash]; ok {
+			pHashes[r.Hash] = append(nums, r.Game)
+		}
+		if total > 0 && r.Hash == last.Hash {
+			multi[r.Hash] = true
+		}
+		total++
+		last = r
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	// The games referenced under those hashes, each replayed once: what
+	// they add to the positions with statistics records.
+	extra, err := gamesAtRecords(ctx, st, pHashes)
+	if err != nil {
+		return err
+	}
 	it, err := st.NewIter()
 	if err != nil {
 		return err
@@ -148,9 +184,8 @@ func Positions(ctx context.Context, st *store.Store, singles bool, fn func(pos [
 			_ = it.Close()
 			return err
 		}
-		if _, _, err := addSingles(st, &e, it.Key()); err != nil {
-			_ = it.Close()
-			return err
+		if x := extra[string(it.Key())]; x != nil {
+			e.Merge(*x)
 		}
 		if err := fn(it.Key(), &e); err != nil {
 			_ = it.Close()
@@ -163,7 +198,66 @@ func Positions(ctx context.Context, st *store.Store, singles bool, fn func(pos [
 	if !singles {
 		return nil
 	}
-	return singlePositions(ctx, st, func(pos []byte, e *stats.Entry) error { return fn(pos, e) })
+	return singlePositions(ctx, st, total, pHashes, multi, fn)
+}
+
+// positionKeys calls fn with the key of every statistics record.
+func positionKeys(ctx context.Context, st *store.Store, fn func(pos []byte)) error {
+	it, err := st.NewIter()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for ok := it.First(); ok; ok = it.Next() {
+		if n++; n%4096 == 0 && ctx.Err() != nil {
+			_ = it.Close()
+			return ctx.Err()
+		}
+		fn(it.Key())
+	}
+	return it.Close()
+}
+
+// gamesAtRecords replays every game referenced under a hash of pHashes
+// (hash -> game numbers) once, and returns what each adds to the positions
+// it counted under those hashes (positions with a statistics record, and
+// others with the same hash, which the caller ignores).
+func gamesAtRecords(ctx context.Context, st *store.Store, pHashes map[uint32][]uint64) (map[string]*stats.Entry, error) {
+	games := map[uint64][]uint32{} // game number -> the hashes it is referenced under
+	for h, nums := range pHashes {
+		for _, num := range nums {
+			games[num] = append(games[num], h)
+		}
+	}
+	extra := map[string]*stats.Entry{}
+	r := singleReplayer{st: st, maxPly: st.Meta().MaxPly}
+	for _, num := range slices.Sorted(maps.Keys(games)) {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		id, stamp, err := st.GameByNumber(num)
+		if err != nil {
+			return nil, fmt.Errorf("single reference: %w", err)
+		}
+		hs := games[num]
+		slices.Sort(hs)
+		err = r.replay(id, stamp, func(h uint32) bool {
+			_, ok := slices.BinarySearch(hs, h)
+			return ok
+		}, func(pos []byte, mv board.Move, occ *stats.Occurrence) error {
+			e := extra[string(pos)]
+			if e == nil {
+				e = &stats.Entry{}
+				extra[string(pos)] = e
+			}
+			e.AddOccurrence(mv, occ)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return extra, nil
 }
 
 // singleChunk is the most single references singlePositions holds in
@@ -172,44 +266,20 @@ func Positions(ctx context.Context, st *store.Store, singles bool, fn func(pos [
 const singleChunk = 32 << 20
 
 // singlePositions calls fn with every position that only single
-// references reach, once each. It replays every numbered game and, at each
-// position the game counted and holds a single reference for, reports the
-// position unless it has a statistics record (Positions reported it) or a
-// game of lower number holds another reference to it. The references are
-// read into memory, a range of game numbers at a time.
-func singlePositions(ctx context.Context, st *store.Store, fn func(pos []byte, e *stats.Entry) error) error {
-	// The hashes of positions with statistics records, and those with
-	// references from several games: the positions found under them take
-	// the slow path (reading the store); the others are reported from
-	// their game alone.
-	slow := map[uint32]bool{}
-	it, err := st.NewIter()
-	if err != nil {
-		return err
-	}
-	for ok := it.First(); ok; ok = it.Next() {
-		slow[store.SingleHash(it.Key())] = true
-	}
-	if err := it.Close(); err != nil {
-		return err
-	}
-	var total int
-	var last store.SingleRef
-	err = st.AllSingles(func(r store.SingleRef) (bool, error) {
-		if total > 0 && r.Hash == last.Hash {
-			slow[r.Hash] = true
-		}
-		total++
-		last = r
-		return true, nil
-	})
-	if err != nil {
-		return err
-	}
+// references reach, once each. It replays every numbered game and reports
+// each position the game counted and holds a single reference for, unless
+// it has a statistics record (Positions reported it). total is the number
+// of references, pHashes holds the hashes of the statistics records and
+// multi those with references from several games: positions under them
+// gather the contributions of their games in memory and are reported
+// last. The references are read into memory, a range of game numbers at a
+// time.
+func singlePositions(ctx context.Context, st *store.Store, total int, pHashes map[uint32][]uint64, multi map[uint32]bool, fn func(pos []byte, e *stats.Entry) error) error {
 	m := st.Meta()
 	end := max(m.NextGame, 1)
 	passes := uint64(total/singleChunk + 1)
 	step := (end-1)/passes + 1
+	r := singleReplayer{st: st, maxPly: m.MaxPly, pHashes: pHashes, multi: multi, fn: fn, pending: map[string]*stats.Entry{}}
 	for lo := uint64(1); lo < end; lo += step {
 		hi := min(lo+step, end)
 		refs := make([]uint64, 0, min(total, singleChunk+singleChunk/4))
@@ -223,7 +293,6 @@ func singlePositions(ctx context.Context, st *store.Store, fn func(pos []byte, e
 			return err
 		}
 		slices.Sort(refs)
-		r := singleReplayer{st: st, maxPly: m.MaxPly, slow: slow, fn: fn}
 		err = st.GameNumbers(lo, hi, func(num uint64, id store.GameID, stamp uint64) (bool, error) {
 			if ctx.Err() != nil {
 				return false, ctx.Err()
@@ -239,6 +308,11 @@ func singlePositions(ctx context.Context, st *store.Store, fn func(pos []byte, e
 			return err
 		}
 	}
+	for _, k := range slices.Sorted(maps.Keys(r.pending)) {
+		if err := fn([]byte(k), r.pending[k]); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -246,7 +320,9 @@ func singlePositions(ctx context.Context, st *store.Store, fn func(pos []byte, e
 type singleReplayer struct {
 	st        *store.Store
 	maxPly    int
-	slow      map[uint32]bool
+	pHashes   map[uint32][]uint64
+	multi     map[uint32]bool
+	pending   map[string]*stats.Entry // positions under multi hashes
 	fn        func(pos []byte, e *stats.Entry) error
 	key, seen []byte
 	offs      []seenRec
@@ -255,11 +331,46 @@ type singleReplayer struct {
 
 // game replays game num (id), whose single references are refs (low 32
 // bits: the hashes, in order), and reports the positions only single
-// references reach that it is the lowest-numbered game of.
+// references reach, or gathers them when other games may reach them too.
 func (r *singleReplayer) game(num uint64, id store.GameID, stamp uint64, refs []uint64) error {
+	return r.replay(id, stamp, func(h uint32) bool {
+		_, ok := slices.BinarySearchFunc(refs, h, func(v uint64, h uint32) int { return cmp.Compare(uint32(v), h) })
+		return ok
+	}, func(pos []byte, mv board.Move, occ *stats.Occurrence) error {
+		h := store.SingleHash(pos)
+		if _, ok := r.pHashes[h]; ok {
+			found, err := r.st.GetInto(&r.e, pos)
+			if err != nil {
+				return err
+			}
+			if found {
+				return nil // reported with the statistics records
+			}
+		}
+		if r.multi[h] {
+			// Other games may reach it too: gathered, reported last.
+			e := r.pending[string(pos)]
+			if e == nil {
+				e = &stats.Entry{}
+				r.pending[string(pos)] = e
+			}
+			e.AddOccurrence(mv, occ)
+			return nil
+		}
+		r.e.Reset()
+		r.e.AddOccurrence(mv, occ)
+		return r.fn(pos, &r.e)
+	})
+}
+
+// replay replays game id (first-seen stamp stamp) and calls found with
+// each position it counted (as the builder counts) whose hash want
+// accepts, with the move played there and what the game adds to it. pos
+// and occ are only valid during the call.
+func (r *singleReplayer) replay(id store.GameID, stamp uint64, want func(h uint32) bool, found func(pos []byte, mv board.Move, occ *stats.Occurrence) error) error {
 	rec, err := r.st.Game(id)
 	if err != nil {
-		return fmt.Errorf("game number %d: %w", num, err)
+		return fmt.Errorf("single reference: %w", err)
 	}
 	g, err := gamecode.DecodeGame(rec)
 	if err != nil {
@@ -291,33 +402,11 @@ func (r *singleReplayer) game(num uint64, id store.GameID, stamp uint64, refs []
 		}
 		r.offs = append(r.offs, seenRec{off: int32(len(r.seen)), end: int32(len(r.seen) + len(r.key))})
 		r.seen = append(r.seen, r.key...)
-		h := store.SingleHash(r.key)
-		if _, ok := slices.BinarySearchFunc(refs, h, func(v uint64, h uint32) int { return cmp.Compare(uint32(v), h) }); !ok {
+		if !want(store.SingleHash(r.key)) {
 			continue
 		}
-		if r.slow[h] {
-			// Other references under the hash, or a statistics record
-			// with it: read the position from the store.
-			found, err := r.st.GetInto(&r.e, r.key)
-			if err != nil {
-				return err
-			}
-			if found {
-				continue // reported with the statistics records
-			}
-			_, first, err := addSingles(r.st, &r.e, r.key)
-			if err != nil {
-				return err
-			}
-			if first != num {
-				continue
-			}
-		} else {
-			setPly(&occ, ply, side, white, black, stamp)
-			r.e.Reset()
-			r.e.AddOccurrence(mv, &occ)
-		}
-		if err := r.fn(r.key, &r.e); err != nil {
+		setPly(&occ, ply, side, white, black, stamp)
+		if err := found(r.key, mv, &occ); err != nil {
 			return err
 		}
 	}
