@@ -176,7 +176,7 @@ func compareWithOracle(t *testing.T, path string) int {
 		}
 	}
 	seen := make(map[string]bool, len(want))
-	err := book.Positions(context.Background(), st, true, func(key []byte, e *stats.Entry) error {
+	err := book.Positions(context.Background(), st, 0, func(key []byte, e *stats.Entry) error {
 		p, err := keys.Decode(key)
 		if err != nil {
 			return fmt.Errorf("key %x: %w", key, err)

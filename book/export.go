@@ -157,7 +157,7 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 		deferred  [][]byte
 	)
 	var cands []cand
-	err = Positions(ctx, st, o.MinGame <= 1, func(key []byte, entry *stats.Entry) error {
+	err = Positions(ctx, st, o.MinGame, func(key []byte, entry *stats.Entry) error {
 		es.Positions++
 		// Filter on the counts before decoding the key: most positions
 		// of a big store are seen once.

@@ -126,19 +126,23 @@ func visit(g *pgn.Game, id store.GameID, stamp uint64, pos []byte, maxPly int, k
 	return key, 0, stats.Occurrence{}, found
 }
 
-// Positions calls fn with every position of the store that has a
-// statistics record, with its statistics (see Entry), in the byte order of
-// position keys; then, when singles is set, with every position reached by
-// single references only, in the order of their games' numbers (positions
-// of several such games last, in key order). pos and e are only valid
-// during the call. Positions reached by a single game are typically most
-// of a store: a caller that wants only positions of at least two games
-// leaves singles unset and skips replaying every stored game.
+// Positions calls fn with every position of the store that at least
+// minGames games may have reached (0 or 1: every position), with its
+// statistics (see Entry): those with a statistics record (whatever their
+// games), in the byte order of position keys; then those that several
+// single references reach (one game per flush), in key order; then, when
+// minGames is 0 or 1, every position reached by one game only, in the
+// order of the games' numbers. A few positions of fewer games may be
+// listed: callers filter on the statistics. pos and e are only valid during
+// the call. Positions reached by one game are typically most of a store:
+// a caller that wants only positions of at least two games skips
+// replaying every stored game, and the higher minGames, the fewer games
+// it replays.
 //
 // The single references are read in one pass, in hash order, and joined
 // with the hashes of the statistics records (held in memory), rather than
 // looked up once per position.
-func Positions(ctx context.Context, st *store.Store, singles bool, fn func(pos []byte, e *stats.Entry) error) error {
+func Positions(ctx context.Context, st *store.Store, minGames uint64, fn func(pos []byte, e *stats.Entry) error) error {
 	// The hashes of the statistics records.
 	pHashes := map[uint32][]uint64{} // -> the numbers of the games referenced under it
 	if err := positionKeys(ctx, st, func(pos []byte) { pHashes[store.SingleHash(pos)] = nil }); err != nil {
@@ -148,13 +152,16 @@ func Positions(ctx context.Context, st *store.Store, singles bool, fn func(pos [
 	// record, and how many there are and under which hashes several.
 	var total int
 	var last store.SingleRef
-	multi := map[uint32]bool{}
+	multi := map[uint32][]uint64{} // hashes several games are referenced under -> their numbers
 	err := st.AllSingles(func(r store.SingleRef) (bool, error) {
 		if nums, ok := pHashes[r.Hash]; ok {
 			pHashes[r.Hash] = append(nums, r.Game)
 		}
 		if total > 0 && r.Hash == last.Hash {
-			multi[r.Hash] = true
+			if len(multi[r.Hash]) == 0 {
+				multi[r.Hash] = append(multi[r.Hash], last.Game)
+			}
+			multi[r.Hash] = append(multi[r.Hash], r.Game)
 		}
 		total++
 		last = r
@@ -165,7 +172,7 @@ func Positions(ctx context.Context, st *store.Store, singles bool, fn func(pos [
 	}
 	// The games referenced under those hashes, each replayed once: what
 	// they add to the positions with statistics records.
-	extra, err := gamesAtRecords(ctx, st, pHashes)
+	extra, err := gamesAt(ctx, st, pHashes)
 	if err != nil {
 		return err
 	}
@@ -195,7 +202,37 @@ func Positions(ctx context.Context, st *store.Store, singles bool, fn func(pos [
 	if err := it.Close(); err != nil {
 		return err
 	}
-	if !singles {
+	// Positions with no statistics record that several games reach, one
+	// per flush (each a single reference): their games replayed once;
+	// only under hashes with enough references to reach minGames.
+	wanted := multi
+	if minGames > 2 {
+		wanted = map[uint32][]uint64{}
+		for h, nums := range multi {
+			if uint64(len(nums)) >= minGames {
+				wanted[h] = nums
+			}
+		}
+	}
+	several, err := gamesAt(ctx, st, wanted)
+	if err != nil {
+		return err
+	}
+	for _, k := range slices.Sorted(maps.Keys(several)) {
+		if _, ok := pHashes[store.SingleHash([]byte(k))]; ok {
+			found, err := st.GetInto(&e, []byte(k))
+			if err != nil {
+				return err
+			}
+			if found {
+				continue // reported with the statistics records
+			}
+		}
+		if err := fn([]byte(k), several[k]); err != nil {
+			return err
+		}
+	}
+	if minGames > 1 {
 		return nil
 	}
 	return singlePositions(ctx, st, total, pHashes, multi, fn)
@@ -218,13 +255,13 @@ func positionKeys(ctx context.Context, st *store.Store, fn func(pos []byte)) err
 	return it.Close()
 }
 
-// gamesAtRecords replays every game referenced under a hash of pHashes
-// (hash -> game numbers) once, and returns what each adds to the positions
-// it counted under those hashes (positions with a statistics record, and
-// others with the same hash, which the caller ignores).
-func gamesAtRecords(ctx context.Context, st *store.Store, pHashes map[uint32][]uint64) (map[string]*stats.Entry, error) {
+// gamesAt replays every game referenced under a hash of hashes (hash ->
+// game numbers) once, and returns what they add to each position they
+// counted under those hashes (those the caller wants, and others with the
+// same hash, which it ignores).
+func gamesAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64) (map[string]*stats.Entry, error) {
 	games := map[uint64][]uint32{} // game number -> the hashes it is referenced under
-	for h, nums := range pHashes {
+	for h, nums := range hashes {
 		for _, num := range nums {
 			games[num] = append(games[num], h)
 		}
@@ -270,16 +307,15 @@ const singleChunk = 32 << 20
 // each position the game counted and holds a single reference for, unless
 // it has a statistics record (Positions reported it). total is the number
 // of references, pHashes holds the hashes of the statistics records and
-// multi those with references from several games: positions under them
-// gather the contributions of their games in memory and are reported
-// last. The references are read into memory, a range of game numbers at a
-// time.
-func singlePositions(ctx context.Context, st *store.Store, total int, pHashes map[uint32][]uint64, multi map[uint32]bool, fn func(pos []byte, e *stats.Entry) error) error {
+// multi those with references from several games (Positions reported the
+// positions under them). The references are read into memory, a range of
+// game numbers at a time.
+func singlePositions(ctx context.Context, st *store.Store, total int, pHashes, multi map[uint32][]uint64, fn func(pos []byte, e *stats.Entry) error) error {
 	m := st.Meta()
 	end := max(m.NextGame, 1)
 	passes := uint64(total/singleChunk + 1)
 	step := (end-1)/passes + 1
-	r := singleReplayer{st: st, maxPly: m.MaxPly, pHashes: pHashes, multi: multi, fn: fn, pending: map[string]*stats.Entry{}}
+	r := singleReplayer{st: st, maxPly: m.MaxPly, pHashes: pHashes, multi: multi, fn: fn}
 	for lo := uint64(1); lo < end; lo += step {
 		hi := min(lo+step, end)
 		refs := make([]uint64, 0, min(total, singleChunk+singleChunk/4))
@@ -308,11 +344,6 @@ func singlePositions(ctx context.Context, st *store.Store, total int, pHashes ma
 			return err
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(r.pending)) {
-		if err := fn([]byte(k), r.pending[k]); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
@@ -321,8 +352,7 @@ type singleReplayer struct {
 	st        *store.Store
 	maxPly    int
 	pHashes   map[uint32][]uint64
-	multi     map[uint32]bool
-	pending   map[string]*stats.Entry // positions under multi hashes
+	multi     map[uint32][]uint64
 	fn        func(pos []byte, e *stats.Entry) error
 	key, seen []byte
 	offs      []seenRec
@@ -347,15 +377,8 @@ func (r *singleReplayer) game(num uint64, id store.GameID, stamp uint64, refs []
 				return nil // reported with the statistics records
 			}
 		}
-		if r.multi[h] {
-			// Other games may reach it too: gathered, reported last.
-			e := r.pending[string(pos)]
-			if e == nil {
-				e = &stats.Entry{}
-				r.pending[string(pos)] = e
-			}
-			e.AddOccurrence(mv, occ)
-			return nil
+		if _, ok := r.multi[h]; ok {
+			return nil // other games may reach it too: Positions reported it
 		}
 		r.e.Reset()
 		r.e.AddOccurrence(mv, occ)

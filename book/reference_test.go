@@ -75,7 +75,7 @@ func polyglotView(t *testing.T, st *store.Store) (map[pgMove]counts, map[uint64]
 			}
 		}
 	}
-	err := book.Positions(context.Background(), st, true, func(k []byte, e *stats.Entry) error {
+	err := book.Positions(context.Background(), st, 0, func(k []byte, e *stats.Entry) error {
 		p, err := keys.Decode(k)
 		if err != nil {
 			t.Fatalf("stored key %x does not decode: %v", k, err)
@@ -236,7 +236,7 @@ func TestStartPositionCountsEveryGame(t *testing.T) {
 		t.Fatalf("meta games %d, want 500", m.Games)
 	}
 	var n int64
-	if err := book.Positions(context.Background(), st, true, func([]byte, *stats.Entry) error { n++; return nil }); err != nil {
+	if err := book.Positions(context.Background(), st, 0, func([]byte, *stats.Entry) error { n++; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if d := float64(bs.Distinct-n) / float64(n); d > 0.03 || d < -0.03 {

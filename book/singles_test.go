@@ -39,7 +39,7 @@ func allPositions(t *testing.T, dir string) (all map[string]string, records, sin
 	}
 	defer st.Close()
 	all = map[string]string{}
-	err = book.Positions(context.Background(), st, true, func(pos []byte, e *stats.Entry) error {
+	err = book.Positions(context.Background(), st, 0, func(pos []byte, e *stats.Entry) error {
 		if _, dup := all[string(pos)]; dup {
 			return fmt.Errorf("position %x listed twice", pos)
 		}
@@ -66,11 +66,35 @@ func allPositions(t *testing.T, dir string) (all map[string]string, records, sin
 	return all, records, singles
 }
 
+// positionsOf lists the store at dir through book.Positions, as key ->
+// encoded entry, failing on a position listed twice.
+func positionsOf(t *testing.T, dir string, minGames uint64) map[string]string {
+	t.Helper()
+	st, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	all := map[string]string{}
+	err = book.Positions(context.Background(), st, minGames, func(pos []byte, e *stats.Entry) error {
+		if _, dup := all[string(pos)]; dup {
+			return fmt.Errorf("position %x listed twice", pos)
+		}
+		all[string(pos)] = string(e.AppendEncode(nil))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
 // TestSinglesOracle: a store that keeps the positions of one game as
 // single references answers every position exactly as a store built from
 // the same runs with a statistics record for every position (the oracle):
 // the same positions, each once, with the same statistics, through
-// book.Positions and book.Entry; and it holds far fewer records. Runs
+// book.Positions and book.Entry (every position of at least 2 or 3 games
+// also when asked for those only); and it holds far fewer records. Runs
 // split an input in two builds into the same store (single references of
 // both runs, and positions that are single in one run and counted in the
 // other), a move limit cuts games, games start from FEN tags, and in
@@ -103,7 +127,8 @@ func TestSinglesOracle(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, records, singles := allPositions(t, buildRuns(t, c.o, c.runs...))
+			buildDir := buildRuns(t, c.o, c.runs...)
+			got, records, singles := allPositions(t, buildDir)
 			want, wantRecords, wantSingles := allPositions(t, buildRuns(t, book.WithoutSingles(c.o), c.runs...))
 			if wantSingles != 0 || singles == 0 {
 				t.Fatalf("single references: %d with them, %d without: want some and none", singles, wantSingles)
@@ -119,6 +144,18 @@ func TestSinglesOracle(t *testing.T) {
 				if g, ok := got[k]; !ok || g != w {
 					if bad++; bad <= 5 {
 						t.Errorf("position %x: listed %v, statistics differ from the oracle's", k, ok)
+					}
+				}
+			}
+			// With a minimum: every position of that many games, once.
+			for _, min := range []uint64{2, 3} {
+				several := positionsOf(t, buildDir, min)
+				for k, w := range want {
+					e, _ := stats.Decode([]byte(w))
+					if g, ok := several[k]; e.Total().Games() >= min && (!ok || g != w) {
+						if bad++; bad <= 10 {
+							t.Errorf("position %x, %d games: listed with min %d %v, statistics equal %v", k, e.Total().Games(), min, ok, g == w)
+						}
 					}
 				}
 			}

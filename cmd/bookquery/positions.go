@@ -88,7 +88,7 @@ func runPositions(e *env, args []string) error {
 	var line []byte
 	// Positions reached by one game only are most of a store, and listed
 	// by replaying every game: skipped when -min-games leaves them out.
-	err = book.Positions(ctx, st, o.minGames <= 1, func(key []byte, entry *stats.Entry) error {
+	err = book.Positions(ctx, st, o.minGames, func(key []byte, entry *stats.Entry) error {
 		t := entry.Total()
 		ply, plyKnown := t.MinPly()
 		if !o.keep(t.Games(), ply, plyKnown) {

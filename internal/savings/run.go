@@ -278,7 +278,7 @@ func measureStore(ctx context.Context, st *store.Store, workers []*storeWorker) 
 func sendBatches(ctx context.Context, st *store.Store, batches chan<- storeBatch) error {
 	var b storeBatch
 	var arena []byte
-	err := book.Positions(ctx, st, true, func(k []byte, e *stats.Entry) error {
+	err := book.Positions(ctx, st, 0, func(k []byte, e *stats.Entry) error {
 		if len(b.keys) == 0 {
 			arena = make([]byte, 0, 256<<10)
 		}
@@ -388,7 +388,7 @@ func storeReport(st *store.Store, total *accumulator, workers []*storeWorker) *R
 // dup.
 func storePositions(st *store.Store, dup map[uint64]bool) ([]board.Position, error) {
 	var ps []board.Position
-	err := book.Positions(context.Background(), st, true, func(pos []byte, _ *stats.Entry) error {
+	err := book.Positions(context.Background(), st, 0, func(pos []byte, _ *stats.Entry) error {
 		p, err := keys.Decode(pos)
 		if err != nil {
 			return fmt.Errorf("savings: store key %x: %w", pos, err)

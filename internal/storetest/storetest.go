@@ -34,7 +34,7 @@ func Digest(tb testing.TB, dir string) (digest string, positions, games int) {
 	// depends on how the build split its input: the digest is of what
 	// the store answers, every position once, in key order.
 	all := map[string][]byte{}
-	if err := book.Positions(context.Background(), st, true, func(pos []byte, e *stats.Entry) error {
+	if err := book.Positions(context.Background(), st, 0, func(pos []byte, e *stats.Entry) error {
 		all[string(pos)] = e.AppendEncode(nil)
 		return nil
 	}); err != nil {
@@ -96,7 +96,7 @@ func CheckAnswers(tb testing.TB, dir string, games int64) uint64 {
 	if e.Games() > st.Meta().Games {
 		tb.Errorf("start position: %d games, more than the store's %d", e.Games(), st.Meta().Games)
 	}
-	if err := book.Positions(context.Background(), st, true, func(pos []byte, e *stats.Entry) error {
+	if err := book.Positions(context.Background(), st, 0, func(pos []byte, e *stats.Entry) error {
 		if _, err := keys.Decode(pos); err != nil {
 			return fmt.Errorf("position %x: %w", pos, err)
 		}
