@@ -85,14 +85,14 @@ func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, first 
 		if err != nil {
 			return fmt.Errorf("single reference of position %x: %w", pos, err)
 		}
-		g, err := gamecode.DecodeGame(rec)
+		var occ stats.Occurrence
+		var mv board.Move
+		key, mv, occ, err = visit(rec, id, stamp, pos, m.MaxPly, key)
 		if err != nil {
 			return fmt.Errorf("single reference of position %x: game %s: %w", pos, id, err)
 		}
-		var occ stats.Occurrence
-		var mv board.Move
-		key, mv, occ, found = visit(&g, id, stamp, pos, m.MaxPly, key, found)
 		if occ.Game.ID != 0 {
+			found = true
 			e.AddOccurrence(mv, &occ)
 			if first == 0 {
 				first = num // Singles gives numbers in order
@@ -103,27 +103,37 @@ func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, first 
 	return found, first, err
 }
 
-// visit looks for the first visit of the position with key pos in game g
-// (stored as id, with first-seen stamp stamp) within maxPly plies (0: all), and returns the move g
-// played there and what it adds, as the builder counts it (a zero
-// occurrence if g never reaches pos); found is set when it does and
-// otherwise returned as given. key is scratch space, returned for reuse.
-func visit(g *pgn.Game, id store.GameID, stamp uint64, pos []byte, maxPly int, key []byte, found bool) ([]byte, board.Move, stats.Occurrence, bool) {
-	p := g.Start
-	for ply, mv := range g.Moves {
-		if maxPly > 0 && ply >= maxPly {
-			break
+// visit looks for the first visit of the position with key pos in the game
+// whose record is rec (stored as id, with first-seen stamp stamp) within
+// maxPly plies (0: all), and returns the move the game played there and
+// what it adds, as the builder counts it; a zero occurrence if the game
+// never reaches pos. It decodes the record only as far as it needs. key
+// is scratch space, returned for reuse.
+func visit(rec []byte, id store.GameID, stamp uint64, pos []byte, maxPly int, key []byte) ([]byte, board.Move, stats.Occurrence, error) {
+	var (
+		hit  bool
+		ply  int
+		side board.Color
+		mv   board.Move
+	)
+	g, err := gamecode.DecodeGameUntil(rec, func(n int, p *board.Position, m board.Move) bool {
+		if maxPly > 0 && n >= maxPly {
+			return true
 		}
-		key = keys.Append(key[:0], &p)
+		key = keys.Append(key[:0], p)
 		if bytes.Equal(key, pos) {
-			white, black, date := gameRatings(g)
-			occ := newOccurrence(g, id, white, black, date)
-			setPly(&occ, ply, p.SideToMove(), white, black, stamp)
-			return key, mv, occ, true
+			hit, ply, side, mv = true, n, p.SideToMove(), m
+			return true
 		}
-		p.Play(mv)
+		return false
+	})
+	if err != nil || !hit {
+		return key, 0, stats.Occurrence{}, err
 	}
-	return key, 0, stats.Occurrence{}, found
+	white, black, date := gameRatings(&g)
+	occ := newOccurrence(&g, id, white, black, date)
+	setPly(&occ, ply, side, white, black, stamp)
+	return key, mv, occ, nil
 }
 
 // Positions calls fn with every position of the store that at least

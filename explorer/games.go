@@ -82,14 +82,21 @@ func (x *Explorer) positionGames(entry stats.Entry) (top, recent []GameRef, err 
 	return top, recent, nil
 }
 
-// describeRef loads and describes a referenced game.
+// describeRef loads and describes a referenced game, decoding its tags and
+// ply count only.
 func (x *Explorer) describeRef(r stats.GameRef) (GameRef, error) {
 	id := store.GameID(r.ID)
-	g, err := x.Game(id)
+	rec, err := x.st.Game(id)
 	if err != nil {
 		return GameRef{}, fmt.Errorf("game %s referenced by the book: %w", id, err)
 	}
-	return DescribeGame(id, g), nil
+	g, plies, err := gamecode.DecodeGameInfo(rec)
+	if err != nil {
+		return GameRef{}, fmt.Errorf("game %s referenced by the book: %w (corrupt store?)", id, err)
+	}
+	d := DescribeGame(id, &g)
+	d.Plies = plies
+	return d, nil
 }
 
 // DescribeGame returns the explorer's description of game g, stored as id.

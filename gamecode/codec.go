@@ -197,6 +197,16 @@ func decodeText(d *rcDecoder, m *[gamemodel.NumCharCtx]model, buf []byte, budget
 // panics. The game it returns owns its memory (no File or Line: a record
 // does not store them).
 func DecodeGame(b []byte) (pgn.Game, error) {
+	return DecodeGameUntil(b, nil)
+}
+
+// DecodeGameUntil is DecodeGame, except that when stop is not nil it is
+// called after each move is decoded, with its ply (from 0), the position
+// before it and the move, and decoding ends as soon as it returns true:
+// the game then holds the moves up to that one, and the rest of the record
+// is not checked. A reader that looks for a position near the start of a
+// game decodes only that far.
+func DecodeGameUntil(b []byte, stop func(ply int, pos *board.Position, m board.Move) bool) (pgn.Game, error) {
 	var g pgn.Game
 	d, err := decodeHeader(b, &g)
 	if err != nil {
@@ -221,13 +231,49 @@ func DecodeGame(b []byte) (pgn.Game, error) {
 			return g, fmt.Errorf("%w: start position: %w", errCorrupt, err)
 		}
 	}
-	if err := decodeMoves(&d, sc, &g); err != nil {
+	stopped, err := decodeMoves(&d, sc, &g, stop)
+	if err != nil || stopped {
 		return g, err
 	}
 	if d.over > 8 {
 		return g, fmt.Errorf("%w: truncated", errCorrupt)
 	}
 	return g, nil
+}
+
+// DecodeGameInfo decodes what a record holds before its moves: the tags,
+// the result and the start position, and the number of plies, without
+// decoding the moves (the game it returns has none). Listing games this
+// way costs a fraction of DecodeGame.
+func DecodeGameInfo(b []byte) (g pgn.Game, plies int, err error) {
+	d, err := decodeHeader(b, &g)
+	if err != nil {
+		return g, 0, err
+	}
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	td := textDecoder{text: sc.text[:0], spans: sc.spans[:0], budget: maxTextSize}
+	defer func() { sc.text, sc.spans = td.text, td.spans }()
+	fenTag, err := td.tags(&d)
+	if err != nil {
+		return g, 0, err
+	}
+	fenLo, fenHi, err := td.startFEN(&d, g.FromFEN, fenTag)
+	if err != nil {
+		return g, 0, err
+	}
+	td.fillTags(&g)
+	g.Start = board.StartPosition()
+	if g.FromFEN {
+		if g.Start, err = board.ParseFEN(string(td.text[fenLo:fenHi])); err != nil {
+			return g, 0, fmt.Errorf("%w: start position: %w", errCorrupt, err)
+		}
+	}
+	n, err := decodeCount(&d)
+	if err != nil {
+		return g, 0, fmt.Errorf("%w: ply count", err)
+	}
+	return g, int(n), nil
 }
 
 // decodeHeader checks the version byte, decodes the header (result and
@@ -363,10 +409,10 @@ func (td *textDecoder) fillTags(g *pgn.Game) {
 }
 
 // decodeMoves decodes the ply count and the moves from g.Start into g.Moves.
-func decodeMoves(d *rcDecoder, sc *scratch, g *pgn.Game) error {
+func decodeMoves(d *rcDecoder, sc *scratch, g *pgn.Game, stop func(int, *board.Position, board.Move) bool) (stopped bool, err error) {
 	n, err := decodeCount(d)
 	if err != nil {
-		return fmt.Errorf("%w: ply count", err)
+		return false, fmt.Errorf("%w: ply count", err)
 	}
 	g.Moves = make([]board.Move, 0, n)
 	pos := &sc.pos
@@ -375,26 +421,29 @@ func decodeMoves(d *rcDecoder, sc *scratch, g *pgn.Game) error {
 	for ply := 0; ply < int(n); ply++ {
 		np := sc.Gen(pos, &h)
 		if np == 0 {
-			return fmt.Errorf("%w: ply %d: no legal move", errCorrupt, ply+1)
+			return false, fmt.Errorf("%w: ply %d: no legal move", errCorrupt, ply+1)
 		}
 		k := 0
 		if np > 1 {
 			if k, err = decodeChoice(d, sc.PScore[:np], sc.PBest, sc.Freq[:]); err != nil {
-				return fmt.Errorf("%w: ply %d", err, ply+1)
+				return false, fmt.Errorf("%w: ply %d", err, ply+1)
 			}
 		}
 		nd := sc.Dests(&sc.Pieces[k])
 		j := 0
 		if nd > 1 {
 			if j, err = decodeChoice(d, sc.DScore[:nd], sc.DBest, sc.Freq[:]); err != nil {
-				return fmt.Errorf("%w: ply %d", err, ply+1)
+				return false, fmt.Errorf("%w: ply %d", err, ply+1)
 			}
 		}
 		m := sc.Moves[j]
-		h.Play(pos, m)
 		g.Moves = append(g.Moves, m)
+		if stop != nil && stop(ply, pos, m) {
+			return true, nil
+		}
+		h.Play(pos, m)
 	}
-	return nil
+	return false, nil
 }
 
 // tagSpan is a decoded tag: where its name and value are in the decoded

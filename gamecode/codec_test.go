@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/pgn"
@@ -247,5 +248,43 @@ func TestAllocs(t *testing.T) {
 		}
 	}); n > 3*50 {
 		t.Errorf("DecodeGame: %v allocations for 50 games, want at most 3 a game", n)
+	}
+}
+
+// TestDecodeGameUntil: decoding that stops at ply k gives the whole
+// game's tags and its first k+1 moves, each with the position before it;
+// DecodeGameInfo gives the tags and the number of plies.
+func TestDecodeGameUntil(t *testing.T) {
+	games := readGames(t, filepath.Join(testutil.SharedData(t), "small", "notnil_twic0920.pgn"))
+	for i, g := range games[:min(len(games), 300)] {
+		rec, err := AppendGame(nil, g)
+		if err != nil {
+			continue
+		}
+		k := i % (len(g.Moves) + 1)
+		p := g.Start
+		got, err := DecodeGameUntil(rec, func(ply int, pos *board.Position, m board.Move) bool {
+			if *pos != p || m != g.Moves[ply] {
+				t.Fatalf("game %d, ply %d: position or move differs", i, ply)
+			}
+			p.Play(m)
+			return ply == k
+		})
+		if err != nil {
+			t.Fatalf("game %d: %v", i, err)
+		}
+		want := g.Clone()
+		want.Moves = want.Moves[:min(k+1, len(want.Moves))]
+		if err := sameGame(want, &got, true); err != nil {
+			t.Fatalf("game %d stopped at ply %d: %v", i, k, err)
+		}
+		info, plies, err := DecodeGameInfo(rec)
+		want.Moves = nil
+		if err != nil || plies != len(g.Moves) {
+			t.Fatalf("game %d: DecodeGameInfo: %d plies, %v; want %d", i, plies, err, len(g.Moves))
+		}
+		if err := sameGame(want, &info, true); err != nil {
+			t.Fatalf("game %d: DecodeGameInfo: %v", i, err)
+		}
 	}
 }
