@@ -103,11 +103,10 @@ type unit struct {
 	// en-passant file (see worker.addEP), keyed by that file's byte then
 	// the position key; nil until the first one.
 	ep *stats.Table
-	// singles and refs are writeRecords' scratch for the single
-	// references of a flush, and numbered its games in arrival order.
+	// singles, refs and sortScratch are writeRecords' scratch for the
+	// single references of a flush.
 	singles     []uint64 // hash << 32 | the game's index in games.games
 	refs        []store.SingleRef
-	numbered    []pendingGame
 	sortScratch []uint64
 }
 
@@ -226,12 +225,16 @@ func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCoun
 		}
 	}
 	// Games are numbered in arrival order (their index in u.games.games,
-	// which single references know them by), before sorting by id.
+	// which single references know them by), before sorting by id: the
+	// numbers go to the data sstable, the games to the games sstable.
 	var base uint64 // the number of the unit's first game
 	if b.singles() && len(u.games.games) > 0 {
-		u.numbered = u.numbered[:0]
-		u.numbered = append(u.numbered, u.games.games...)
-		base = b.numbers(len(u.numbered))
+		base = b.numbers(len(u.games.games))
+		for i, g := range u.games.games {
+			if err := sst.SetGameNumber(base+uint64(i), g.id, g.stamp); err != nil {
+				return err
+			}
+		}
 	}
 	for _, g := range u.games.sorted() {
 		if b.aborted.Load() {
@@ -239,13 +242,6 @@ func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCoun
 		}
 		if err := sst.SetGame(g.id, u.games.buf[g.off:g.end]); err != nil {
 			return err
-		}
-	}
-	if base != 0 {
-		for i, g := range u.numbered {
-			if err := sst.SetGameNumber(base+uint64(i), g.id, g.stamp); err != nil {
-				return err
-			}
 		}
 	}
 	if b.opts.CountMode == store.CountOccurrence { // the only builds with stamps
@@ -397,24 +393,22 @@ type worker struct {
 	hasher *contentHasher
 	occ    stats.Occurrence
 
-	stats    Stats // counters not yet added to the builder's
-	key      []byte
-	epKey    []byte    // scratch for addEP
-	seen     []byte    // keys of this game's positions since the last irreversible move...
-	seenOffs []seenRec // ...and where each one is in seen
-	counted  []uint64  // this game's counted positions, in builds with single references: store.SingleHash << 32 | occurrence index
+	stats   Stats // counters not yet added to the builder's
+	key     []byte
+	epKey   []byte // scratch for addEP
+	visits  visits
+	counted []uint64 // this game's counted positions, in builds with single references: store.SingleHash << 32 | occurrence index
 }
 
 // seenRec is where the key of a position this game already reached (and
-// so already counted) is in worker.seen.
+// so already counted) is in visits.keys.
 type seenRec struct {
 	off, end int32
 }
 
 // Game implements ingest.Sink.
 func (w *worker) Game(g *pgn.Game) error {
-	white, black := rating(g.Tag("WhiteElo")), rating(g.Tag("BlackElo"))
-	date := stats.ParseDate(string(g.Tag("Date")))
+	white, black, date := gameRatings(g)
 	if f, drop := w.filter(g, white, black, date); drop {
 		w.stats.Filtered[f]++
 		return nil
@@ -501,14 +495,15 @@ func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 	perGame := o.CountMode == store.CountGame
 	singles := w.b.singles()
 	pos := g.Start
-	w.seen, w.seenOffs, w.counted = w.seen[:0], w.seenOffs[:0], w.counted[:0]
+	w.visits.reset()
+	w.counted = w.counted[:0]
 	t := w.unit.t
 	for ply, m := range g.Moves {
 		if o.MaxPly > 0 && ply >= o.MaxPly {
 			break
 		}
 		w.key = keys.Append(w.key[:0], &pos)
-		if !perGame || !w.repeat(&pos) {
+		if !perGame || w.visits.first(&pos, w.key) {
 			setPly(&w.occ, ply, pos.SideToMove(), white, black, stamp)
 			w.occ.Hash = store.SingleHash(w.key)
 			rec := t.AddOccurrence(w.key, m, &w.occ)
@@ -647,26 +642,36 @@ func averageRating(white, black int) uint16 {
 	return uint16(min(r, 65535))
 }
 
-// repeat reports whether the current position (its key, w.key) was
-// already reached in this game, and so already counted. A position can only
-// recur while no irreversible move (capture, pawn move) has been played, so
-// only the positions since the last one are kept and compared; this is
-// exact, with no hashing. (Castling moves and moves that lose a castling
-// right are irreversible too, but they do not reset the clock: the positions
-// before them are kept for nothing, never matched.)
-func (w *worker) repeat(pos *board.Position) bool {
+// visits holds the keys of the positions a game reached since its last
+// irreversible move (capture, pawn move), to tell a first visit from a
+// repetition: a position can only recur while no irreversible move is
+// played, so this is exact, with no hashing. (Castling moves and moves
+// that lose a castling right are irreversible too, but they do not reset
+// the clock: the positions before them are kept for nothing, never
+// matched.) The builder and the readers that replay games count with it.
+type visits struct {
+	keys []byte
+	offs []seenRec
+}
+
+// reset starts a new game.
+func (v *visits) reset() { v.keys, v.offs = v.keys[:0], v.offs[:0] }
+
+// first reports whether pos, whose key is key, is reached for the first
+// time in the game, and records it.
+func (v *visits) first(pos *board.Position, key []byte) bool {
 	if pos.HalfMoveClock() == 0 {
-		w.seen, w.seenOffs = w.seen[:0], w.seenOffs[:0]
+		v.reset()
 	}
-	for _, r := range w.seenOffs {
-		if bytes.Equal(w.seen[r.off:r.end], w.key) {
-			return true
+	for _, r := range v.offs {
+		if bytes.Equal(v.keys[r.off:r.end], key) {
+			return false
 		}
 	}
-	off := int32(len(w.seen))
-	w.seen = append(w.seen, w.key...)
-	w.seenOffs = append(w.seenOffs, seenRec{off: off, end: int32(len(w.seen))})
-	return false
+	off := int32(len(v.keys))
+	v.keys = append(v.keys, key...)
+	v.offs = append(v.offs, seenRec{off: off, end: int32(len(v.keys))})
+	return true
 }
 
 // filter reports whether a game, whose players' ratings and date are

@@ -66,14 +66,13 @@ func EntryInto(st *store.Store, e *stats.Entry, pos []byte) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	single, _, err := addSingles(st, e, pos)
+	single, err := addSingles(st, e, pos)
 	return found || single, err
 }
 
 // addSingles adds to e the contribution of every game kept as a single
-// reference to position pos, and returns whether there was one and the
-// lowest number of those games (0: none).
-func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, first uint64, err error) {
+// reference to position pos, and returns whether there was one.
+func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, err error) {
 	m := st.Meta()
 	var key []byte
 	err = st.Singles(pos, func(num uint64) error {
@@ -94,13 +93,10 @@ func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, first 
 		if occ.Game.ID != 0 {
 			found = true
 			e.AddOccurrence(mv, &occ)
-			if first == 0 {
-				first = num // Singles gives numbers in order
-			}
 		}
 		return nil
 	})
-	return found, first, err
+	return found, err
 }
 
 // visit looks for the first visit of the position with key pos in the game
@@ -359,14 +355,14 @@ func singlePositions(ctx context.Context, st *store.Store, total int, pHashes, m
 
 // singleReplayer replays games for singlePositions.
 type singleReplayer struct {
-	st        *store.Store
-	maxPly    int
-	pHashes   map[uint32][]uint64
-	multi     map[uint32][]uint64
-	fn        func(pos []byte, e *stats.Entry) error
-	key, seen []byte
-	offs      []seenRec
-	e         stats.Entry
+	st      *store.Store
+	maxPly  int
+	pHashes map[uint32][]uint64
+	multi   map[uint32][]uint64
+	fn      func(pos []byte, e *stats.Entry) error
+	key     []byte
+	visits  visits
+	e       stats.Entry
 }
 
 // game replays game num (id), whose single references are refs (low 32
@@ -412,29 +408,18 @@ func (r *singleReplayer) replay(id store.GameID, stamp uint64, want func(h uint3
 	white, black, date := gameRatings(&g)
 	occ := newOccurrence(&g, id, white, black, date)
 	p := g.Start
-	r.seen, r.offs = r.seen[:0], r.offs[:0]
+	r.visits.reset()
 	for ply, mv := range g.Moves {
 		if r.maxPly > 0 && ply >= r.maxPly {
 			break
 		}
 		r.key = keys.Append(r.key[:0], &p)
-		if p.HalfMoveClock() == 0 {
-			r.seen, r.offs = r.seen[:0], r.offs[:0]
-		}
-		again := false
-		for _, o := range r.offs {
-			if bytes.Equal(r.seen[o.off:o.end], r.key) {
-				again = true
-				break
-			}
-		}
 		side := p.SideToMove()
+		again := !r.visits.first(&p, r.key)
 		p.Play(mv)
 		if again {
 			continue
 		}
-		r.offs = append(r.offs, seenRec{off: int32(len(r.seen)), end: int32(len(r.seen) + len(r.key))})
-		r.seen = append(r.seen, r.key...)
 		if !want(store.SingleHash(r.key)) {
 			continue
 		}

@@ -208,28 +208,11 @@ func DecodeGame(b []byte) (pgn.Game, error) {
 // game decodes only that far.
 func DecodeGameUntil(b []byte, stop func(ply int, pos *board.Position, m board.Move) bool) (pgn.Game, error) {
 	var g pgn.Game
-	d, err := decodeHeader(b, &g)
-	if err != nil {
-		return g, err
-	}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	td := textDecoder{text: sc.text[:0], spans: sc.spans[:0], budget: maxTextSize}
-	defer func() { sc.text, sc.spans = td.text, td.spans }()
-	fenTag, err := td.tags(&d)
+	d, err := decodeInfo(b, &g, sc)
 	if err != nil {
 		return g, err
-	}
-	fenLo, fenHi, err := td.startFEN(&d, g.FromFEN, fenTag)
-	if err != nil {
-		return g, err
-	}
-	td.fillTags(&g)
-	g.Start = board.StartPosition()
-	if g.FromFEN {
-		if g.Start, err = board.ParseFEN(string(td.text[fenLo:fenHi])); err != nil {
-			return g, fmt.Errorf("%w: start position: %w", errCorrupt, err)
-		}
 	}
 	stopped, err := decodeMoves(&d, sc, &g, stop)
 	if err != nil || stopped {
@@ -246,34 +229,45 @@ func DecodeGameUntil(b []byte, stop func(ply int, pos *board.Position, m board.M
 // decoding the moves (the game it returns has none). Listing games this
 // way costs a fraction of DecodeGame.
 func DecodeGameInfo(b []byte) (g pgn.Game, plies int, err error) {
-	d, err := decodeHeader(b, &g)
-	if err != nil {
-		return g, 0, err
-	}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	td := textDecoder{text: sc.text[:0], spans: sc.spans[:0], budget: maxTextSize}
-	defer func() { sc.text, sc.spans = td.text, td.spans }()
-	fenTag, err := td.tags(&d)
+	d, err := decodeInfo(b, &g, sc)
 	if err != nil {
 		return g, 0, err
-	}
-	fenLo, fenHi, err := td.startFEN(&d, g.FromFEN, fenTag)
-	if err != nil {
-		return g, 0, err
-	}
-	td.fillTags(&g)
-	g.Start = board.StartPosition()
-	if g.FromFEN {
-		if g.Start, err = board.ParseFEN(string(td.text[fenLo:fenHi])); err != nil {
-			return g, 0, fmt.Errorf("%w: start position: %w", errCorrupt, err)
-		}
 	}
 	n, err := decodeCount(&d)
 	if err != nil {
 		return g, 0, fmt.Errorf("%w: ply count", err)
 	}
 	return g, int(n), nil
+}
+
+// decodeInfo decodes what precedes the moves of record b into g: the
+// header, the tags and the start position; it returns the decoder
+// positioned at the ply count.
+func decodeInfo(b []byte, g *pgn.Game, sc *scratch) (rcDecoder, error) {
+	d, err := decodeHeader(b, g)
+	if err != nil {
+		return d, err
+	}
+	td := textDecoder{text: sc.text[:0], spans: sc.spans[:0], budget: maxTextSize}
+	defer func() { sc.text, sc.spans = td.text, td.spans }()
+	fenTag, err := td.tags(&d)
+	if err != nil {
+		return d, err
+	}
+	fenLo, fenHi, err := td.startFEN(&d, g.FromFEN, fenTag)
+	if err != nil {
+		return d, err
+	}
+	td.fillTags(g)
+	g.Start = board.StartPosition()
+	if g.FromFEN {
+		if g.Start, err = board.ParseFEN(string(td.text[fenLo:fenHi])); err != nil {
+			return d, fmt.Errorf("%w: start position: %w", errCorrupt, err)
+		}
+	}
+	return d, nil
 }
 
 // decodeHeader checks the version byte, decodes the header (result and

@@ -50,7 +50,7 @@ func newMerger() *pebble.Merger {
 // entryMerger merges the operands of one key. Merging is commutative, so
 // newer and older operands are handled alike.
 type entryMerger struct {
-	pool    *sync.Pool
+	pooled
 	key     []byte // for error messages
 	buf     []byte // the operands merged so far, encoded
 	scratch []byte // the other buffer MergeEncoded writes into
@@ -81,11 +81,7 @@ func (m *entryMerger) Finish(includesBase bool) ([]byte, io.Closer, error) {
 
 // Close returns the merger to its pool.
 func (m *entryMerger) Close() error {
-	if m.pool != nil {
-		p := m.pool
-		m.pool = nil
-		p.Put(m)
-	}
+	m.release(m)
 	return nil
 }
 
@@ -94,7 +90,7 @@ func (m *entryMerger) Close() error {
 // operands and merges them once, in Finish: a compaction may hand it
 // dozens. Operands are validated there, as they are decoded.
 type singlesMerger struct {
-	pool  *sync.Pool
+	pooled
 	key   []byte // for error messages
 	buf   []byte // the operands, encoded, one after the other...
 	ends  []int  // ...and where each ends in buf (empty: buf is the only one)
@@ -143,10 +139,17 @@ func (m *singlesMerger) Finish(includesBase bool) ([]byte, io.Closer, error) {
 
 // Close returns the merger to its pool.
 func (m *singlesMerger) Close() error {
-	if m.pool != nil {
-		p := m.pool
-		m.pool = nil
-		p.Put(m)
-	}
+	m.release(m)
 	return nil
+}
+
+// pooled is a value merger's way back to its pool.
+type pooled struct{ pool *sync.Pool }
+
+// release puts m, the merger embedding p, back in its pool, once.
+func (p *pooled) release(m any) {
+	if q := p.pool; q != nil {
+		p.pool = nil
+		q.Put(m)
+	}
 }

@@ -80,109 +80,115 @@ func bucketOf(k []byte) (uint32, error) {
 // uvarint, then the game number as a uvarint, or its difference from the
 // previous reference's number when the low bits are the same.
 func appendSingles(dst []byte, refs []SingleRef) []byte {
-	var low uint32
-	var game uint64
-	for i, r := range refs {
-		l := r.Hash & singleLowMask
-		dst = binary.AppendUvarint(dst, uint64(l-low))
-		if i > 0 && l == low {
-			dst = binary.AppendUvarint(dst, r.Game-game)
-		} else {
-			dst = binary.AppendUvarint(dst, r.Game)
-		}
-		low, game = l, r.Game
+	var w singlesWriter
+	for _, r := range refs {
+		dst = w.append(dst, uint64(r.Hash&singleLowMask), r.Game)
 	}
 	return dst
+}
+
+// appendPackedSingles is appendSingles for sorted packed references (see
+// appendPacked).
+func appendPackedSingles(dst []byte, packs []uint64) []byte {
+	var w singlesWriter
+	for _, p := range packs {
+		dst = w.append(dst, p>>singleNumberBits, p&(1<<singleNumberBits-1))
+	}
+	return dst
+}
+
+// singlesWriter encodes a bucket's references one at a time, in order.
+type singlesWriter struct {
+	n         int
+	low, game uint64 // the previous reference's
+}
+
+// append appends the reference with hash low bits low and game number
+// game to dst.
+func (w *singlesWriter) append(dst []byte, low, game uint64) []byte {
+	dst = binary.AppendUvarint(dst, low-w.low)
+	if w.n > 0 && low == w.low {
+		dst = binary.AppendUvarint(dst, game-w.game)
+	} else {
+		dst = binary.AppendUvarint(dst, game)
+	}
+	w.n++
+	w.low, w.game = low, game
+	return dst
+}
+
+// singlesReader decodes an encoded bucket one reference at a time,
+// checking that the references are strictly increasing and whole.
+type singlesReader struct {
+	v         []byte
+	n         int
+	low, game uint64 // the last reference's
+}
+
+// next decodes the next reference into r.low and r.game; it returns false
+// at the end of the encoding, or with an error.
+func (r *singlesReader) next() (bool, error) {
+	if len(r.v) == 0 {
+		return false, nil
+	}
+	d, n := binary.Uvarint(r.v)
+	if n <= 0 || d > singleLowMask-r.low {
+		return false, errBadSingles
+	}
+	r.v = r.v[n:]
+	g, n := binary.Uvarint(r.v)
+	if n <= 0 {
+		return false, errBadSingles
+	}
+	r.v = r.v[n:]
+	if r.n > 0 && d == 0 {
+		if g == 0 || g > ^uint64(0)-r.game {
+			return false, errBadSingles
+		}
+		g += r.game
+	}
+	if g == 0 || g >= 1<<singleNumberBits {
+		return false, errBadSingles
+	}
+	r.n++
+	r.low += d
+	r.game = g
+	return true, nil
 }
 
 // decodeSingles calls fn with every reference of the encoded bucket v, in
 // order, until fn returns false. It fails on an encoding that is not
 // strictly increasing or is cut short.
 func decodeSingles(bucket uint32, v []byte, fn func(SingleRef) bool) error {
-	var low uint32
-	var game uint64
-	for i := 0; len(v) > 0; i++ {
-		d, n := binary.Uvarint(v)
-		if n <= 0 || d > singleLowMask-uint64(low) {
-			return errBadSingles
+	r := singlesReader{v: v}
+	for {
+		ok, err := r.next()
+		if !ok || err != nil {
+			return err
 		}
-		v = v[n:]
-		g, n := binary.Uvarint(v)
-		if n <= 0 {
-			return errBadSingles
-		}
-		v = v[n:]
-		if i > 0 && d == 0 {
-			if g == 0 || g > ^uint64(0)-game {
-				return errBadSingles
-			}
-			g += game
-		}
-		if g == 0 || g >= 1<<singleNumberBits {
-			return errBadSingles
-		}
-		low += uint32(d)
-		game = g
-		if !fn(SingleRef{Hash: bucket<<singleLowBits | low, Game: game}) {
+		if !fn(SingleRef{Hash: bucket<<singleLowBits | uint32(r.low), Game: r.game}) {
 			return nil
 		}
 	}
-	return nil
 }
 
 var errBadSingles = errors.New("corrupt single references")
 
 // appendPacked appends the references of the encoded bucket v to dst,
 // each packed as its hash's low bits << singleNumberBits | its game
-// number (which sorts as the references do), as decodeSingles checks
-// them.
+// number (which sorts as the references do).
 func appendPacked(dst []uint64, v []byte) ([]uint64, error) {
-	var low, game uint64
-	for i := 0; len(v) > 0; i++ {
-		d, n := binary.Uvarint(v)
-		if n <= 0 || d > singleLowMask-low {
-			return dst, errBadSingles
+	r := singlesReader{v: v}
+	for {
+		ok, err := r.next()
+		if !ok || err != nil {
+			return dst, err
 		}
-		v = v[n:]
-		g, n := binary.Uvarint(v)
-		if n <= 0 {
-			return dst, errBadSingles
-		}
-		v = v[n:]
-		if i > 0 && d == 0 {
-			if g == 0 || g > ^uint64(0)-game {
-				return dst, errBadSingles
-			}
-			g += game
-		}
-		if g == 0 || g >= 1<<singleNumberBits {
-			return dst, errBadSingles
-		}
-		low += d
-		game = g
-		dst = append(dst, low<<singleNumberBits|game)
+		dst = append(dst, r.low<<singleNumberBits|r.game)
 	}
-	return dst, nil
 }
 
-// appendPackedSingles is appendSingles for sorted packed references (see
-// appendPacked).
-func appendPackedSingles(dst []byte, packs []uint64) []byte {
-	var low, game uint64
-	for i, p := range packs {
-		l, g := p>>singleNumberBits, p&(1<<singleNumberBits-1)
-		dst = binary.AppendUvarint(dst, l-low)
-		if i > 0 && l == low {
-			dst = binary.AppendUvarint(dst, g-game)
-		} else {
-			dst = binary.AppendUvarint(dst, g)
-		}
-		low, game = l, g
-	}
-	return dst
-}
-
-// ValidateSingles checks that v is a valid encoding of a bucket's single
+// validateSingles checks that v is a valid encoding of a bucket's single
 // references.
 func validateSingles(v []byte) error {
 	return decodeSingles(0, v, func(SingleRef) bool { return true })
