@@ -296,7 +296,7 @@ func (b *Builder) numbers(n int) uint64 {
 }
 
 // singles reports whether the build keeps positions reached by a single
-// game as single references (see store.SetSingle) instead of statistics
+// game as single references (see store.SSTWriter.MergeSingles) instead of statistics
 // records: in the count modes whose stores have them.
 func (b *Builder) singles() bool {
 	return !b.opts.noSingles

@@ -17,7 +17,8 @@ import (
 )
 
 // A store keeps a position reached by a single game as a single reference
-// to that game rather than as a statistics record (see store.SetSingle):
+// to that game rather than as a statistics record (see
+// store.SSTWriter.MergeSingles):
 // the position's statistics are what the game adds to it, which the
 // functions here rebuild by replaying the game with the builder's rules.
 // Every reader of positions goes through Entry or Positions.
@@ -287,7 +288,7 @@ func gamesAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64) (
 		err = r.replay(id, stamp, func(h uint32) bool {
 			_, ok := slices.BinarySearch(hs, h)
 			return ok
-		}, func(pos []byte, mv board.Move, occ *stats.Occurrence) error {
+		}, func(pos []byte, _ uint32, mv board.Move, occ *stats.Occurrence) error {
 			e := extra[string(pos)]
 			if e == nil {
 				e = &stats.Entry{}
@@ -344,7 +345,7 @@ func singlePositions(ctx context.Context, st *store.Store, total int, pHashes, m
 			if i == j {
 				return true, nil // no single reference to this game
 			}
-			return true, r.game(num, id, stamp, refs[i:j])
+			return true, r.game(id, stamp, refs[i:j])
 		})
 		if err != nil {
 			return err
@@ -368,12 +369,11 @@ type singleReplayer struct {
 // game replays game num (id), whose single references are refs (low 32
 // bits: the hashes, in order), and reports the positions only single
 // references reach, or gathers them when other games may reach them too.
-func (r *singleReplayer) game(num uint64, id store.GameID, stamp uint64, refs []uint64) error {
+func (r *singleReplayer) game(id store.GameID, stamp uint64, refs []uint64) error {
 	return r.replay(id, stamp, func(h uint32) bool {
 		_, ok := slices.BinarySearchFunc(refs, h, func(v uint64, h uint32) int { return cmp.Compare(uint32(v), h) })
 		return ok
-	}, func(pos []byte, mv board.Move, occ *stats.Occurrence) error {
-		h := store.SingleHash(pos)
+	}, func(pos []byte, h uint32, mv board.Move, occ *stats.Occurrence) error {
 		if _, ok := r.pHashes[h]; ok {
 			found, err := r.st.GetInto(&r.e, pos)
 			if err != nil {
@@ -394,9 +394,9 @@ func (r *singleReplayer) game(num uint64, id store.GameID, stamp uint64, refs []
 
 // replay replays game id (first-seen stamp stamp) and calls found with
 // each position it counted (as the builder counts) whose hash want
-// accepts, with the move played there and what the game adds to it. pos
+// accepts, with that hash, the move played there and what the game adds to it. pos
 // and occ are only valid during the call.
-func (r *singleReplayer) replay(id store.GameID, stamp uint64, want func(h uint32) bool, found func(pos []byte, mv board.Move, occ *stats.Occurrence) error) error {
+func (r *singleReplayer) replay(id store.GameID, stamp uint64, want func(h uint32) bool, found func(pos []byte, h uint32, mv board.Move, occ *stats.Occurrence) error) error {
 	rec, err := r.st.Game(id)
 	if err != nil {
 		return fmt.Errorf("single reference: %w", err)
@@ -420,11 +420,12 @@ func (r *singleReplayer) replay(id store.GameID, stamp uint64, want func(h uint3
 		if again {
 			continue
 		}
-		if !want(store.SingleHash(r.key)) {
+		h := store.SingleHash(r.key)
+		if !want(h) {
 			continue
 		}
 		setPly(&occ, ply, side, white, black, stamp)
-		if err := found(r.key, mv, &occ); err != nil {
+		if err := found(r.key, h, mv, &occ); err != nil {
 			return err
 		}
 	}
