@@ -91,7 +91,7 @@ type cand struct {
 
 // ExportStats are counters of an export.
 type ExportStats struct {
-	Positions int // positions read
+	Positions int // positions read: those that may have -min-game games (see Positions)
 	Entries   int // entries written
 	Halved    int // Polyglot positions whose counts were halved to fit
 	// HalvedKeys are the Polyglot keys of the halved positions.
