@@ -3,6 +3,7 @@ package book
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -53,7 +54,8 @@ type Stats struct {
 	Filtered    [numFilters]int64 // games left out, by filter
 	Positions   int64             // (position, move) occurrences added
 	Distinct    int64             // distinct positions added, estimated (about 1% error)
-	Flushes     int64             // sorted runs written to the store
+	Flushes     int64             // sorted runs written
+	Commits     int64             // atomic ingestions of runs into the store
 	// Errors holds the first few reasons games could not be stored.
 	Errors []string
 }
@@ -84,13 +86,19 @@ type Builder struct {
 	free     chan *unit    // empty units
 	full     chan *unit    // units waiting for the flusher
 	done     chan struct{} // closed when the flusher has stopped
-	flushErr error         // the flusher's first error (under mu)
-	aborted  atomic.Bool   // Abort was called: drop what is not committed
-	start    sync.Once
-	distinct *distinctCounter // the positions flushed so far (under mu)
-	dedupe   *dedupe
-	inputs   map[string]uint64 // input name -> 1 + its index
-	nextGame uint64            // the next game number to hand out; 0: not read from the store yet (under mu)
+	// The flusher hands batches of runs to the committer goroutine, so
+	// that flushes go on while a batch is merged and ingested.
+	commits   chan []*run
+	committed chan struct{}     // closed when the committer has stopped
+	flushErr  error             // the flusher's first error (under mu)
+	pending   []*run            // runs written and not committed yet (under mu)
+	refs      []store.SingleRef // mergeRuns' scratch (one commit at a time)
+	aborted   atomic.Bool       // Abort was called: drop what is not committed
+	start     sync.Once
+	distinct  *distinctCounter // the positions flushed so far (under mu)
+	dedupe    *dedupe
+	inputs    map[string]uint64 // input name -> 1 + its index
+	nextGame  uint64            // the next game number to hand out; 0: not read from the store yet (under mu)
 }
 
 // unit is what is committed in one atomic ingestion: a table of statistics
@@ -103,11 +111,10 @@ type unit struct {
 	// en-passant file (see worker.addEP), keyed by that file's byte then
 	// the position key; nil until the first one.
 	ep *stats.Table
-	// singles, refs and sortScratch are writeRecords' scratch for the
-	// single references of a flush.
+	// singles, sortScratch and val are writeRecords' scratch.
 	singles     []uint64 // hash << 32 | the game's index in games.games
-	refs        []store.SingleRef
 	sortScratch []uint64
+	val         []byte
 }
 
 // NewBuilder returns a Builder writing to st, which must have been opened
@@ -131,107 +138,323 @@ func NewBuilder(st *store.Store, opts Options, workers int) *Builder {
 	}
 	return &Builder{st: st, opts: opts, perTable: max(per, 1024), distinct: newDistinctCounter(),
 		free: make(chan *unit, workers+1), full: make(chan *unit, workers+1), done: make(chan struct{}),
+		commits: make(chan []*run), committed: make(chan struct{}),
 		dedupe: newDedupe(opts.KeepDuplicates, st.Meta().Games > 0), inputs: inputs}
 }
 
-func (b *Builder) newUnit() *unit { return &unit{t: stats.NewTable(b.perTable)} }
+func (b *Builder) newUnit() *unit {
+	t := stats.NewTable(b.perTable)
+	t.KeepHistory()
+	return &unit{t: t}
+}
 
-// flusher writes the full tables to the store, one at a time, and returns
-// them to the free list.
+// flusher writes the full tables as sorted runs, one at a time, commits
+// the runs when enough are pending, and returns the tables to the free
+// list.
 func (b *Builder) flusher() {
 	defer close(b.done)
 	for u := range b.full {
-		err := b.write(u)
+		b.setErr(b.spill(u))
+		b.free <- u // emptied by spill
 		b.mu.Lock()
-		if err != nil && b.flushErr == nil {
-			b.flushErr = err
-		}
-		if err == nil {
-			b.stats.Flushes++
+		var runs []*run
+		if len(b.pending) >= runsPerCommit {
+			runs, b.pending = b.pending, nil
 		}
 		b.mu.Unlock()
-		b.free <- u // emptied by write
+		if runs != nil {
+			b.commits <- runs
+		}
 	}
 }
 
-// write writes one unit to the store (see writeRecords), with the number
-// of games, in one atomic ingestion. The unit is empty afterwards,
-// whatever happened.
-func (b *Builder) write(u *unit) error {
+// committer commits the batches of runs the flusher hands it.
+func (b *Builder) committer() {
+	defer close(b.committed)
+	for runs := range b.commits {
+		b.setErr(b.commit(runs))
+	}
+}
+
+// setErr records err, if not nil, as the build's error unless it has one.
+func (b *Builder) setErr(err error) {
+	if err == nil {
+		return
+	}
+	b.mu.Lock()
+	if b.flushErr == nil {
+		b.flushErr = err
+	}
+	b.mu.Unlock()
+}
+
+// runsPerCommit is the number of runs pending from which the flusher
+// commits them: about 60 million occurrences at the default memory
+// budget (a minute of work on the benchmark machine lost at most to a
+// crash), and for inputs up to about a million games a single commit.
+const runsPerCommit = 64
+
+// spill writes unit u as a sorted run (see writeRecords) that waits for
+// its commit. The unit is empty afterwards, whatever happened; its games
+// stay claimed (see dedupe) until the run is committed or dropped.
+func (b *Builder) spill(u *unit) error {
+	r, err := b.writeRun(u)
+	b.mu.Lock()
+	if r != nil {
+		b.pending = append(b.pending, r)
+		b.stats.Flushes++
+	} else {
+		b.stats.Uncommitted += int64(len(u.games.games))
+	}
+	b.mu.Unlock()
+	if r == nil {
+		b.dedupe.release(u.games.games, false)
+	}
+	u.games.reset()
+	u.t.Reset()
+	if u.ep != nil {
+		u.ep.Reset()
+	}
+	u.positions = 0
+	return err
+}
+
+// writeRun writes unit u as a sorted run. It returns a nil run, and no
+// error, when the build is failing or interrupted (the unit is dropped).
+func (b *Builder) writeRun(u *unit) (*run, error) {
+	if b.err() != nil || b.aborted.Load() {
+		return nil, nil
+	}
+	w := newRunWriter(b.st)
+	if err := b.writeRecords(w, u); err != nil {
+		w.abort()
+		if err == errAborted {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("flushing to the store: %w", err)
+	}
+	r, err := w.finish()
+	if err != nil {
+		return nil, fmt.Errorf("flushing to the store: %w", err)
+	}
+	r.games = slices.Clone(u.games.games)
+	r.positions = u.positions
+	return r, nil
+}
+
+// commit merges runs into one set of sstables and ingests them with the
+// number of their games in one atomic ingestion. The runs' files are
+// removed, whatever happened.
+func (b *Builder) commit(runs []*run) error {
+	if len(runs) == 0 {
+		return nil
+	}
 	committed := false
 	defer func() {
-		// Count the unit's games and positions only once committed.
+		var games, positions int64
+		for _, r := range runs {
+			r.remove(b.st)
+			games += int64(len(r.games))
+			positions += r.positions
+			b.dedupe.release(r.games, committed)
+		}
 		b.mu.Lock()
 		if committed {
-			b.stats.Games += int64(len(u.games.games))
-			b.stats.Positions += u.positions
+			b.stats.Games += games
+			b.stats.Positions += positions
+			b.stats.Commits++
 		} else {
-			b.stats.Uncommitted += int64(len(u.games.games))
+			b.stats.Uncommitted += games
 		}
 		b.mu.Unlock()
-		b.dedupe.release(u.games.games, committed)
-		u.games.reset()
-		u.t.Reset()
-		if u.ep != nil {
-			u.ep.Reset()
-		}
-		u.positions = 0
 	}()
-	b.mu.Lock()
-	failed := b.flushErr != nil
-	b.mu.Unlock()
-	if failed || b.aborted.Load() {
+	if b.err() != nil || b.aborted.Load() {
 		return nil // the build is failing or interrupted: drop the rest
 	}
-	sst, err := b.st.NewSSTWriter()
-	if err != nil {
-		return fmt.Errorf("flushing to the store: %w", err)
+	// Three writers, filled in parallel, their key ranges apart: the
+	// single references, the histories, and everything else.
+	var ssts [3]*store.SSTWriter
+	closeAll := func() {
+		for _, w := range ssts {
+			if w != nil {
+				w.Close()
+			}
+		}
 	}
-	seen := newDistinctCounter()
-	err = b.writeRecords(sst, u, seen)
+	for i := range ssts {
+		w, err := b.st.NewSSTWriter()
+		if err != nil {
+			closeAll()
+			return fmt.Errorf("committing to the store: %w", err)
+		}
+		ssts[i] = w
+	}
+	sst := ssts[0]
+	seen, refsSeen := newDistinctCounter(), newDistinctCounter()
+	var errs [3]error
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		errs[1] = b.mergeSingles(ssts[1], runs, refsSeen)
+	}()
+	go func() {
+		defer wg.Done()
+		errs[2] = mergeSection(b.st, runs, secHistory, mergeHistories(), func(k, v []byte) error {
+			if b.aborted.Load() {
+				return errAborted
+			}
+			return ssts[2].MergeHistory(k, v)
+		})
+	}()
+	errs[0] = b.mergeRuns(sst, runs, seen)
+	wg.Wait()
+	var err error
+	for _, e := range errs { // a real error before errAborted
+		if e != nil && (err == nil || err == errAborted) {
+			err = e
+		}
+	}
 	if err == errAborted {
-		sst.Close()
+		closeAll()
 		return nil // dropped, as Abort asks
 	}
 	if err == nil {
-		sst.AddGames(uint64(len(u.games.games)))
-		err = sst.Ingest()
+		var games uint64
+		for _, r := range runs {
+			games += uint64(len(r.games))
+		}
+		sst.AddGames(games)
+		err = sst.IngestWith(ssts[1], ssts[2])
 		committed = err == nil
 	}
 	if err != nil {
-		sst.Close()
-		return fmt.Errorf("flushing to the store: %w", err)
+		closeAll()
+		return fmt.Errorf("committing to the store: %w", err)
 	}
-	if err := sst.Close(); err != nil {
-		return fmt.Errorf("flushing to the store: %w", err)
-	}
+	seen.merge(refsSeen)
 	b.mu.Lock()
 	b.distinct.merge(seen)
 	b.mu.Unlock()
 	return nil
 }
 
-// writeRecords writes the records of unit u to sst in the order the store
-// wants them: the en-passant side records and the games, then the game
-// order records and the positions (whose keys it shows seen). It stops
-// with errAborted when Abort was called.
-func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCounter) error {
+// mergeRuns merges the sections of runs into sst, in the order it wants
+// them (see store.SSTWriter), and shows the positions' hashes to seen. It
+// stops with errAborted when Abort was called.
+func (b *Builder) mergeRuns(sst *store.SSTWriter, runs []*run, seen *distinctCounter) error {
+	be64 := binary.BigEndian.Uint64
+	bad := func(sec section, k, v []byte) error {
+		return fmt.Errorf("sorted runs: bad %s record %x -> %x", sectionNames[sec], k, v)
+	}
+	err := mergeSection(b.st, runs, secEP, pairwise(stats.MergeEncoded), func(k, v []byte) error {
+		if len(k) < 2 {
+			return bad(secEP, k, v)
+		}
+		return sst.MergeEPTrusted(int(k[0]), k[1:], v)
+	})
+	if err != nil {
+		return err
+	}
+	err = mergeSection(b.st, runs, secGames, nil, func(k, v []byte) error {
+		if b.aborted.Load() {
+			return errAborted
+		}
+		if len(k) != 8 {
+			return bad(secGames, k, v)
+		}
+		return sst.SetGame(store.GameID(be64(k)), v)
+	})
+	if err != nil {
+		return err
+	}
+	err = mergeSection(b.st, runs, secNumbers, nil, func(k, v []byte) error {
+		if len(k) != 8 || len(v) != 16 {
+			return bad(secNumbers, k, v)
+		}
+		return sst.SetGameNumber(be64(k), store.GameID(be64(v)), be64(v[8:]))
+	})
+	if err != nil {
+		return err
+	}
+	err = mergeSection(b.st, runs, secOrder, nil, func(k, v []byte) error {
+		if len(k) != 16 {
+			return bad(secOrder, k, v)
+		}
+		return sst.SetGameOrder(be64(k), store.GameID(be64(k[8:])))
+	})
+	if err != nil {
+		return err
+	}
+	return mergeSection(b.st, runs, secPositions, pairwise(mergePositionValues), func(k, v []byte) error {
+		if b.aborted.Load() {
+			return errAborted
+		}
+		if len(v) < 4 {
+			return bad(secPositions, k, v)
+		}
+		seen.addHash(binary.BigEndian.Uint32(v))
+		return sst.MergeTrusted(k, v[4:])
+	})
+}
+
+// mergeSingles merges the single references of runs into sst, a bucket
+// at a time, and shows their hashes to seen. It stops with errAborted
+// when Abort was called.
+func (b *Builder) mergeSingles(sst *store.SSTWriter, runs []*run, seen *distinctCounter) error {
+	refs := b.refs[:0]
+	flushRefs := func() error {
+		if len(refs) == 0 {
+			return nil
+		}
+		err := sst.MergeSingles(refs)
+		refs = refs[:0]
+		return err
+	}
+	err := mergeRefs(b.st, runs, func(h uint32, num uint64) error {
+		if len(refs) > 0 && store.SingleBucket(refs[0].Hash) != store.SingleBucket(h) {
+			if b.aborted.Load() {
+				return errAborted
+			}
+			if err := flushRefs(); err != nil {
+				return err
+			}
+		}
+		seen.addHash(h)
+		refs = append(refs, store.SingleRef{Hash: h, Game: num})
+		return nil
+	})
+	if err == nil {
+		err = flushRefs()
+	}
+	b.refs = refs[:0]
+	return err
+}
+
+// writeRecords writes the records of unit u to the run w (see runs.go).
+// It stops with errAborted when Abort was called.
+func (b *Builder) writeRecords(w *runWriter, u *unit) error {
+	var kv [16]byte
+	be := binary.BigEndian
 	if u.ep != nil && u.ep.Len() > 0 {
 		err := u.ep.Flush(func(key, enc []byte) error {
-			return sst.MergeEPTrusted(int(key[0]), key[1:], enc)
+			return w.add(secEP, key, enc)
 		})
 		if err != nil {
 			return err
 		}
 	}
 	// Games are numbered in arrival order (their index in u.games.games,
-	// which single references know them by), before sorting by id: the
-	// numbers go to the data sstable, the games to the games sstable.
+	// which single references know them by), before sorting by id.
 	var base uint64 // the number of the unit's first game
 	if b.singles() && len(u.games.games) > 0 {
 		base = b.numbers(len(u.games.games))
 		for i, g := range u.games.games {
-			if err := sst.SetGameNumber(base+uint64(i), g.id, g.stamp); err != nil {
+			be.PutUint64(kv[:8], uint64(g.id))
+			be.PutUint64(kv[8:], g.stamp)
+			var k [8]byte
+			be.PutUint64(k[:], base+uint64(i))
+			if err := w.add(secNumbers, k[:], kv[:]); err != nil {
 				return err
 			}
 		}
@@ -240,40 +463,42 @@ func (b *Builder) writeRecords(sst *store.SSTWriter, u *unit, seen *distinctCoun
 		if b.aborted.Load() {
 			return errAborted
 		}
-		if err := sst.SetGame(g.id, u.games.buf[g.off:g.end]); err != nil {
+		be.PutUint64(kv[:8], uint64(g.id))
+		if err := w.add(secGames, kv[:8], u.games.buf[g.off:g.end]); err != nil {
 			return err
 		}
 	}
 	if b.opts.CountMode == store.CountOccurrence { // the only builds with stamps
-		if err := writeOrder(sst, u.games.games); err != nil {
+		if err := writeOrder(w, u.games.games); err != nil {
 			return err
 		}
 	}
-	var single func(key []byte, h, local uint32) error
+	var single func(h, local uint32) error
 	if base != 0 {
 		u.singles = u.singles[:0]
-		single = func(key []byte, h, local uint32) error {
-			seen.addHash(h)
+		single = func(h, local uint32) error {
 			u.singles = append(u.singles, uint64(h)<<32|uint64(local))
 			return nil
 		}
 	}
-	err := u.t.FlushSplit(func(key []byte, h uint32, enc []byte) error {
+	err := u.t.FlushSplit(func(key []byte, h uint32, enc, hist []byte) error {
 		if b.aborted.Load() {
 			return errAborted
 		}
-		seen.addHash(h)
-		return sst.MergeTrusted(key, enc)
+		u.val = be.AppendUint32(u.val[:0], h)
+		u.val = append(u.val, enc...)
+		if err := w.add(secPositions, key, u.val); err != nil {
+			return err
+		}
+		return w.add(secHistory, key, hist)
 	}, single)
 	if err != nil || single == nil {
 		return err
 	}
-	u.sortScratch = radixSort(u.singles, u.sortScratch)
-	u.refs = u.refs[:0]
-	for _, v := range u.singles {
-		u.refs = append(u.refs, store.SingleRef{Hash: uint32(v >> 32), Game: base + v&(1<<32-1)})
+	if !slices.IsSorted(u.singles) { // they come in hash order; rarely not by game too
+		u.sortScratch = radixSort(u.singles, u.sortScratch)
 	}
-	if err := sst.MergeSingles(u.refs); err != nil {
+	if err := w.addSingles(u.singles, base); err != nil {
 		return err
 	}
 	if b.aborted.Load() {
@@ -314,6 +539,7 @@ func (b *Builder) Sink(i int) ingest.Sink {
 	b.start.Do(func() {
 		b.free <- b.newUnit() // the spare
 		go b.flusher()
+		go b.committer()
 	})
 	w := &worker{b: b, unit: b.newUnit(), hasher: newContentHasher()}
 	b.mu.Lock()
@@ -340,10 +566,9 @@ func (b *Builder) Abort() { b.aborted.Store(true) }
 func (b *Builder) Finish() error {
 	// The flusher drains what was handed over during the run while the
 	// workers' last tables are written in parallel: nothing else is left
-	// to overlap with.
+	// to overlap with. Then every run still pending is committed.
 	var wg sync.WaitGroup
 	errs := make([]error, len(b.workers))
-	written := 0
 	for i, w := range b.workers {
 		u := w.unit
 		w.unit = nil
@@ -351,29 +576,29 @@ func (b *Builder) Finish() error {
 		if u == nil || (u.t.Len() == 0 && len(u.games.games) == 0) {
 			continue
 		}
-		written++
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = b.write(u)
+			errs[i] = b.spill(u)
 		}()
 	}
-	b.start.Do(func() { close(b.done) }) // no worker ever started
-	select {
-	case <-b.done:
-	default:
+	started := true
+	b.start.Do(func() { started = false }) // no worker ever started
+	if started {
 		close(b.full)
 		<-b.done
+		close(b.commits)
+		<-b.committed
 	}
 	wg.Wait()
-	b.mu.Lock()
-	b.stats.Flushes += int64(written)
 	for _, err := range errs {
-		if err != nil && b.flushErr == nil {
-			b.flushErr = err
-		}
+		b.setErr(err)
 	}
+	b.mu.Lock()
+	runs := b.pending
+	b.pending = nil
 	b.mu.Unlock()
+	b.setErr(b.commit(runs))
 	return b.err()
 }
 
@@ -393,11 +618,10 @@ type worker struct {
 	hasher *contentHasher
 	occ    stats.Occurrence
 
-	stats   Stats // counters not yet added to the builder's
-	key     []byte
-	epKey   []byte // scratch for addEP
-	visits  visits
-	counted []uint64 // this game's counted positions, in builds with single references: store.SingleHash << 32 | occurrence index
+	stats  Stats // counters not yet added to the builder's
+	key    []byte
+	epKey  []byte // scratch for addEP
+	visits visits
 }
 
 // seenRec is where the key of a position this game already reached (and
@@ -493,10 +717,8 @@ func (w *worker) storeGame(g *pgn.Game, stamp uint64) (id store.GameID, added bo
 func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 	o := &w.b.opts
 	perGame := o.CountMode == store.CountGame
-	singles := w.b.singles()
 	pos := g.Start
 	w.visits.reset()
-	w.counted = w.counted[:0]
 	t := w.unit.t
 	for ply, m := range g.Moves {
 		if o.MaxPly > 0 && ply >= o.MaxPly {
@@ -506,34 +728,13 @@ func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 		if !perGame || w.visits.first(&pos, w.key) {
 			setPly(&w.occ, ply, pos.SideToMove(), white, black, stamp)
 			w.occ.Hash = store.SingleHash(w.key)
-			rec := t.AddOccurrence(w.key, m, &w.occ)
-			if singles {
-				w.counted = append(w.counted, uint64(w.occ.Hash)<<32|uint64(rec))
-			}
+			t.AddOccurrence(w.key, m, &w.occ)
 			w.unit.positions++
 			if pos.EPSquare() != board.NoSquare {
 				w.addEP(&pos, m)
 			}
 		}
 		pos.Play(m)
-	}
-	if singles {
-		markSharedHashes(t, w.counted)
-	}
-}
-
-// markSharedHashes keeps every position of a game whose single hash equals
-// that of another of its counted positions out of the single references
-// (see stats.Table.MarkShared): a reader that finds the game under that
-// hash could not tell which of them a reference is for. The positions of
-// counted are distinct (a game counts a position once); it is reordered.
-func markSharedHashes(t *stats.Table, counted []uint64) {
-	slices.Sort(counted)
-	for i := 1; i < len(counted); i++ {
-		if counted[i]>>32 == counted[i-1]>>32 {
-			t.MarkShared(int(uint32(counted[i-1])))
-			t.MarkShared(int(uint32(counted[i])))
-		}
 	}
 }
 
@@ -594,20 +795,24 @@ func (w *worker) addEP(pos *board.Position, m board.Move) {
 }
 
 // writeOrder writes the game order records of games (see
-// store.SSTWriter.SetGameOrder), those with a first-seen stamp, in stamp
-// order. It sorts games in place: their records are written already.
-func writeOrder(sst *store.SSTWriter, games []pendingGame) error {
+// store.SSTWriter.SetGameOrder), those with a first-seen stamp, to the run
+// w, in stamp order. It sorts games in place: their records are written
+// already.
+func writeOrder(w *runWriter, games []pendingGame) error {
 	slices.SortFunc(games, func(x, y pendingGame) int {
 		if c := cmp.Compare(x.stamp, y.stamp); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.id, y.id)
 	})
+	var k [16]byte
 	for _, g := range games {
 		if g.stamp == 0 {
 			continue
 		}
-		if err := sst.SetGameOrder(g.stamp, g.id); err != nil {
+		binary.BigEndian.PutUint64(k[:8], g.stamp)
+		binary.BigEndian.PutUint64(k[8:], uint64(g.id))
+		if err := w.add(secOrder, k[:], nil); err != nil {
 			return err
 		}
 	}

@@ -27,7 +27,7 @@ import (
 // it counts, but for the ply and the mover's rating: white and black are
 // the players' ratings and date the game's date.
 func newOccurrence(g *pgn.Game, id store.GameID, white, black int, date stats.Date) stats.Occurrence {
-	return stats.Occurrence{Result: g.Result, Date: date,
+	return stats.Occurrence{Result: g.Result, Date: date, Cell: gameCell(g, white, black),
 		Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
 }
 

@@ -29,17 +29,25 @@ type Table struct {
 	games []gameInfo // the games of the occurrences, consecutive duplicates merged
 	arena []byte
 
-	order   []sortRec // scratch for Flush: records in key order
-	scratch []sortRec // scratch for the radix sort
-	entry   Entry     // scratch for Flush
-	enc     []byte    // scratch for Flush
+	// Flush's scratch: the occurrences' hash << 32 | index, sorted, and
+	// the radix sort's other buffer; the occurrences grouped by position;
+	// the positions to emit.
+	hashes, hashScratch []hashRec
+	members             []uint32
+	positions           []posRec
+	byMove              []uint64
+	histKeys            []histKey
+	hist                []byte
+
+	history bool   // see KeepHistory
+	entry   Entry  // scratch for Flush
+	enc     []byte // scratch for Flush
 }
 
 // occRec is one occurrence: 32 bytes.
 type occRec struct {
 	keyOff      uint32
 	keyLen      uint8
-	shared      bool // see MarkShared
 	move        board.Move
 	moverRating uint32
 	lowPly      uint32 // the ply plus one; 0: not recorded (see MoveStats.LowPly)
@@ -53,31 +61,25 @@ type gameInfo struct {
 	ref    GameRef
 	date   Date
 	result pgn.Result
+	cell   Cell
 	local  uint32
 }
 
-// sortRec is a record's place in Flush's sort: the first 16 key bytes as
-// two big-endian words, so that most comparisons never touch the arena.
-type sortRec struct {
-	hi, lo uint64
-	idx    uint32
-	move   board.Move
-	n      uint8 // key length
-}
-
-// sameKey reports whether two sorted records have the same position key.
-func (t *Table) sameKey(a, b *sortRec) bool {
-	if a.hi != b.hi || a.lo != b.lo || a.n != b.n {
-		return false
-	}
-	return a.n <= 16 || bytes.Equal(t.key(&t.occs[a.idx]), t.key(&t.occs[b.idx]))
+// posRec is a position for FlushSplit's emit: the first 16 key bytes as
+// two big-endian words, so that most comparisons never touch the arena,
+// and its occurrences, members[start:end].
+type posRec struct {
+	hi, lo     uint64
+	start, end uint32
+	n          uint8 // key length
 }
 
 // RecordBytes is the memory one occurrence costs, for sizing a Table to a
 // memory budget: the record (32), its key bytes (about 13 on average, 16
-// reserved) and its two sort entries at flush time (2 x 24, the radix
-// sort's source and destination).
-const RecordBytes = 32 + 16 + 48
+// reserved) and its place in the flush's sort (2 x 16, the radix sort's
+// source and destination, and 4 in the grouping), with room for the
+// positions to emit (24 bytes each, one per few occurrences).
+const RecordBytes = 32 + 16 + 36 + 12
 
 // NewTable returns a Table sized for about n occurrences before it must
 // grow.
@@ -88,6 +90,10 @@ func NewTable(n int) *Table {
 		arena: make([]byte, 0, n*16),
 	}
 }
+
+// KeepHistory makes FlushSplit encode each emitted position's History (by
+// the period of the game's Date, the move and the occurrence's Cell).
+func (t *Table) KeepHistory() { t.history = true }
 
 // Len returns the number of occurrences held.
 func (t *Table) Len() int { return len(t.occs) }
@@ -115,6 +121,9 @@ type Occurrence struct {
 	// Hash is the caller's hash of the position key, which FlushSplit
 	// hands back with the position (the first occurrence's).
 	Hash uint32
+	// Cell is the game's speed and rating band, for the History that
+	// FlushSplit encodes when the Table keeps them (see KeepHistory).
+	Cell Cell
 }
 
 // Add adds one game's contribution for move m played from the position
@@ -125,10 +134,9 @@ func (t *Table) Add(key []byte, m board.Move, r pgn.Result, moverRating int, d D
 }
 
 // AddOccurrence adds o for move m played from the position whose key is
-// key (at most 255 bytes). It returns the occurrence's index, for
-// MarkShared.
-func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) int {
-	g := gameInfo{ref: o.Game, date: o.Date, result: o.Result, local: o.Local}
+// key (at most 255 bytes).
+func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) {
+	g := gameInfo{ref: o.Game, date: o.Date, result: o.Result, cell: o.Cell, local: o.Local}
 	if n := len(t.games); n == 0 || t.games[n-1] != g {
 		t.games = append(t.games, g)
 	}
@@ -139,12 +147,7 @@ func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) int {
 	t.occs = append(t.occs, occRec{keyOff: uint32(len(t.arena)), keyLen: uint8(len(key)), move: m,
 		moverRating: uint32(min(max(o.MoverRating, 0), 1<<32-1)), lowPly: ply, game: uint32(len(t.games) - 1), hash: o.Hash, seen: o.Seen})
 	t.arena = append(t.arena, key...)
-	return len(t.occs) - 1
 }
-
-// MarkShared keeps the position of occurrence i (from AddOccurrence) out
-// of the singles that FlushSplit reports: it is always emitted as an entry.
-func (t *Table) MarkShared(i int) { t.occs[i].shared = true }
 
 func (t *Table) key(r *occRec) []byte {
 	return t.arena[r.keyOff : r.keyOff+uint32(r.keyLen)]
@@ -156,47 +159,124 @@ func (t *Table) key(r *occRec) []byte {
 // valid during the call. If emit fails, Flush stops and returns its error,
 // and the Table is emptied all the same.
 func (t *Table) Flush(emit func(key, enc []byte) error) error {
-	return t.FlushSplit(func(key []byte, _ uint32, enc []byte) error { return emit(key, enc) }, nil)
+	return t.FlushSplit(func(key []byte, _ uint32, enc, _ []byte) error { return emit(key, enc) }, nil)
 }
 
-// FlushSplit is Flush, except that emit and single also get the
-// position's Occurrence.Hash, and that when single is not nil, a position
-// reached by a single game is given to single instead of emit, with that
-// game's Occurrence.Local: a position with one occurrence, with a game
-// reference, not marked by MarkShared. Its statistics are those of the
-// game's one occurrence.
-func (t *Table) FlushSplit(emit func(key []byte, hash uint32, enc []byte) error, single func(key []byte, hash, local uint32) error) error {
+// FlushSplit is Flush, except that emit also gets the position's
+// Occurrence.Hash and, when the Table keeps them (KeepHistory), its
+// encoded History (nil otherwise), and that when single is not nil, a position reached by
+// a single game is given to single instead of emit, with its hash and
+// that game's Occurrence.Local: a position with one occurrence, with a
+// game reference, whose game has no other occurrence with the same hash
+// (a reader that finds the game under the hash could not tell which of
+// its positions the single stands for). Its statistics are those of the
+// game's one occurrence. Positions go to emit in increasing key order,
+// and to single in increasing hash order.
+//
+// The occurrences are sorted by hash (a radix sort of 16-byte records
+// that carry what a single needs), which groups each position's
+// occurrences and finds the singles without touching their records or
+// keys again: in a big table most are singles, and reading them in hash
+// order would be a cache miss each. Only the positions for emit, far
+// fewer than the occurrences, are then sorted by key.
+func (t *Table) FlushSplit(emit func(key []byte, hash uint32, enc, hist []byte) error, single func(hash, local uint32) error) error {
 	defer t.Reset()
-	t.order = t.order[:0]
-	var buf [16]byte
+	n := len(t.occs)
+	if n == 0 {
+		return nil
+	}
+	hs := t.hashes[:0]
 	for i := range t.occs {
 		r := &t.occs[i]
-		clear(buf[:])
-		copy(buf[:], t.key(r))
-		t.order = append(t.order, sortRec{hi: binary.BigEndian.Uint64(buf[:8]), lo: binary.BigEndian.Uint64(buf[8:]), idx: uint32(i), move: r.move, n: r.keyLen})
+		h := hashRec{key: uint64(r.hash)<<32 | uint64(i)}
+		if g := &t.games[r.game]; g.ref.ID != 0 {
+			h.single = 1<<32 | uint64(g.local)
+		}
+		hs = append(hs, h)
 	}
-	t.sortOrder()
-	for i := 0; i < len(t.order); {
-		first := &t.order[i]
-		key := t.key(&t.occs[first.idx])
+	hs, t.hashScratch = radixSortHigh(hs, t.hashScratch)
+	t.hashes = hs
+	// Group by hash, then by key within a group (a group holds several
+	// positions only when their hashes collide).
+	t.members, t.positions = t.members[:0], t.positions[:0]
+	for i := 0; i < n; {
+		h := uint32(hs[i].key >> 32)
 		j := i + 1
-		for j < len(t.order) && t.sameKey(first, &t.order[j]) {
+		for j < n && uint32(hs[j].key>>32) == h {
 			j++
 		}
-		if single != nil && j == i+1 {
-			r := &t.occs[first.idx]
-			if g := &t.games[r.game]; !r.shared && g.ref.ID != 0 {
-				if err := single(key, r.hash, g.local); err != nil {
-					return err
-				}
-				i = j
-				continue
+		if j == i+1 && single != nil && hs[i].single != 0 {
+			if err := single(h, uint32(hs[i].single)); err != nil {
+				return err
 			}
+			i = j
+			continue
+		}
+		start := len(t.members)
+		for _, v := range hs[i:j] {
+			t.members = append(t.members, uint32(v.key))
+		}
+		group := t.members[start:]
+		if len(group) > 1 && !t.allSameKey(group) {
+			slices.SortFunc(group, func(a, b uint32) int { return t.compareOccs(a, b) })
+		}
+		for k := 0; k < len(group); {
+			first := &t.occs[group[k]]
+			key := t.key(first)
+			l := k + 1
+			for l < len(group) && bytes.Equal(t.key(&t.occs[group[l]]), key) {
+				l++
+			}
+			if single != nil && l == k+1 && !t.sameGame(group, k) {
+				if g := &t.games[first.game]; g.ref.ID != 0 {
+					if err := single(h, g.local); err != nil {
+						return err
+					}
+					k = l
+					continue
+				}
+			}
+			var buf [16]byte
+			copy(buf[:], key)
+			t.positions = append(t.positions, posRec{hi: binary.BigEndian.Uint64(buf[:8]), lo: binary.BigEndian.Uint64(buf[8:]),
+				start: uint32(start + k), end: uint32(start + l), n: first.keyLen})
+			k = l
+		}
+		i = j
+	}
+	slices.SortFunc(t.positions, func(a, b posRec) int {
+		if a.hi != b.hi {
+			return cmp.Compare(a.hi, b.hi)
+		}
+		if a.lo != b.lo {
+			return cmp.Compare(a.lo, b.lo)
+		}
+		if a.n > 16 && b.n > 16 {
+			return bytes.Compare(t.key(&t.occs[t.members[a.start]])[16:], t.key(&t.occs[t.members[b.start]])[16:])
+		}
+		// Equal first 16 bytes, zero-padded: the shorter key is a prefix
+		// of the longer one and sorts first.
+		return cmp.Compare(a.n, b.n)
+	})
+	for _, p := range t.positions {
+		occs := t.members[p.start:p.end]
+		if len(occs) > 1 {
+			// By move, then by index: packed words sort faster than a
+			// comparison that reads the records.
+			byMove := t.byMove[:0]
+			for _, idx := range occs {
+				byMove = append(byMove, uint64(t.occs[idx].move)<<32|uint64(idx))
+			}
+			slices.Sort(byMove)
+			for k, v := range byMove {
+				occs[k] = uint32(v)
+			}
+			t.byMove = byMove
 		}
 		t.entry.Reset()
-		for k := i; k < j; k++ {
-			r := &t.occs[t.order[k].idx]
-			if k == i || r.move != t.entry.Moves[len(t.entry.Moves)-1].Move {
+		for k, idx := range occs {
+			r := &t.occs[idx]
+			if k == 0 || r.move != t.entry.Moves[len(t.entry.Moves)-1].Move {
 				t.entry.Moves = append(t.entry.Moves, MoveEntry{Move: r.move})
 			}
 			ms := &t.entry.Moves[len(t.entry.Moves)-1].MoveStats
@@ -209,35 +289,110 @@ func (t *Table) FlushSplit(emit func(key []byte, hash uint32, enc []byte) error,
 			}
 		}
 		t.enc = t.entry.AppendEncode(t.enc[:0])
-		if err := emit(key, t.occs[first.idx].hash, t.enc); err != nil {
+		var hist []byte
+		if t.history {
+			hist = t.encodeHistory(occs)
+		}
+		first := &t.occs[occs[0]]
+		if err := emit(t.key(first), first.hash, t.enc, hist); err != nil {
 			return err
 		}
-		i = j
 	}
 	return nil
 }
 
-// sortOrder sorts t.order by key, then move: an LSD radix sort on the first
-// eight key bytes (a pass is skipped when every record has the same byte
-// there), then a comparison sort within each run of equal first words,
-// which is short except for the most common positions.
-func (t *Table) sortOrder() {
-	n := len(t.order)
-	if n == 0 {
-		return // an empty table: a flush of games without moves only
+// histKey is an occurrence's place in a History: period << 24 | move << 8
+// | cell, and its index.
+type histKey struct {
+	key uint64
+	idx uint32
+}
+
+// encodeHistory returns the encoded History of the occurrences occs of
+// one position, valid until the next call.
+func (t *Table) encodeHistory(occs []uint32) []byte {
+	hk := t.histKeys[:0]
+	for _, idx := range occs {
+		r := &t.occs[idx]
+		g := &t.games[r.game]
+		hk = append(hk, histKey{key: uint64(PeriodOf(g.date))<<24 | uint64(r.move)<<8 | uint64(g.cell), idx: idx})
 	}
-	if cap(t.scratch) < n {
-		t.scratch = make([]sortRec, n)
+	slices.SortFunc(hk, func(a, b histKey) int { return cmp.Compare(a.key, b.key) })
+	t.histKeys = hk
+	t.hist = t.hist[:0]
+	var prev, row HistoryRow
+	for i := 0; i < len(hk); {
+		k := hk[i].key
+		row = HistoryRow{Period: Period(k >> 24), Move: board.Move(k >> 8), Cell: Cell(k)}
+		for ; i < len(hk) && hk[i].key == k; i++ {
+			r := &t.occs[hk[i].idx]
+			row.Add(t.games[r.game].result, int(r.moverRating))
+		}
+		if len(t.hist) == 0 {
+			t.hist = AppendHistoryRow(t.hist, nil, &row)
+		} else {
+			t.hist = AppendHistoryRow(t.hist, &prev, &row)
+		}
+		prev = row
 	}
-	src, dst := t.order, t.scratch[:n]
+	return t.hist
+}
+
+// hashRec is an occurrence's place in FlushSplit's sort: its hash << 32 |
+// its index, and, when it may be a single, 1 << 32 | its game's Local.
+type hashRec struct {
+	key, single uint64
+}
+
+// sameGame reports whether another occurrence of group than group[k]
+// comes from the same game.
+func (t *Table) sameGame(group []uint32, k int) bool {
+	g := t.occs[group[k]].game
+	for m, idx := range group {
+		if m != k && t.occs[idx].game == g {
+			return true
+		}
+	}
+	return false
+}
+
+// allSameKey reports whether the occurrences idx all have the same key.
+func (t *Table) allSameKey(idx []uint32) bool {
+	k := t.key(&t.occs[idx[0]])
+	for _, i := range idx[1:] {
+		if !bytes.Equal(t.key(&t.occs[i]), k) {
+			return false
+		}
+	}
+	return true
+}
+
+// compareOccs orders occurrences by key, then by index.
+func (t *Table) compareOccs(a, b uint32) int {
+	if c := bytes.Compare(t.key(&t.occs[a]), t.key(&t.occs[b])); c != 0 {
+		return c
+	}
+	return cmp.Compare(a, b)
+}
+
+// radixSortHigh sorts v by its high 32 bits, keeping the order of values
+// whose high bits are equal (an LSD radix sort, skipping the bytes every
+// value shares), with scratch as the other buffer. It returns the sorted
+// slice and the other buffer, to keep.
+func radixSortHigh(v, scratch []hashRec) (sorted, other []hashRec) {
+	n := len(v)
+	if cap(scratch) < n {
+		scratch = make([]hashRec, n, cap(v))
+	}
+	src, dst := v, scratch[:n]
 	var counts [256]int
-	for shift := uint(0); shift < 64; shift += 8 {
+	for shift := uint(32); shift < 64; shift += 8 {
 		clear(counts[:])
 		for i := range src {
-			counts[byte(src[i].hi>>shift)]++
+			counts[byte(src[i].key>>shift)]++
 		}
-		if n > 0 && counts[byte(src[0].hi>>shift)] == n {
-			continue // every record has the same byte here
+		if counts[byte(src[0].key>>shift)] == n {
+			continue
 		}
 		sum := 0
 		for d, c := range counts {
@@ -245,43 +400,13 @@ func (t *Table) sortOrder() {
 			sum += c
 		}
 		for i := range src {
-			d := byte(src[i].hi >> shift)
+			d := byte(src[i].key >> shift)
 			dst[counts[d]] = src[i]
 			counts[d]++
 		}
 		src, dst = dst, src
 	}
-	if &src[0] != &t.order[0] {
-		copy(t.order, src)
-	}
-	less := func(a, b sortRec) int {
-		if a.lo != b.lo {
-			return cmp.Compare(a.lo, b.lo)
-		}
-		if a.n > 16 && b.n > 16 {
-			if c := bytes.Compare(t.key(&t.occs[a.idx])[16:], t.key(&t.occs[b.idx])[16:]); c != 0 {
-				return c
-			}
-		} else if a.n != b.n {
-			// Equal first 16 bytes, zero-padded: the shorter key is a
-			// prefix of the longer one and sorts first.
-			return cmp.Compare(a.n, b.n)
-		}
-		if a.move != b.move {
-			return cmp.Compare(a.move, b.move)
-		}
-		return cmp.Compare(a.idx, b.idx)
-	}
-	for i := 0; i < n; {
-		j := i + 1
-		for j < n && t.order[j].hi == t.order[i].hi {
-			j++
-		}
-		if j-i > 1 {
-			slices.SortFunc(t.order[i:j], less)
-		}
-		i = j
-	}
+	return src, dst[:0]
 }
 
 // Reset empties the Table, keeping its memory.

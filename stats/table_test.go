@@ -98,3 +98,107 @@ func BenchmarkTableAdd(b *testing.B) {
 		}
 	}
 }
+
+// TestFlushSplit: with a single callback, FlushSplit gives each position
+// with one occurrence that has a game, and whose game has no other
+// occurrence with the same hash, to single
+// (in hash order, with its game's Local), and every other position to
+// emit (in key order, with its hash and its entry as Flush would encode
+// it), whatever the hashes: several positions share some of them, as
+// when hashes collide.
+func TestFlushSplit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	tab := NewTable(64)
+	type occ struct {
+		key    string
+		hash   uint32
+		local  uint32
+		hasRef bool
+		row    HistoryRow
+	}
+	tab.KeepHistory()
+	var all []occ
+	hashOf := func(k string) uint32 { return uint32(len(k)) << 24 } // collides a lot
+	for g := 0; g < 300; g++ {
+		o := Occurrence{Result: resultOf[rng.IntN(4)], MoverRating: 1990 + rng.IntN(3), Ply: g % 7, Local: uint32(g),
+			Date: NewDate(2000+rng.IntN(2), rng.IntN(3), 1), Cell: NewCell(rng.IntN(2), rng.IntN(2))}
+		if rng.IntN(5) > 0 {
+			o.Game = GameRef{ID: uint64(g + 1)}
+		}
+		for p := 0; p < 1+rng.IntN(3); p++ {
+			key := fmt.Sprintf("k%d", rng.IntN(400))
+			o.Hash = hashOf(key)
+			m := board.Move(1 + rng.IntN(2))
+			tab.AddOccurrence([]byte(key), m, &o)
+			row := HistoryRow{Period: PeriodOf(o.Date), Move: m, Cell: o.Cell}
+			row.Add(o.Result, o.MoverRating)
+			all = append(all, occ{key, o.Hash, o.Local, o.Game.ID != 0, row})
+		}
+	}
+	count := map[string]int{}
+	sameHash := map[[2]uint32]int{} // (hash, game) -> occurrences
+	for _, o := range all {
+		count[o.key]++
+		sameHash[[2]uint32{o.hash, o.local}]++
+	}
+	wantSingles := map[[2]uint32]int{}
+	nSingles := 0
+	wantEmit := map[string]bool{}
+	for _, o := range all {
+		if count[o.key] == 1 && sameHash[[2]uint32{o.hash, o.local}] == 1 && o.hasRef {
+			wantSingles[[2]uint32{o.hash, o.local}]++
+			nSingles++
+		} else {
+			wantEmit[o.key] = true
+		}
+	}
+	var lastKey string
+	var lastHash uint32
+	gotEmit, gotSingles := 0, 0
+	wantRows := map[string]map[[3]int]CellStats{}
+	for _, o := range all {
+		if wantEmit[o.key] {
+			if wantRows[o.key] == nil {
+				wantRows[o.key] = map[[3]int]CellStats{}
+			}
+			k := [3]int{int(o.row.Period), int(o.row.Move), int(o.row.Cell)}
+			s := wantRows[o.key][k]
+			s.Merge(o.row.CellStats)
+			wantRows[o.key][k] = s
+		}
+	}
+	err := tab.FlushSplit(func(key []byte, hash uint32, enc, hist []byte) error {
+		if !wantEmit[string(key)] || string(key) <= lastKey || hash != hashOf(string(key)) {
+			return fmt.Errorf("emit %q (hash %x) after %q: not expected", key, hash, lastKey)
+		}
+		if _, err := Decode(enc); err != nil {
+			return err
+		}
+		h, err := DecodeHistory(nil, hist)
+		if err != nil || len(h) != len(wantRows[string(key)]) {
+			return fmt.Errorf("emit %q: history of %d rows (%v), want %d", key, len(h), err, len(wantRows[string(key)]))
+		}
+		for _, r := range h {
+			if w := wantRows[string(key)][[3]int{int(r.Period), int(r.Move), int(r.Cell)}]; w != r.CellStats {
+				return fmt.Errorf("emit %q: history row %+v, want %+v", key, r, w)
+			}
+		}
+		lastKey = string(key)
+		gotEmit++
+		return nil
+	}, func(hash, local uint32) error {
+		if wantSingles[[2]uint32{hash, local}] == 0 || hash < lastHash {
+			return fmt.Errorf("single %x game %d: not expected, or after hash %x", hash, local, lastHash)
+		}
+		lastHash = hash
+		wantSingles[[2]uint32{hash, local}]--
+		gotSingles++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gotEmit != len(wantEmit) || gotSingles != nSingles || gotSingles == 0 {
+		t.Fatalf("%d positions emitted and %d singles, want %d and %d", gotEmit, gotSingles, len(wantEmit), nSingles)
+	}
+}

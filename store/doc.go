@@ -12,6 +12,8 @@
 //	'e' + file (1 byte, 0..7) + position key
 //	                    -> stats.Entry, encoded; MERGE records (en-passant side records)
 //	'g' + id (8 bytes, big-endian) -> a game record (package gamecode); a SET
+//	'h' + position key  -> stats.History, encoded: the position's games by
+//	                       month, move, speed and rating band; MERGE records
 //	'm'                 -> Meta, JSON (see [Meta]); a SET, never merged
 //	'n' + number (8 bytes, big-endian)
 //	                    -> game id (8 bytes, big-endian) + first-seen stamp
@@ -70,8 +72,8 @@
 //     export writes the 'e' counts under PolyGlot's key with the file and
 //     the 'p' counts minus them under the key without. They merge with the
 //     same operator as 'p' records, and are written to the sstable that
-//     holds the games and Meta (the tables of one ingestion must not
-//     overlap), before the games ([SSTWriter.MergeEPTrusted]).
+//     holds the games (the tables of one ingestion must not overlap),
+//     before the games ([SSTWriter.MergeEPTrusted]).
 //   - Game order index. -count occurrence builds record every stored
 //     game's first-seen stamp (its input's index << 44 | its line << 12)
 //     with its id, in the same ingestion as the game ([SSTWriter.SetGameOrder]),
@@ -84,10 +86,20 @@
 // in the same atomic ingestion as the statistics it adds, so "the game is in
 // the store" means "its statistics are counted": a re-run skips it.
 //
+// Histories. The query-time filters of an explorer (speeds, rating bands,
+// months) and its per-month history need more than a 'p' record's totals:
+// each position with a 'p' record also has an 'h' record, its games by
+// (period, move, cell) (see stats.History), written by the same flushes
+// and merged by adding up. A filtered query adds up the rows that pass;
+// a position kept as single references needs none, its games' tags say
+// it all. They sit apart from the 'p' records so that unfiltered lookups
+// and exports do not read them.
+//
 // Prefixes not listed are reserved, in particular 's' (sources) and 'x'
 // (secondary indexes). The merge operator merges 'q' operands as buckets
-// of single references (their union) and every other MERGE operand as an
-// encoded stats.Entry ('e' and 'p' records); the other kinds are SETs and
+// of single references (their union), 'h' operands as encoded histories
+// (stats.MergeHistory), and every other MERGE operand as an encoded
+// stats.Entry ('e' and 'p' records); the other kinds are SETs and
 // never reach it. A new prefix whose values must be merged with other
 // semantics gets its own branch in the merge operator (which sees the
 // key) and a new [FormatVersion].
@@ -110,8 +122,9 @@
 //
 // One Pebble merge operator, named [MergerName], merges encoded entries with
 // [stats.MergeEncoded]: sums add up, first dates take the minimum, last dates
-// the maximum; and buckets of single references by their union. Both
-// operations are associative and commutative, so Pebble may
+// the maximum; histories with [stats.MergeHistory], adding up the rows of
+// each (period, move, cell); and buckets of single references by their
+// union. All three are associative and commutative, so Pebble may
 // merge operands in any grouping (in batches, flushes, compactions, partial
 // merges without the base value, reads), and builders may write in any order
 // and in parallel. Every operand is validated on the way in ([Batch.Merge],
@@ -128,9 +141,14 @@
 //
 // Counters in Meta (games ingested) change in the same atomic write as the
 // data they count: [Batch.Commit] adds the Meta record to the batch, and
-// [SSTWriter.Ingest] ingests a second, one-key sstable holding the new Meta
-// in the same (atomic) ingestion. After a crash the store holds either both
-// or neither. Commits and ingestions that carry Meta are serialised by a
+// [SSTWriter.Ingest] ingests a one-key sstable holding the new Meta in the
+// same (atomic) ingestion; [SSTWriter.IngestWith] does so for the tables of
+// several writers filled in parallel. After a crash the store holds either
+// both or neither. The Meta has a table of its own because the store's
+// first Meta record reached level 0 through the memtable: a table holding
+// the key lands above it, in level 0, where a big table is compacted at
+// once, while the other tables of a build into a new store overlap nothing
+// and go straight to the last level. Commits and ingestions that carry Meta are serialised by a
 // mutex in the Store so that the Meta written last is the one that counts
 // everything.
 //
@@ -138,6 +156,7 @@
 //
 // The store directory is a Pebble directory. Sstables being written for
 // ingestion live in its subdirectory "chessbook-ingest" until Pebble links
-// them in; leftovers from a crashed run are removed on the next writable
-// Open.
+// them in, and so do a writer's scratch files ([Store.CreateScratch]: the
+// builder's sorted runs); leftovers from a crashed run are removed on the
+// next writable Open.
 package store

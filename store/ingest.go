@@ -40,8 +40,8 @@ type SSTWriter struct {
 	nextGame uint64
 
 	// Game records (and the en-passant side records before them) go to
-	// a second sstable, which also gets the Meta record at ingestion: the
-	// two tables' key ranges ('e'..'m' and 'o'..'p') must not overlap.
+	// a second sstable: the tables' key ranges ('e'..'g' and 'n'..'q')
+	// must not overlap. The Meta record gets a third at ingestion.
 	gpath string
 	gw    *sstable.Writer
 	glast []byte
@@ -167,42 +167,88 @@ func (w *SSTWriter) Len() int { return w.n }
 // updated Meta, in one atomic and durable Pebble ingestion. The records
 // merge with what the store holds. After Ingest, successful or not, the
 // writer is done; Close is then a no-op.
-func (w *SSTWriter) Ingest() error {
-	if w.done {
-		return errSSTDone
+func (w *SSTWriter) Ingest() error { return w.IngestWith() }
+
+// IngestWith is Ingest for what w and others wrote, in one atomic
+// ingestion with one Meta, counting the games of all: the way to commit
+// sstables written in parallel, one SSTWriter per goroutine. The writers'
+// keys must not overlap (each kind of record from one writer, or
+// positions and references split in key ranges). After IngestWith,
+// successful or not, every writer is done.
+func (w *SSTWriter) IngestWith(others ...*SSTWriter) error {
+	all := append([]*SSTWriter{w}, others...)
+	for _, x := range all {
+		if x.done {
+			for _, y := range all {
+				_ = y.Close()
+			}
+			return errSSTDone
+		}
 	}
-	w.done = true
-	if w.n == 0 && w.gw == nil { // (no game numbers either: they go to the data table)
+	var paths []string
+	var games, nextGame uint64
+	var err error
+	for _, x := range all {
+		x.done = true
+		games += x.games
+		nextGame = max(nextGame, x.nextGame)
+		if err == nil {
+			paths, err = x.finish(paths)
+		} else {
+			x.abort()
+		}
+	}
+	if err != nil {
+		for _, p := range paths {
+			_ = w.s.fs.Remove(p)
+		}
+		return fmt.Errorf("store: ingest: %w", err)
+	}
+	if len(paths) == 0 {
 		// Pebble can not ingest an empty table.
-		w.abort()
-		if w.games == 0 {
+		if games == 0 {
 			return nil
 		}
 		b := w.s.db.NewBatch()
 		defer b.Close()
-		if err := w.s.commitMeta(b, w.games, true); err != nil {
+		if err := w.s.commitMeta(b, games, true); err != nil {
 			return fmt.Errorf("store: ingest: %w", err)
 		}
 		return nil
 	}
-	var paths []string
-	if w.n > 0 {
-		if err := w.w.Close(); err != nil { // syncs the file
-			w.abort()
-			return fmt.Errorf("store: ingest: finishing sstable: %w", err)
-		}
-		paths = append(paths, w.path)
-	} else {
-		_ = w.w.Close()
-		_ = w.s.fs.Remove(w.path)
-	}
-	if err := w.s.ingestWithMeta(paths, w.gpath, w.gw, w.games, w.nextGame); err != nil {
+	if err := w.s.ingestWithMeta(paths, games, nextGame); err != nil {
 		for _, p := range paths {
 			_ = w.s.fs.Remove(p)
 		}
 		return fmt.Errorf("store: ingest: %w", err)
 	}
 	return nil
+}
+
+// finish closes the writer's sstables, removing the empty ones, and
+// appends the paths of the others to paths. On failure it removes its
+// files.
+func (w *SSTWriter) finish(paths []string) ([]string, error) {
+	if w.gw != nil {
+		gw := w.gw
+		w.gw = nil // closed here, whatever happens
+		if err := gw.Close(); err != nil {
+			_ = w.s.fs.Remove(w.gpath)
+			w.abort()
+			return paths, fmt.Errorf("finishing games sstable: %w", err)
+		}
+		paths = append(paths, w.gpath)
+	}
+	if w.n > 0 {
+		if err := w.w.Close(); err != nil { // syncs the file
+			w.abort()
+			return paths, fmt.Errorf("finishing sstable: %w", err)
+		}
+		return append(paths, w.path), nil
+	}
+	_ = w.w.Close()
+	_ = w.s.fs.Remove(w.path)
+	return paths, nil
 }
 
 // Close drops the sstable unless it was ingested.
@@ -226,18 +272,20 @@ func (w *SSTWriter) abort() {
 
 var errSSTDone = errors.New("store: sstable writer already ingested or closed")
 
-// ingestWithMeta ingests the sstables at paths and the games sstable mw
-// (at metaPath; nil: a new one) finished with the Meta advanced by games
-// and past game number nextGame-1, atomically. Pebble removes the files when it succeeds; on failure the
-// games sstable is removed here, the others are the caller's.
-func (s *Store) ingestWithMeta(paths []string, metaPath string, mw *sstable.Writer, games, nextGame uint64) error {
+// ingestWithMeta ingests the sstables at paths with a one-record sstable
+// of the Meta advanced by games and past game number nextGame-1,
+// atomically. The Meta has a table of its own: the store's first Meta
+// record reached level 0 through the memtable, and a table holding the
+// key would land above it, where a big one is compacted right away;
+// without it, the tables of a build into a new store go to the last
+// level. Pebble removes the files when it succeeds; on failure the meta
+// sstable is removed here, the others are the caller's.
+func (s *Store) ingestWithMeta(paths []string, games, nextGame uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if mw == nil {
-		var err error
-		if metaPath, mw, err = s.createSST(); err != nil {
-			return fmt.Errorf("meta sstable: %w", err)
-		}
+	metaPath, mw, err := s.createSST()
+	if err != nil {
+		return fmt.Errorf("meta sstable: %w", err)
 	}
 	m, raw, err := s.advanceMeta(games, nextGame)
 	if err != nil {

@@ -4,6 +4,7 @@ package store
 const (
 	prefixEP       = 'e'
 	prefixGame     = 'g'
+	prefixHistory  = 'h'
 	prefixMeta     = 'm'
 	prefixNumber   = 'n'
 	prefixOrder    = 'o'

@@ -12,15 +12,17 @@ import (
 
 // MergerName is the name of the store's merge operator. Pebble records it in
 // the store and refuses to open the store with a merger of another name.
-const MergerName = "chessbook.entry.v3"
+const MergerName = "chessbook.entry.v4"
 
 // newMerger returns the store's merge operator: it merges encoded
-// stats.Entry values with stats.MergeEncoded, and buckets of single
-// references ('q' keys) by their union. The returned Merger pools its
+// stats.Entry values with stats.MergeEncoded, position histories ('h'
+// keys) with stats.MergeHistory, and buckets of single references ('q'
+// keys) by their union. The returned Merger pools its
 // value mergers; it holds no other state.
 func newMerger() *pebble.Merger {
 	pool := &sync.Pool{New: func() any { return new(entryMerger) }}
 	spool := &sync.Pool{New: func() any { return new(singlesMerger) }}
+	hpool := &sync.Pool{New: func() any { return &entryMerger{merge2: stats.MergeHistory} }}
 	return &pebble.Merger{
 		Name: MergerName,
 		Merge: func(key, value []byte) (pebble.ValueMerger, error) {
@@ -35,11 +37,17 @@ func newMerger() *pebble.Merger {
 				m.ends, m.packs = m.ends[:0], m.packs[:0]
 				return m, nil
 			}
-			if err := stats.ValidateEncoded(value); err != nil {
+			p := pool
+			if len(key) > 0 && key[0] == prefixHistory {
+				if _, err := stats.MergeHistory(nil, value, []byte{stats.HistoryVersion}); err != nil {
+					return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
+				}
+				p = hpool
+			} else if err := stats.ValidateEncoded(value); err != nil {
 				return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
 			}
-			m := pool.Get().(*entryMerger)
-			m.pool = pool
+			m := p.Get().(*entryMerger)
+			m.pool = p
 			m.key = append(m.key[:0], key...)
 			m.buf = append(m.buf[:0], value...)
 			return m, nil
@@ -47,13 +55,15 @@ func newMerger() *pebble.Merger {
 	}
 }
 
-// entryMerger merges the operands of one key. Merging is commutative, so
-// newer and older operands are handled alike.
+// entryMerger merges the operands of one key: encoded stats.Entry
+// values, or with merge2 set, encoded histories. Merging is commutative,
+// so newer and older operands are handled alike.
 type entryMerger struct {
 	pooled
-	key     []byte // for error messages
-	buf     []byte // the operands merged so far, encoded
-	scratch []byte // the other buffer MergeEncoded writes into
+	merge2  func(dst, a, b []byte) ([]byte, error) // nil: stats.MergeEncoded
+	key     []byte                                 // for error messages
+	buf     []byte                                 // the operands merged so far, encoded
+	scratch []byte                                 // the other buffer the merge writes into
 }
 
 // MergeNewer merges an operand newer than the ones seen so far.
@@ -63,7 +73,11 @@ func (m *entryMerger) MergeNewer(value []byte) error { return m.merge(value) }
 func (m *entryMerger) MergeOlder(value []byte) error { return m.merge(value) }
 
 func (m *entryMerger) merge(value []byte) error {
-	out, err := stats.MergeEncoded(m.scratch[:0], m.buf, value)
+	merge := stats.MergeEncoded
+	if m.merge2 != nil {
+		merge = m.merge2
+	}
+	out, err := merge(m.scratch[:0], m.buf, value)
 	if err != nil {
 		return fmt.Errorf("chessbook merge operator: key %x: %w", m.key, err)
 	}

@@ -22,7 +22,11 @@ import (
 // Version 4 keeps the positions that a single game reached once as single
 // references ('q' records) instead of statistics records: readers that
 // look only at 'p' records would miss them.
-const FormatVersion = 4
+//
+// Version 5 adds the histories ('h' records: a position's games by month,
+// move, speed and rating band, for query-time filters); a version 4 store
+// has none, so filtered queries on it would count nothing.
+const FormatVersion = 5
 
 // CountMode says what one game adds to a position it reaches more than
 // once (a repetition, or a transposition back into it).

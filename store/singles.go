@@ -371,3 +371,8 @@ func (s *Store) AllSingles(fn func(r SingleRef) (bool, error)) error {
 		return more, fnErr
 	})
 }
+
+// SingleBucket returns the bucket of single references (one record of
+// the store) that a position with single hash h belongs to:
+// [SSTWriter.MergeSingles] writes a record per bucket.
+func SingleBucket(h uint32) uint32 { return h >> singleLowBits }

@@ -1,0 +1,244 @@
+package book_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/store"
+)
+
+// filterGame is what the filter oracle reads of a game's tags, with its
+// own parsing (regular expressions over the PGN text, not package book's).
+type filterGame struct {
+	text        string
+	speed       string // "" when the TimeControl is missing or unusable
+	band        int    // index of the band of the mean rating; -1: no band
+	year, month int    // 0: unknown
+}
+
+var (
+	tagRE   = regexp.MustCompile(`(?m)^\[(\w+) "([^"]*)"\]`)
+	tcRE    = regexp.MustCompile(`^(\d+)\+(\d+)$`)
+	dateRE  = regexp.MustCompile(`^(\d{4})\.(\d\d|\?\?)`)
+	floors  = []int{0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500}
+	speedAt = []struct {
+		below int
+		name  string
+	}{{30, "ultrabullet"}, {180, "bullet"}, {480, "blitz"}, {1500, "rapid"}, {1 << 62, "classical"}}
+)
+
+// filterGames splits PGN text into games at their [Event tags and reads
+// each one's speed, rating band and month as the lichess explorer's rules
+// in shared/spec/lichess-explorer.md state them.
+func filterGames(t *testing.T, text string) []filterGame {
+	t.Helper()
+	var games []filterGame
+	parts := regexp.MustCompile(`(?m)^\[Event `).Split(text, -1)
+	for _, p := range parts[1:] {
+		g := filterGame{text: "[Event " + p, band: -1}
+		tags := map[string]string{}
+		for _, m := range tagRE.FindAllStringSubmatch(g.text, -1) {
+			if _, dup := tags[m[1]]; !dup {
+				tags[m[1]] = m[2]
+			}
+		}
+		if tc := tags["TimeControl"]; tc == "-" {
+			g.speed = "correspondence"
+		} else if m := tcRE.FindStringSubmatch(tc); m != nil {
+			base, _ := strconv.Atoi(m[1])
+			inc, _ := strconv.Atoi(m[2])
+			for _, s := range speedAt {
+				if base+40*inc < s.below {
+					g.speed = s.name
+					break
+				}
+			}
+		} else if n, err := strconv.Atoi(tc); err == nil && n >= 0 {
+			for _, s := range speedAt {
+				if n < s.below {
+					g.speed = s.name
+					break
+				}
+			}
+		}
+		w, errW := strconv.Atoi(tags["WhiteElo"])
+		b, errB := strconv.Atoi(tags["BlackElo"])
+		if errW == nil && errB == nil && w > 0 && b > 0 {
+			for i, f := range floors {
+				if (w+b)/2 >= f {
+					g.band = i
+				}
+			}
+		}
+		if m := dateRE.FindStringSubmatch(tags["Date"]); m != nil {
+			g.year, _ = strconv.Atoi(m[1])
+			g.month, _ = strconv.Atoi(m[2]) // 0 for "??"
+		}
+		games = append(games, g)
+	}
+	return games
+}
+
+// filterCase is a selection, given both as book.Selection and as the
+// oracle's predicate over a game.
+type filterCase struct {
+	name string
+	sel  book.Selection
+	keep func(g filterGame) bool
+}
+
+// TestFilteredOracle: book.Filtered on a store of every game equals, for
+// every position and move, book.Entry on a store built from only the games
+// a script over the PGN text selects (its tags read independently), for
+// speeds, rating bands, months and their combinations; with no filter it
+// equals book.Entry on the store itself.
+func TestFilteredOracle(t *testing.T) {
+	data := testutil.SharedData(t)
+	var text strings.Builder
+	tmp := t.TempDir()
+	var runs [][]string // two builds into the store of every game: histories merged in the store too
+	for i, f := range []string{
+		filepath.Join(data, "small", "allancao_lichess_DrDrunkenstein_2019-01-29.pgn"),
+		filepath.Join(data, "small", "allancao_games.pgn"),
+		filepath.Join("..", "testdata", "champions500.pgn"),
+	} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text.Write(b)
+		text.WriteString("\n\n")
+		if i == 0 {
+			runs = append(runs, []string{f})
+		} else if i == 1 {
+			runs = append(runs, nil)
+		}
+		if i > 0 {
+			runs[1] = append(runs[1], f)
+		}
+	}
+	games := filterGames(t, text.String())
+	dirAll := buildRuns(t, book.Options{}, runs...)
+	stAll, err := store.Open(dirAll, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stAll.Close()
+
+	period := func(y, m int) stats.Period { return stats.Period(y<<4 | m) }
+	inMonths := func(g filterGame, since, until stats.Period) bool {
+		p := period(g.year, g.month)
+		return g.year != 0 && (since == 0 || p >= since) && (until == 0 || p <= until)
+	}
+	bullet, _ := book.ParseSpeeds("bullet")
+	blitzRapid, _ := book.ParseSpeeds("blitz,rapid")
+	cases := []filterCase{
+		{"none", book.Selection{}, func(filterGame) bool { return true }},
+		{"bullet", book.Selection{Speeds: bullet}, func(g filterGame) bool { return g.speed == "bullet" }},
+		{"blitz,rapid", book.Selection{Speeds: blitzRapid}, func(g filterGame) bool { return g.speed == "blitz" || g.speed == "rapid" }},
+		{"ratings 2000+", book.Selection{Bands: 1<<6 | 1<<7 | 1<<8}, func(g filterGame) bool { return g.band >= 6 }},
+		{"ratings 2000,2200", book.Selection{Bands: 1<<6 | 1<<7}, func(g filterGame) bool { return g.band == 6 || g.band == 7 }},
+		{"2018-02..2018-04", book.Selection{Since: period(2018, 2), Until: period(2018, 4)}, func(g filterGame) bool { return inMonths(g, period(2018, 2), period(2018, 4)) }},
+		{"until 1990", book.Selection{Until: period(1990, 12)}, func(g filterGame) bool { return inMonths(g, 0, period(1990, 12)) }},
+		{"bullet, 2200+, since 2018-03", book.Selection{Speeds: bullet, Bands: 1<<7 | 1<<8, Since: period(2018, 3)},
+			func(g filterGame) bool { return g.speed == "bullet" && g.band >= 7 && inMonths(g, period(2018, 3), 0) }},
+	}
+	if testing.Short() {
+		cases = []filterCase{cases[0], cases[1], cases[len(cases)-1]}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var sub strings.Builder
+			n := 0
+			for _, g := range games {
+				if c.keep(g) {
+					sub.WriteString(g.text)
+					n++
+				}
+			}
+			if c.name != "none" && (n == 0 || n == len(games)) {
+				t.Fatalf("the oracle keeps %d of %d games: the case tests nothing", n, len(games))
+			}
+			in := filepath.Join(tmp, strings.NewReplacer(" ", "_", ",", "_").Replace(c.name)+".pgn")
+			if err := os.WriteFile(in, []byte(sub.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dirSub := buildRuns(t, book.Options{}, []string{in})
+			stSub, err := store.Open(dirSub, store.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stSub.Close()
+			positions, kept := 0, 0
+			err = book.Positions(context.Background(), stAll, 0, func(pos []byte, _ *stats.Entry) error {
+				if store.SingleHash(pos)%4 != 0 {
+					return nil // a sample, for time
+				}
+				positions++
+				moves, months, _, err := book.Filtered(stAll, pos, c.sel)
+				if err != nil {
+					return err
+				}
+				want, _, err := book.Entry(stSub, pos)
+				if err != nil {
+					return err
+				}
+				got := describeFiltered(moves)
+				if w := describeEntry(want); got != w {
+					return fmt.Errorf("position %x: filtered %s, want %s", pos, got, w)
+				}
+				var total, byMonth uint64
+				for _, m := range moves {
+					total += m.Games()
+				}
+				for _, m := range months {
+					byMonth += m.Games()
+				}
+				if total != byMonth {
+					return fmt.Errorf("position %x: %d games by move, %d by month", pos, total, byMonth)
+				}
+				if total > 0 {
+					kept++
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d of %d games, %d of %d positions", n, len(games), kept, positions)
+		})
+	}
+}
+
+// describeFiltered and describeEntry print per-move counts alike.
+func describeFiltered(moves []book.FilteredMove) string {
+	var b bytes.Buffer
+	for _, m := range moves {
+		if m.Games() > 0 {
+			fmt.Fprintf(&b, "%v:%d/%d/%d/%d r%d/%d ", m.Move, m.WhiteWins, m.Draws, m.BlackWins, m.Unknown, m.RatingSum, m.RatingCount)
+		}
+	}
+	return b.String()
+}
+
+func describeEntry(e stats.Entry) string {
+	var b bytes.Buffer
+	for _, m := range e.Moves {
+		s := m.MoveStats
+		if s.Games() > 0 {
+			fmt.Fprintf(&b, "%v:%d/%d/%d/%d r%d/%d ", board.Move(m.Move), s.WhiteWins, s.Draws, s.BlackWins, s.Unknown, s.RatingSum, s.RatingCount)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,496 @@
+package book
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/store"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// Sorted runs. A flush does not write to the store: it writes its unit's
+// records, sorted, to a run (a few files in the store's scratch
+// directory). Runs are committed in batches (Builder.commit): their
+// records are merged, run against run, into one sstable set ingested with
+// the games they count and the new Meta in one atomic ingestion. Most
+// builds commit once, at the end, into a store that holds nothing under
+// their keys yet: Pebble puts the tables in its last level and has
+// nothing to compact. Committing each flush instead cost the 412k-game
+// benchmark a third of its CPU time in compactions, which merged the
+// flushes' overlapping tables level after level.
+//
+// Every section of a run is a sequence of records, each a uvarint key
+// length, the key, a uvarint value length and the value, in increasing
+// key order (each key once in a run):
+//
+//	secEP         file (1 byte) + position key -> encoded stats.Entry
+//	secGames      game id (8 bytes, big-endian) -> game record
+//	secHistory    position key -> encoded stats.History
+//	secNumbers    game number (8 bytes, big-endian) -> id (8) + stamp (8)
+//	secOrder      stamp (8) + id (8) -> empty
+//	secPositions  position key -> SingleHash (4 bytes) + encoded stats.Entry
+//
+// except secSingles, the biggest: a sequence of little-endian uint64s,
+// each a SingleHash << 32 | the game's number minus the run's base, in
+// increasing order.
+//
+// Keys of different runs are merged by byte order, which for the
+// big-endian numbers is numeric order; equal keys of different runs merge
+// their entries (secEP, secHistory, secPositions) and are a bug anywhere
+// else.
+type section int
+
+const (
+	secEP section = iota
+	secGames
+	secHistory
+	secNumbers
+	secOrder
+	secPositions
+	secSingles
+	numSections
+)
+
+var sectionNames = [numSections]string{"en-passant records", "games", "histories", "game numbers", "game order", "positions", "single references"}
+
+// run is a flush's sorted records, waiting in scratch files to be
+// committed, and what they count.
+type run struct {
+	paths     [numSections]string // "": the section is empty
+	games     []pendingGame       // the run's games (for dedupe.release; offsets are stale)
+	positions int64               // occurrences added
+	base      uint64              // the number of the run's first game (see secSingles)
+}
+
+// runWriter writes one run.
+type runWriter struct {
+	st    *store.Store
+	r     *run
+	files [numSections]vfs.File
+	bufs  [numSections]*bufio.Writer
+	last  [numSections][]byte
+	tmp   [2 * binary.MaxVarintLen64]byte
+}
+
+func newRunWriter(st *store.Store) *runWriter {
+	return &runWriter{st: st, r: &run{}}
+}
+
+// add appends the record key -> value to section sec, whose keys must
+// come in increasing order.
+func (w *runWriter) add(sec section, key, value []byte) error {
+	b, first, err := w.buf(sec)
+	if err != nil {
+		return err
+	}
+	if !first && bytes.Compare(key, w.last[sec]) <= 0 {
+		return fmt.Errorf("run %s: key %x after %x: %w", sectionNames[sec], key, w.last[sec], store.ErrUnsorted)
+	}
+	w.last[sec] = append(w.last[sec][:0], key...)
+	n := binary.PutUvarint(w.tmp[:], uint64(len(key)))
+	b.Write(w.tmp[:n])
+	b.Write(key)
+	n = binary.PutUvarint(w.tmp[:], uint64(len(value)))
+	b.Write(w.tmp[:n])
+	if _, err := b.Write(value); err != nil {
+		return fmt.Errorf("writing a sorted run: %w", err)
+	}
+	return nil
+}
+
+// buf returns the writer of section sec, creating its file on first use
+// (first true).
+func (w *runWriter) buf(sec section) (b *bufio.Writer, first bool, err error) {
+	if b := w.bufs[sec]; b != nil {
+		return b, false, nil
+	}
+	f, path, err := w.st.CreateScratch()
+	if err != nil {
+		return nil, false, err
+	}
+	w.files[sec], w.r.paths[sec] = f, path
+	w.bufs[sec] = bufio.NewWriterSize(f, 128<<10)
+	return w.bufs[sec], true, nil
+}
+
+// addSingles writes the sorted single references v (hash << 32 | game
+// number - base) to secSingles.
+func (w *runWriter) addSingles(v []uint64, base uint64) error {
+	b, _, err := w.buf(secSingles)
+	if err != nil {
+		return err
+	}
+	var buf [8]byte
+	for _, x := range v {
+		binary.LittleEndian.PutUint64(buf[:], x)
+		if _, err := b.Write(buf[:]); err != nil {
+			return fmt.Errorf("writing a sorted run: %w", err)
+		}
+	}
+	w.r.base = base
+	return nil
+}
+
+// finish closes the run's files and returns it.
+func (w *runWriter) finish() (*run, error) {
+	var first error
+	for sec, b := range w.bufs {
+		if b == nil {
+			continue
+		}
+		err := b.Flush()
+		if cerr := w.files[sec].Close(); err == nil {
+			err = cerr
+		}
+		w.files[sec] = nil
+		if err != nil && first == nil {
+			first = fmt.Errorf("writing a sorted run: %w", err)
+		}
+	}
+	if first != nil {
+		w.r.remove(w.st)
+		return nil, first
+	}
+	return w.r, nil
+}
+
+// abort closes and removes the run's files.
+func (w *runWriter) abort() {
+	for _, f := range w.files {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+	w.r.remove(w.st)
+}
+
+// remove removes the run's files.
+func (r *run) remove(st *store.Store) {
+	for i, p := range r.paths {
+		if p != "" {
+			_ = st.RemoveScratch(p)
+			r.paths[i] = ""
+		}
+	}
+}
+
+// runReader reads one section of a run, a record at a time.
+type runReader struct {
+	f        vfs.File
+	br       *bufio.Reader
+	run      int // the run's index, to break ties
+	key, val []byte
+}
+
+// next reads the next record; it returns io.EOF after the last.
+func (r *runReader) next() error {
+	var err error
+	if r.key, err = r.field(r.key); err != nil {
+		if err == io.EOF {
+			return io.EOF
+		}
+		return err
+	}
+	if r.val, err = r.field(r.val); err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+func (r *runReader) field(dst []byte) ([]byte, error) {
+	n, err := binary.ReadUvarint(r.br)
+	if err != nil {
+		return dst, err
+	}
+	if n > 1<<30 {
+		return dst, errors.New("corrupt record length")
+	}
+	if uint64(cap(dst)) < n {
+		dst = make([]byte, n, 2*n)
+	}
+	dst = dst[:n]
+	if _, err := io.ReadFull(r.br, dst); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return dst, err
+	}
+	return dst, nil
+}
+
+// combiner merges the values vals of one key (at least two), appending
+// the result to dst.
+type combiner func(dst []byte, vals [][]byte) ([]byte, error)
+
+// pairwise returns a combiner that folds the values with merge, which
+// appends the merge of a and b to dst.
+func pairwise(merge func(dst, a, b []byte) ([]byte, error)) combiner {
+	var a, b []byte
+	return func(dst []byte, vals [][]byte) ([]byte, error) {
+		a = append(a[:0], vals[0]...)
+		for _, v := range vals[1:] {
+			var err error
+			if b, err = merge(b[:0], a, v); err != nil {
+				return dst, err
+			}
+			a, b = b, a
+		}
+		return append(dst, a...), nil
+	}
+}
+
+// mergeHistories is the combiner of histories (see stats.MergeHistories).
+func mergeHistories() combiner {
+	var rows stats.History
+	return func(dst []byte, vals [][]byte) ([]byte, error) {
+		var err error
+		dst, rows, err = stats.MergeHistories(dst, rows, vals...)
+		return dst, err
+	}
+}
+
+// mergeSection merges section sec of runs in key order and calls emit
+// once per key, with the values of equal keys combined by combine (nil:
+// equal keys are an error). The slices given to emit are valid until it
+// returns.
+func mergeSection(st *store.Store, runs []*run, sec section, combine combiner, emit func(key, value []byte) error) (err error) {
+	var h runHeap
+	defer func() {
+		for _, r := range h {
+			_ = r.f.Close()
+		}
+	}()
+	for i, rn := range runs {
+		if rn.paths[sec] == "" {
+			continue
+		}
+		f, err := st.OpenScratch(rn.paths[sec])
+		if err != nil {
+			return err
+		}
+		r := &runReader{f: f, br: bufio.NewReaderSize(f, 64<<10), run: i}
+		if err := r.next(); err != nil {
+			_ = f.Close()
+			if err == io.EOF {
+				continue
+			}
+			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[sec], err)
+		}
+		h = append(h, r)
+	}
+	h.init()
+	var key, buf, out []byte
+	var ends []int
+	var vals [][]byte
+	for len(h) > 0 {
+		top := h[0]
+		key = append(key[:0], top.key...)
+		buf = append(buf[:0], top.val...)
+		ends = append(ends[:0], len(buf))
+		if err := h.advance(); err != nil {
+			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[sec], err)
+		}
+		for len(h) > 0 && bytes.Equal(h[0].key, key) {
+			if combine == nil {
+				return fmt.Errorf("sorted runs: %s key %x in two runs", sectionNames[sec], key)
+			}
+			buf = append(buf, h[0].val...)
+			ends = append(ends, len(buf))
+			if err := h.advance(); err != nil {
+				return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[sec], err)
+			}
+		}
+		value := buf
+		if len(ends) > 1 {
+			vals = vals[:0]
+			start := 0
+			for _, end := range ends {
+				vals = append(vals, buf[start:end])
+				start = end
+			}
+			if out, err = combine(out[:0], vals); err != nil {
+				return fmt.Errorf("sorted runs: %s key %x: %w", sectionNames[sec], key, err)
+			}
+			value = out
+		}
+		if err := emit(key, value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runHeap is a min-heap of section readers by (key, run).
+type runHeap []*runReader
+
+func (h runHeap) less(i, j int) bool {
+	if c := bytes.Compare(h[i].key, h[j].key); c != 0 {
+		return c < 0
+	}
+	return h[i].run < h[j].run
+}
+
+func (h runHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h runHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// advance moves the smallest reader to its next record, dropping it (and
+// closing its file) at its end.
+func (h *runHeap) advance() error {
+	r := (*h)[0]
+	err := r.next()
+	if err == io.EOF {
+		_ = r.f.Close()
+		n := len(*h) - 1
+		(*h)[0] = (*h)[n]
+		*h = (*h)[:n]
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	h.down(0)
+	return nil
+}
+
+// mergePositionValues merges two secPositions values: the hash, and the
+// entries merged.
+func mergePositionValues(dst, a, b []byte) ([]byte, error) {
+	if len(a) < 4 || len(b) < 4 {
+		return dst, errors.New("short position record")
+	}
+	dst = append(dst, a[:4]...)
+	return stats.MergeEncoded(dst, a[4:], b[4:])
+}
+
+// mergeRefs merges the single references of runs (section secSingles)
+// in (hash, game number) order and calls emit with each.
+func mergeRefs(st *store.Store, runs []*run, emit func(h uint32, num uint64) error) error {
+	runs = slices.Clone(runs)
+	slices.SortFunc(runs, func(a, b *run) int { return cmp.Compare(a.base, b.base) })
+	var h refHeap
+	defer func() {
+		for _, r := range h {
+			_ = r.f.Close()
+		}
+	}()
+	for i, rn := range runs {
+		if rn.paths[secSingles] == "" {
+			continue
+		}
+		f, err := st.OpenScratch(rn.paths[secSingles])
+		if err != nil {
+			return err
+		}
+		r := &refReader{f: f, br: bufio.NewReaderSize(f, 64<<10), run: i, base: rn.base}
+		if err := r.next(); err != nil {
+			_ = f.Close()
+			if err == io.EOF {
+				continue
+			}
+			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[secSingles], err)
+		}
+		h = append(h, r)
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+	for len(h) > 0 {
+		r := h[0]
+		if err := emit(uint32(r.cur>>32), r.base+r.cur&(1<<32-1)); err != nil {
+			return err
+		}
+		err := r.next()
+		if err == io.EOF {
+			_ = r.f.Close()
+			n := len(h) - 1
+			h[0] = h[n]
+			h = h[:n]
+			err = nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[secSingles], err)
+		}
+		h.down(0)
+	}
+	return nil
+}
+
+// refReader reads a run's single references.
+type refReader struct {
+	f    vfs.File
+	br   *bufio.Reader
+	buf  [8]byte
+	cur  uint64
+	run  int // the run's place in number order
+	base uint64
+}
+
+func (r *refReader) next() error {
+	if _, err := io.ReadFull(r.br, r.buf[:]); err != nil {
+		return err // io.EOF at the end; io.ErrUnexpectedEOF within a record
+	}
+	r.cur = binary.LittleEndian.Uint64(r.buf[:])
+	return nil
+}
+
+// refHeap is a min-heap of reference readers by (hash, game number): by
+// hash, then by run (runs are in number order, their numbers disjoint),
+// then by number.
+type refHeap []*refReader
+
+func (h refHeap) less(i, j int) bool {
+	a, b := h[i], h[j]
+	if ha, hb := a.cur>>32, b.cur>>32; ha != hb {
+		return ha < hb
+	}
+	if a.run != b.run {
+		return a.run < b.run
+	}
+	return a.cur < b.cur
+}
+
+func (h refHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
