@@ -111,10 +111,9 @@ type unit struct {
 	// en-passant file (see worker.addEP), keyed by that file's byte then
 	// the position key; nil until the first one.
 	ep *stats.Table
-	// singles, sortScratch and val are writeRecords' scratch.
-	singles     []uint64 // hash << 32 | the game's index in games.games
-	sortScratch []uint64
-	val         []byte
+	// singles and val are writeRecords' scratch.
+	singles []uint64 // hash << 32 | the game's index in games.games
+	val     []byte
 }
 
 // NewBuilder returns a Builder writing to st, which must have been opened
@@ -495,9 +494,7 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 	if err != nil || single == nil {
 		return err
 	}
-	if !slices.IsSorted(u.singles) { // they come in hash order; rarely not by game too
-		u.sortScratch = radixSort(u.singles, u.sortScratch)
-	}
+	sortWithinHashes(u.singles)
 	if err := w.addSingles(u.singles, base); err != nil {
 		return err
 	}
@@ -738,40 +735,20 @@ func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 	}
 }
 
-// radixSort sorts v in increasing order (an LSD radix sort, skipping the
-// bytes every value shares), with scratch as the other buffer; it returns
-// the scratch to keep.
-func radixSort(v, scratch []uint64) []uint64 {
-	n := len(v)
-	if cap(scratch) < n {
-		scratch = make([]uint64, n)
+// sortWithinHashes sorts singles (hash << 32 | local), which FlushSplit
+// gives in hash order, by local within each hash: only positions whose
+// hashes collide share one.
+func sortWithinHashes(singles []uint64) {
+	for i := 0; i < len(singles); {
+		j := i + 1
+		for j < len(singles) && singles[j]>>32 == singles[i]>>32 {
+			j++
+		}
+		if j-i > 1 {
+			slices.Sort(singles[i:j])
+		}
+		i = j
 	}
-	src, dst := v, scratch[:n]
-	var counts [256]int
-	for shift := uint(0); shift < 64 && n > 1; shift += 8 {
-		clear(counts[:])
-		for _, x := range src {
-			counts[byte(x>>shift)]++
-		}
-		if counts[byte(src[0]>>shift)] == n {
-			continue
-		}
-		sum := 0
-		for d, c := range counts {
-			counts[d] = sum
-			sum += c
-		}
-		for _, x := range src {
-			d := byte(x >> shift)
-			dst[counts[d]] = x
-			counts[d]++
-		}
-		src, dst = dst, src
-	}
-	if n > 0 && &src[0] != &v[0] {
-		copy(v, src)
-	}
-	return scratch
 }
 
 // addEP adds the occurrence w.occ of move m from pos, a position just

@@ -371,7 +371,7 @@ func MergeHistories(dst []byte, rows History, vals ...[]byte) ([]byte, History, 
 			return dst, rows, fmt.Errorf("merging operand %d: %w", i, err)
 		}
 	}
-	slices.SortStableFunc(rows, func(a, b HistoryRow) int { return compareRows(&a, &b) })
+	slices.SortFunc(rows, func(a, b HistoryRow) int { return compareRows(&a, &b) })
 	n := 0
 	for i := range rows {
 		if n > 0 && compareRows(&rows[n-1], &rows[i]) == 0 {

@@ -105,11 +105,13 @@ func (m *entryMerger) Close() error {
 // dozens. Operands are validated there, as they are decoded.
 type singlesMerger struct {
 	pooled
-	key   []byte // for error messages
-	buf   []byte // the operands, encoded, one after the other...
-	ends  []int  // ...and where each ends in buf (empty: buf is the only one)
-	packs []uint64
-	out   []byte
+	key     []byte // for error messages
+	buf     []byte // the operands, encoded, one after the other...
+	ends    []int  // ...and where each ends in buf (empty: buf is the only one)
+	packs   []uint64
+	runs    []int // where each operand's references end in packs
+	scratch []uint64
+	out     []byte
 }
 
 // MergeNewer merges an operand newer than the ones seen so far.
@@ -139,13 +141,18 @@ func (m *singlesMerger) Finish(includesBase bool) ([]byte, io.Closer, error) {
 	}
 	start := 0
 	var err error
+	m.runs = m.runs[:0]
 	for _, end := range m.ends {
 		if m.packs, err = appendPacked(m.packs, m.buf[start:end]); err != nil {
 			return nil, nil, fmt.Errorf("chessbook merge operator: key %x: %w", m.key, err)
 		}
+		m.runs = append(m.runs, len(m.packs))
 		start = end
 	}
-	slices.Sort(m.packs)
+	// Each operand decodes in increasing order (the reader checks it):
+	// merging the runs costs a pass per doubling, where sorting them
+	// took most of a big compaction's merge time.
+	m.packs, m.scratch = mergeSortedRuns(m.packs, m.runs, m.scratch)
 	m.packs = slices.Compact(m.packs)
 	m.out = appendPackedSingles(m.out[:0], m.packs)
 	return m.out, m, nil
@@ -166,4 +173,45 @@ func (p *pooled) release(m any) {
 		p.pool = nil
 		q.Put(m)
 	}
+}
+
+// mergeSortedRuns sorts v, made of increasing runs ending at ends (the
+// last at len(v)), by merging neighbouring runs until one is left, with
+// scratch as the other buffer. It returns the sorted slice and the other
+// buffer, to keep.
+func mergeSortedRuns(v []uint64, ends []int, scratch []uint64) (sorted, other []uint64) {
+	if cap(scratch) < len(v) {
+		scratch = make([]uint64, len(v), cap(v))
+	}
+	src, dst := v, scratch[:len(v)]
+	for len(ends) > 1 {
+		next := ends[:0]
+		lo := 0
+		for i := 0; i < len(ends); i += 2 {
+			if i+1 == len(ends) {
+				copy(dst[lo:ends[i]], src[lo:ends[i]])
+				next = append(next, ends[i])
+				break
+			}
+			a, b := src[lo:ends[i]], src[ends[i]:ends[i+1]]
+			k := lo
+			for len(a) > 0 && len(b) > 0 {
+				if a[0] <= b[0] {
+					dst[k] = a[0]
+					a = a[1:]
+				} else {
+					dst[k] = b[0]
+					b = b[1:]
+				}
+				k++
+			}
+			k += copy(dst[k:], a)
+			copy(dst[k:], b)
+			lo = ends[i+1]
+			next = append(next, ends[i+1])
+		}
+		ends = next
+		src, dst = dst, src
+	}
+	return src, dst[:0]
 }
