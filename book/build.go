@@ -28,10 +28,9 @@ type BuildOptions struct {
 	Dir string
 	// Workers is the number of replay goroutines; 0 means one per CPU.
 	Workers int
-	// Compact compacts the store once everything is committed, unless the
-	// build left it with little to compact (see compactSublevels):
-	// lookups are faster, the store smaller, and the next build into it
-	// does not pay for compactions left over.
+	// Compact compacts the store once everything is committed when it
+	// holds compactRuns sorted runs or more (see store.Meta.Runs): lookups
+	// look into one run again, and the store is smallest.
 	Compact bool
 	// Progress, if not nil, is called with the pipeline's progress.
 	Progress func(ingest.Progress)
@@ -93,7 +92,7 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 	start := time.Now()
 	b := NewBuilder(st, o.Options, workers)
 	sum, runErr := ingestInto(ctx, b, o, workers)
-	if runErr == nil && o.Compact && st.L0Sublevels() >= compactSublevels {
+	if runErr == nil && o.Compact && st.Meta().Runs >= compactRuns {
 		runErr = compact(ctx, st)
 	}
 	res.Store, err = closeStore(st)
@@ -129,17 +128,20 @@ func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers int) (*
 	return sum, err
 }
 
+// compactRuns is the number of ingestions since the last compaction
+// (store.Meta.Runs) from which a build with Compact set compacts the
+// store when done. Each commit of a build adds a
+// run that spans the whole key range (a build into an empty store of up
+// to about a million games is one, in the last level); the store compacts
+// nothing on its own. Compacting rewrites the whole store, so doing it
+// for every small addition would make adding a file cost what rewriting
+// the store does; waiting for compactRuns runs makes it one rewrite every
+// few additions, and keeps a lookup within that many runs (each a bloom
+// filter probe, and a block read when it holds the key).
+const compactRuns = 6
+
 // compact compacts st; when ctx is cancelled it returns ctx's error:
 // everything is committed, only the compaction stopped.
-// compactSublevels is the number of level 0 sublevels from which a build
-// with Compact set compacts the store when done. A big build leaves many
-// (one per flush) and compaction debt that the next run into the store
-// would pay: compacting at once leaves the store smallest and fastest to
-// read. A small addition to a compacted store leaves one or two, which
-// cost reads little: compacting the whole store for them would make
-// adding a file cost what rewriting the store does.
-const compactSublevels = 3
-
 func compact(ctx context.Context, st *store.Store) error {
 	if err := st.Compact(ctx); err != nil {
 		if ctx.Err() != nil {

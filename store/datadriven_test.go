@@ -77,7 +77,6 @@ func runCommand(t *testing.T, dir string, sp **Store, cmd string, args, input []
 	switch cmd {
 	case "open":
 		var opts Options
-		opts.testing.disableAutomaticCompactions = true // deterministic LSM shapes
 		_, opts.ReadOnly = flags["readonly"]
 		if _, ok := flags["nometa"]; !ok {
 			opts.Meta = &Meta{CountMode: CountOccurrence}

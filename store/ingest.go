@@ -293,6 +293,12 @@ func (s *Store) ingestWithMeta(paths []string, games, nextGame uint64) error {
 		_ = s.fs.Remove(metaPath)
 		return err
 	}
+	m.Runs++
+	if raw, err = m.marshal(); err != nil {
+		_ = mw.Close()
+		_ = s.fs.Remove(metaPath)
+		return err
+	}
 	if err := mw.Set([]byte(metaKey), raw); err != nil {
 		_ = mw.Close()
 		_ = s.fs.Remove(metaPath)

@@ -80,6 +80,13 @@ type Meta struct {
 	// [SSTWriter.SetGameNumber]): a builder numbers its games from there.
 	// 0: no game was numbered.
 	NextGame uint64 `json:"next_game,omitempty"`
+
+	// Runs is the number of ingestions since the store was created or
+	// last compacted ([Store.Compact]): each is a sorted run spanning the
+	// whole key range that a lookup may have to look into, besides the
+	// compacted one. The store never compacts on its own; builders compact
+	// when Runs grows.
+	Runs int `json:"runs,omitempty"`
 }
 
 // checkBuildOptions validates the build options of a Meta given to Open.

@@ -40,11 +40,6 @@ type Options struct {
 	// FS is the file system the store lives on. Nil means the operating
 	// system's; tests use vfs.NewMem or vfs.NewCrashableMem.
 	FS vfs.FS
-
-	// testing holds knobs for this package's tests.
-	testing struct {
-		disableAutomaticCompactions bool
-	}
 }
 
 const (

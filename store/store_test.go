@@ -513,3 +513,40 @@ func dump(t *testing.T, s *Store) string {
 	}
 	return buf.String()
 }
+
+// TestRunsCounted: every ingestion counts one more sorted run in Meta, a
+// compaction brings the count back to 0, and the count survives reopening.
+func TestRunsCounted(t *testing.T) {
+	dir := t.TempDir()
+	s := mustOpen(t, dir, buildOpts())
+	for i := range 3 {
+		w, err := s.NewSSTWriter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.MergeEntry([]byte{byte(1 + i)}, oneGame(1, pgn.Draw)); err != nil {
+			t.Fatal(err)
+		}
+		w.AddGames(1)
+		if err := w.Ingest(); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Meta().Runs; got != i+1 {
+			t.Fatalf("after %d ingestions: %d runs", i+1, got)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = mustOpen(t, dir, buildOpts())
+	defer s.Close()
+	if got := s.Meta().Runs; got != 3 {
+		t.Fatalf("reopened: %d runs, want 3", got)
+	}
+	if err := s.Compact(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if m := s.Meta(); m.Runs != 0 || m.Games != 3 {
+		t.Fatalf("compacted: %d runs and %d games, want 0 and 3", m.Runs, m.Games)
+	}
+}

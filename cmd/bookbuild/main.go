@@ -57,7 +57,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.until, "until", "", "keep only games dated on or before this (YYYY, YYYY.MM or YYYY.MM.DD)")
 	fs.StringVar(&c.speeds, "speed", "", "keep only these speeds, from TimeControl: ultrabullet,bullet,blitz,rapid,classical,correspondence")
 	fs.BoolVar(&c.build.StandardStartOnly, "standard-start-only", false, "skip games that start from a FEN")
-	fs.BoolVar(&c.compact, "compact", true, "compact the store when done (unless the build only added a few sstables to a compacted store): the smallest store, about 3x faster lookups, and the next build into it does not pay for compactions left over (-compact=false ends sooner)")
+	fs.BoolVar(&c.compact, "compact", true, "compact the store when done if it holds 6 or more sorted runs (each commit of a build adds one; a build into a new store of up to about a million games leaves one): lookups look into one run, and the store is smallest (-compact=false never compacts)")
 	fs.BoolVar(&c.build.KeepDuplicates, "keep-duplicates", false, "store and count every copy of a game found more than once in the input (as polyglot make-book does); by default a game is counted once")
 	fs.IntVar(&c.memMiB, "mem", 1024, "memory budget in MiB for the whole build")
 	fs.IntVar(&c.workers, "workers", 0, "replay goroutines (0: one per CPU)")
