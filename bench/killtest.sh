@@ -10,8 +10,8 @@
 # it. The statistics are compared as a full dump (bookquery positions
 # -moves, sorted: every position with every move's counters, ratings, dates, plies
 # and game references), plus the games counter and the number of games.
-# -mem 256 makes the builder commit small units often, so kills land
-# between, and during, many commits.
+# -mem 256 -commit-runs 1 makes the builder commit every small flush, so
+# kills land between, and during, many commits.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 input=${1:-$root/../shared/data/medium/pgnmentor_world_champions_16players.pgn.zst}
@@ -21,7 +21,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$root"
 go build -o "$work/bookbuild" ./cmd/bookbuild
 go build -o "$work/bookquery" ./cmd/bookquery
-build() { "$work/bookbuild" -q -mem 256 -db "$1" "$input"; }
+build() { "$work/bookbuild" -q -mem 256 -commit-runs 1 -db "$1" "$input"; }
 dump() {
   "$work/bookquery" -db "$1" positions -moves | LC_ALL=C sort | sha256sum | cut -c1-16
   "$work/bookquery" -db "$1" positions -format csv | wc -l

@@ -92,6 +92,7 @@ type Builder struct {
 	committed chan struct{}     // closed when the committer has stopped
 	flushErr  error             // the flusher's first error (under mu)
 	pending   []*run            // runs written and not committed yet (under mu)
+	commitAt  int               // the number of pending runs that makes a commit (see commitRuns)
 	refs      []store.SingleRef // mergeRuns' scratch (one commit at a time)
 	aborted   atomic.Bool       // Abort was called: drop what is not committed
 	start     sync.Once
@@ -135,7 +136,7 @@ func NewBuilder(st *store.Store, opts Options, workers int) *Builder {
 			inputs[name] = uint64(i + 1)
 		}
 	}
-	return &Builder{st: st, opts: opts, perTable: max(per, 1024), distinct: newDistinctCounter(),
+	return &Builder{st: st, opts: opts, perTable: max(per, 1024), commitAt: commitRuns(opts), distinct: newDistinctCounter(),
 		free: make(chan *unit, workers+1), full: make(chan *unit, workers+1), done: make(chan struct{}),
 		commits: make(chan []*run), committed: make(chan struct{}),
 		dedupe: newDedupe(opts.KeepDuplicates, st.Meta().Games > 0), inputs: inputs}
@@ -157,7 +158,7 @@ func (b *Builder) flusher() {
 		b.free <- u // emptied by spill
 		b.mu.Lock()
 		var runs []*run
-		if len(b.pending) >= runsPerCommit {
+		if len(b.pending) >= b.commitAt {
 			runs, b.pending = b.pending, nil
 		}
 		b.mu.Unlock()
@@ -187,11 +188,19 @@ func (b *Builder) setErr(err error) {
 	b.mu.Unlock()
 }
 
-// runsPerCommit is the number of runs pending from which the flusher
-// commits them: about 60 million occurrences at the default memory
-// budget (a minute of work on the benchmark machine lost at most to a
-// crash), and for inputs up to about a million games a single commit.
-const runsPerCommit = 64
+// commitRuns returns the number of runs pending from which the flusher
+// commits them: o.CommitRuns, or by default one per 8 MiB of the memory
+// budget, between 4 and 64. At the default budget that is about 100
+// million occurrences (1.6 million master games, a minute of work on the
+// benchmark machine, lost at most to a crash), and a single commit for
+// inputs up to that size; a smaller budget, a smaller machine, commits
+// more often.
+func commitRuns(o Options) int {
+	if o.CommitRuns > 0 {
+		return o.CommitRuns
+	}
+	return int(min(max(o.MemBudget>>23, 4), 64))
+}
 
 // spill writes unit u as a sorted run (see writeRecords) that waits for
 // its commit. The unit is empty afterwards, whatever happened; its games

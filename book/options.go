@@ -9,7 +9,7 @@
 // Design notes:
 //   - Each pipeline worker owns its Table: no locks on the hot path.
 //   - A flush writes its table as a sorted run to scratch files (runs.go),
-//     not to the store. Runs are committed in batches (runsPerCommit, and
+//     not to the store. Runs are committed in batches (commitRuns, and
 //     at the end): merged run against run into one set of sstables of
 //     MERGE records, ingested together with the games they count and the
 //     new games counter in one atomic ingestion, so the store's statistics
@@ -84,6 +84,11 @@ type Options struct {
 	// MemBudget is the memory, in bytes, for in-memory aggregation across
 	// all workers; 0 means DefaultMemBudget.
 	MemBudget int64
+	// CommitRuns is the number of sorted runs (flushes) committed to the
+	// store together; 0: from MemBudget (64 at the default). Fewer lose
+	// less work to a crash and make more, smaller sorted runs in the
+	// store.
+	CommitRuns int
 	// KeepDuplicates stores and counts every copy of a game that occurs
 	// more than once in the input (PolyGlot does); by default a game whose
 	// content is already in the store, or earlier in the input, is counted

@@ -15,6 +15,13 @@
 // store keep entries behind a Pebble merge operator: batches flushed in any
 // order, in parallel or by separate incremental runs, simply add up.
 //
+// A [History] holds what the query-time filters of an explorer need beyond
+// an Entry's totals: the same position's games by [Period] (month), move
+// and [Cell] (speed and rating band), as flat rows that merge by adding up
+// the rows of each (period, move, cell), associatively and commutatively
+// too ([MergeHistory], [MergeHistories]); its encoding is described at
+// [HistoryVersion].
+//
 // # Encoding
 //
 // [Entry.AppendEncode] writes the compact binary form kept in the store and

@@ -60,6 +60,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.compact, "compact", true, "compact the store when done if it holds 6 or more sorted runs (each commit of a build adds one; a build into a new store of up to about a million games leaves one): lookups look into one run, and the store is smallest (-compact=false never compacts)")
 	fs.BoolVar(&c.build.KeepDuplicates, "keep-duplicates", false, "store and count every copy of a game found more than once in the input (as polyglot make-book does); by default a game is counted once")
 	fs.IntVar(&c.memMiB, "mem", 1024, "memory budget in MiB for the whole build")
+	fs.IntVar(&c.build.CommitRuns, "commit-runs", 0, "commit to the store every N flushes of the memory budget (0: 64, or fewer with a small -mem); fewer lose less to a crash or an interrupt and leave more sorted runs in the store")
 	fs.IntVar(&c.workers, "workers", 0, "replay goroutines (0: one per CPU)")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&c.report, "report", "", "write every skipped game's file:line: reason to this JSON file")
@@ -79,6 +80,9 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		c.build.CountMode = store.CountMode(c.count)
 	default:
 		return nil, fmt.Errorf("-count %q: want game or occurrence", c.count)
+	}
+	if c.build.CommitRuns < 0 {
+		return nil, fmt.Errorf("-commit-runs %d: want 0 (by -mem) or more", c.build.CommitRuns)
 	}
 	if c.build.MaxPly < 0 {
 		return nil, fmt.Errorf("-max-ply %d: want 0 (all) or more", c.build.MaxPly)
