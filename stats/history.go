@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/internal/sortedruns"
 	"github.com/chessbook/chessbook/pgn"
 )
 
@@ -177,6 +178,24 @@ func AppendHistoryRow(dst []byte, prev, r *HistoryRow) []byte {
 	return dst
 }
 
+// historyAppender appends rows to an encoded History, each against the
+// previous one.
+type historyAppender struct {
+	dst  []byte
+	prev HistoryRow
+	n    int
+}
+
+func (a *historyAppender) put(r *HistoryRow) {
+	if a.n == 0 {
+		a.dst = AppendHistoryRow(a.dst, nil, r)
+	} else {
+		a.dst = AppendHistoryRow(a.dst, &a.prev, r)
+	}
+	a.prev = *r
+	a.n++
+}
+
 // AppendEncode appends the encoding of h to dst; an empty History
 // encodes as the version byte alone.
 func (h History) AppendEncode(dst []byte) []byte {
@@ -308,17 +327,7 @@ func MergeHistory(dst, a, b []byte) ([]byte, error) {
 	if err != nil {
 		return dst, fmt.Errorf("merging second operand: %w", err)
 	}
-	var prev HistoryRow
-	first := true
-	put := func(r *HistoryRow) {
-		if first {
-			dst = AppendHistoryRow(dst, nil, r)
-			first = false
-		} else {
-			dst = AppendHistoryRow(dst, &prev, r)
-		}
-		prev = *r
-	}
+	out := historyAppender{dst: dst}
 	for oka || okb {
 		c := 0
 		switch {
@@ -331,19 +340,19 @@ func MergeHistory(dst, a, b []byte) ([]byte, error) {
 		}
 		switch {
 		case c < 0:
-			put(&ra.row)
+			out.put(&ra.row)
 			if oka, err = ra.next(); err != nil {
 				return dst, fmt.Errorf("merging first operand: %w", err)
 			}
 		case c > 0:
-			put(&rb.row)
+			out.put(&rb.row)
 			if okb, err = rb.next(); err != nil {
 				return dst, fmt.Errorf("merging second operand: %w", err)
 			}
 		default:
 			row := ra.row
 			row.CellStats.Merge(rb.row.CellStats)
-			put(&row)
+			out.put(&row)
 			if oka, err = ra.next(); err != nil {
 				return dst, fmt.Errorf("merging first operand: %w", err)
 			}
@@ -352,34 +361,47 @@ func MergeHistory(dst, a, b []byte) ([]byte, error) {
 			}
 		}
 	}
-	if first {
-		dst = append(dst, HistoryVersion)
+	if out.n == 0 {
+		return append(dst, HistoryVersion), nil
 	}
-	return dst, nil
+	return out.dst, nil
 }
 
 // MergeHistories merges the encoded Histories vals, appends the encoded
 // result to dst and returns it, with rows, scratch space for the decoded
-// rows, to reuse. Merging many at once this way (decode all, sort, add up)
-// costs less than merging them two at a time, which rewrites the biggest
-// over and over.
+// rows, to reuse. Merging many at once this way (decode all, merge their
+// sorted rows, add up) costs less than merging them two at a time, which
+// rewrites the biggest over and over.
 func MergeHistories(dst []byte, rows History, vals ...[]byte) ([]byte, History, error) {
 	rows = rows[:0]
+	var endsBuf [64]int
+	ends := endsBuf[:0]
 	for i, v := range vals {
 		var err error
 		if rows, err = DecodeHistory(rows, v); err != nil {
 			return dst, rows, fmt.Errorf("merging operand %d: %w", i, err)
 		}
+		ends = append(ends, len(rows))
 	}
-	slices.SortFunc(rows, func(a, b HistoryRow) int { return compareRows(&a, &b) })
-	n := 0
-	for i := range rows {
-		if n > 0 && compareRows(&rows[n-1], &rows[i]) == 0 {
-			rows[n-1].CellStats.Merge(rows[i].CellStats)
+	n := len(rows)
+	if n == 0 {
+		return append(dst, HistoryVersion), rows, nil
+	}
+	// Each operand's rows are sorted (the decoder checks it): merge
+	// them, the second half of rows as the other buffer.
+	rows = slices.Grow(rows, n)
+	src, _ := sortedruns.Merge(rows[:n], ends, rows[n:2*n], compareRows)
+	out := historyAppender{dst: dst}
+	cur := src[0]
+	for i := 1; i < n; i++ {
+		if compareRows(&cur, &src[i]) == 0 {
+			cur.CellStats.Merge(src[i].CellStats)
 			continue
 		}
-		rows[n] = rows[i]
-		n++
+		out.put(&cur)
+		cur = src[i]
 	}
-	return History(rows[:n]).AppendEncode(dst), rows, nil
+	out.put(&cur)
+	dst = out.dst
+	return dst, rows[:0], nil
 }

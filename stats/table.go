@@ -36,7 +36,7 @@ type Table struct {
 	members             []uint32
 	positions           []posRec
 	byMove              []uint64
-	histKeys            []histKey
+	histKeys            []uint64
 	hist                []byte
 
 	history bool   // see KeepHistory
@@ -301,40 +301,45 @@ func (t *Table) FlushSplit(emit func(key []byte, hash uint32, enc, hist []byte) 
 	return nil
 }
 
-// histKey is an occurrence's place in a History: period << 24 | move << 8
-// | cell, and its index.
-type histKey struct {
-	key uint64
-	idx uint32
-}
-
 // encodeHistory returns the encoded History of the occurrences occs of
-// one position, valid until the next call.
+// one position, valid until the next call; it may reorder occs.
 func (t *Table) encodeHistory(occs []uint32) []byte {
-	hk := t.histKeys[:0]
-	for _, idx := range occs {
+	keyOf := func(idx uint32) uint64 {
 		r := &t.occs[idx]
 		g := &t.games[r.game]
-		hk = append(hk, histKey{key: uint64(PeriodOf(g.date))<<24 | uint64(r.move)<<8 | uint64(g.cell), idx: idx})
+		return uint64(PeriodOf(g.date))<<24 | uint64(r.move)<<8 | uint64(g.cell)
 	}
-	slices.SortFunc(hk, func(a, b histKey) int { return cmp.Compare(a.key, b.key) })
-	t.histKeys = hk
-	t.hist = t.hist[:0]
-	var prev, row HistoryRow
-	for i := 0; i < len(hk); {
-		k := hk[i].key
-		row = HistoryRow{Period: Period(k >> 24), Move: board.Move(k >> 8), Cell: Cell(k)}
-		for ; i < len(hk) && hk[i].key == k; i++ {
-			r := &t.occs[hk[i].idx]
+	// at returns the i-th occurrence in history order and its row key.
+	var at func(i int) (uint64, uint32)
+	if len(occs) < 1<<24 {
+		// Keys packed with the occurrence's place in occs: plain words
+		// sort faster than records.
+		hk := t.histKeys[:0]
+		for j, idx := range occs {
+			hk = append(hk, keyOf(idx)<<24|uint64(j))
+		}
+		slices.Sort(hk)
+		t.histKeys = hk
+		at = func(i int) (uint64, uint32) { return hk[i] >> 24, occs[hk[i]&(1<<24-1)] }
+	} else { // 16 M occurrences of one position in one table
+		slices.SortFunc(occs, func(a, b uint32) int { return cmp.Compare(keyOf(a), keyOf(b)) })
+		at = func(i int) (uint64, uint32) { return keyOf(occs[i]), occs[i] }
+	}
+	out := historyAppender{dst: t.hist[:0]}
+	for i := 0; i < len(occs); {
+		k, _ := at(i)
+		row := HistoryRow{Period: Period(k >> 24), Move: board.Move(k >> 8), Cell: Cell(k)}
+		for ; i < len(occs); i++ {
+			ki, idx := at(i)
+			if ki != k {
+				break
+			}
+			r := &t.occs[idx]
 			row.Add(t.games[r.game].result, int(r.moverRating))
 		}
-		if len(t.hist) == 0 {
-			t.hist = AppendHistoryRow(t.hist, nil, &row)
-		} else {
-			t.hist = AppendHistoryRow(t.hist, &prev, &row)
-		}
-		prev = row
+		out.put(&row)
 	}
+	t.hist = out.dst
 	return t.hist
 }
 

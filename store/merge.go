@@ -1,11 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
 	"sync"
 
+	"github.com/chessbook/chessbook/internal/sortedruns"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -152,7 +154,7 @@ func (m *singlesMerger) Finish(includesBase bool) ([]byte, io.Closer, error) {
 	// Each operand decodes in increasing order (the reader checks it):
 	// merging the runs costs a pass per doubling, where sorting them
 	// took most of a big compaction's merge time.
-	m.packs, m.scratch = mergeSortedRuns(m.packs, m.runs, m.scratch)
+	m.packs, m.scratch = sortedruns.Merge(m.packs, m.runs, m.scratch, func(a, b *uint64) int { return cmp.Compare(*a, *b) })
 	m.packs = slices.Compact(m.packs)
 	m.out = appendPackedSingles(m.out[:0], m.packs)
 	return m.out, m, nil
@@ -173,45 +175,4 @@ func (p *pooled) release(m any) {
 		p.pool = nil
 		q.Put(m)
 	}
-}
-
-// mergeSortedRuns sorts v, made of increasing runs ending at ends (the
-// last at len(v)), by merging neighbouring runs until one is left, with
-// scratch as the other buffer. It returns the sorted slice and the other
-// buffer, to keep.
-func mergeSortedRuns(v []uint64, ends []int, scratch []uint64) (sorted, other []uint64) {
-	if cap(scratch) < len(v) {
-		scratch = make([]uint64, len(v), cap(v))
-	}
-	src, dst := v, scratch[:len(v)]
-	for len(ends) > 1 {
-		next := ends[:0]
-		lo := 0
-		for i := 0; i < len(ends); i += 2 {
-			if i+1 == len(ends) {
-				copy(dst[lo:ends[i]], src[lo:ends[i]])
-				next = append(next, ends[i])
-				break
-			}
-			a, b := src[lo:ends[i]], src[ends[i]:ends[i+1]]
-			k := lo
-			for len(a) > 0 && len(b) > 0 {
-				if a[0] <= b[0] {
-					dst[k] = a[0]
-					a = a[1:]
-				} else {
-					dst[k] = b[0]
-					b = b[1:]
-				}
-				k++
-			}
-			k += copy(dst[k:], a)
-			copy(dst[k:], b)
-			lo = ends[i+1]
-			next = append(next, ends[i+1])
-		}
-		ends = next
-		src, dst = dst, src
-	}
-	return src, dst[:0]
 }

@@ -105,29 +105,3 @@ func TestSinglesMerge(t *testing.T) {
 		}
 	}
 }
-
-// TestMergeSortedRuns: merging increasing runs sorts as slices.Sort does,
-// whatever the number and lengths of the runs.
-func TestMergeSortedRuns(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 10))
-	var scratch []uint64
-	for _, k := range []int{1, 2, 3, 5, 8, 17} {
-		var v []uint64
-		var ends []int
-		for range k {
-			run := make([]uint64, rng.IntN(40))
-			for i := range run {
-				run[i] = rng.Uint64() % 500
-			}
-			slices.Sort(run)
-			v = append(v, run...)
-			ends = append(ends, len(v))
-		}
-		want := slices.Sorted(slices.Values(v))
-		var got []uint64
-		got, scratch = mergeSortedRuns(v, ends, scratch)
-		if !slices.Equal(got, want) {
-			t.Fatalf("%d runs: got %v, want %v", k, got, want)
-		}
-	}
-}
