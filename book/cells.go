@@ -1,7 +1,6 @@
 package book
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 
@@ -135,33 +134,12 @@ func Filtered(st *store.Store, pos []byte, sel Selection) (moves []FilteredMove,
 			add(r.Move, r.Period, &r.CellStats)
 		}
 	}
-	m := st.Meta()
-	var key []byte
-	err = st.Singles(pos, func(num uint64) error {
-		id, stamp, err := st.GameByNumber(num)
-		if err != nil {
-			return fmt.Errorf("single reference of position %x: %w", pos, err)
-		}
-		rec, err := st.Game(id)
-		if err != nil {
-			return fmt.Errorf("single reference of position %x: %w", pos, err)
-		}
-		var occ stats.Occurrence
-		var mv board.Move
-		key, mv, occ, err = visit(rec, id, stamp, pos, m.MaxPly, key)
-		if err != nil {
-			return fmt.Errorf("single reference of position %x: game %s: %w", pos, id, err)
-		}
-		if occ.Game.ID == 0 {
-			return nil // another position with the same hash
-		}
-		found = true
+	single, err := eachSingle(st, pos, func(mv board.Move, occ *stats.Occurrence) {
 		if p := stats.PeriodOf(occ.Date); sel.keeps(occ.Cell, p) {
 			var s stats.CellStats
 			s.Add(occ.Result, occ.MoverRating)
 			add(mv, p, &s)
 		}
-		return nil
 	})
 	if err != nil {
 		return nil, nil, false, err
@@ -172,5 +150,5 @@ func Filtered(st *store.Store, pos []byte, sel Selection) (moves []FilteredMove,
 	for _, p := range slices.Sorted(maps.Keys(byPeriod)) {
 		months = append(months, PeriodGames{Period: p, CellStats: *byPeriod[p]})
 	}
-	return moves, months, found, nil
+	return moves, months, found || single, nil
 }

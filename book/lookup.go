@@ -74,6 +74,14 @@ func EntryInto(st *store.Store, e *stats.Entry, pos []byte) (bool, error) {
 // addSingles adds to e the contribution of every game kept as a single
 // reference to position pos, and returns whether there was one.
 func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, err error) {
+	return eachSingle(st, pos, func(mv board.Move, occ *stats.Occurrence) { e.AddOccurrence(mv, occ) })
+}
+
+// eachSingle calls fn with the move played and what is counted for each
+// game kept as a single reference to position pos (games referenced under
+// its hash for another position are passed over), and reports whether
+// there was one.
+func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.Occurrence)) (found bool, err error) {
 	m := st.Meta()
 	var key []byte
 	err = st.Singles(pos, func(num uint64) error {
@@ -93,7 +101,7 @@ func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, err er
 		}
 		if occ.Game.ID != 0 {
 			found = true
-			e.AddOccurrence(mv, &occ)
+			fn(mv, &occ)
 		}
 		return nil
 	})

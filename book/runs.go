@@ -181,11 +181,18 @@ func (r *run) remove(st *store.Store) {
 	}
 }
 
+// sectionFile is one section of a run open for reading.
+type sectionFile struct {
+	f   vfs.File
+	br  *bufio.Reader
+	run int // the run's place in the merge, to break ties
+}
+
+func (s *sectionFile) close() { _ = s.f.Close() }
+
 // runReader reads one section of a run, a record at a time.
 type runReader struct {
-	f        vfs.File
-	br       *bufio.Reader
-	run      int // the run's index, to break ties
+	sectionFile
 	key, val []byte
 }
 
@@ -260,48 +267,34 @@ func mergeHistories() combiner {
 // once per key, with the values of equal keys combined by combine (nil:
 // equal keys are an error). The slices given to emit are valid until it
 // returns.
-func mergeSection(st *store.Store, runs []*run, sec section, combine combiner, emit func(key, value []byte) error) (err error) {
-	var h runHeap
-	defer func() {
-		for _, r := range h {
-			_ = r.f.Close()
-		}
-	}()
-	for i, rn := range runs {
-		if rn.paths[sec] == "" {
-			continue
-		}
-		f, err := st.OpenScratch(rn.paths[sec])
-		if err != nil {
-			return err
-		}
-		r := &runReader{f: f, br: bufio.NewReaderSize(f, 64<<10), run: i}
-		if err := r.next(); err != nil {
-			_ = f.Close()
-			if err == io.EOF {
-				continue
+func mergeSection(st *store.Store, runs []*run, sec section, combine combiner, emit func(key, value []byte) error) error {
+	h, err := openSection(st, runs, sec, func(f sectionFile) *runReader { return &runReader{sectionFile: f} },
+		func(a, b *runReader) bool {
+			if c := bytes.Compare(a.key, b.key); c != 0 {
+				return c < 0
 			}
-			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[sec], err)
-		}
-		h = append(h, r)
+			return a.run < b.run
+		})
+	if err != nil {
+		return err
 	}
-	h.init()
+	defer h.close()
 	var key, buf, out []byte
 	var ends []int
 	var vals [][]byte
-	for len(h) > 0 {
-		top := h[0]
+	for len(h.rs) > 0 {
+		top := h.rs[0]
 		key = append(key[:0], top.key...)
 		buf = append(buf[:0], top.val...)
 		ends = append(ends[:0], len(buf))
 		if err := h.advance(); err != nil {
 			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[sec], err)
 		}
-		for len(h) > 0 && bytes.Equal(h[0].key, key) {
+		for len(h.rs) > 0 && bytes.Equal(h.rs[0].key, key) {
 			if combine == nil {
 				return fmt.Errorf("sorted runs: %s key %x in two runs", sectionNames[sec], key)
 			}
-			buf = append(buf, h[0].val...)
+			buf = append(buf, h.rs[0].val...)
 			ends = append(ends, len(buf))
 			if err := h.advance(); err != nil {
 				return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[sec], err)
@@ -327,50 +320,80 @@ func mergeSection(st *store.Store, runs []*run, sec section, combine combiner, e
 	return nil
 }
 
-// runHeap is a min-heap of section readers by (key, run).
-type runHeap []*runReader
-
-func (h runHeap) less(i, j int) bool {
-	if c := bytes.Compare(h[i].key, h[j].key); c != 0 {
-		return c < 0
-	}
-	return h[i].run < h[j].run
+// sectionReader is what a readerHeap holds: a reader of one section of a
+// run, positioned at a record.
+type sectionReader interface {
+	next() error // io.EOF after the last record
+	close()
 }
 
-func (h runHeap) init() {
-	for i := len(h)/2 - 1; i >= 0; i-- {
+// readerHeap is a min-heap of section readers by less: the k-way merge of
+// the runs' sections.
+type readerHeap[R sectionReader] struct {
+	rs   []R
+	less func(a, b R) bool
+}
+
+// openSection opens section sec of every run that has it, wraps each file
+// with wrap, reads each reader's first record and returns them as a heap.
+// The heap's readers are the caller's to close (readerHeap.close).
+func openSection[R sectionReader](st *store.Store, runs []*run, sec section, wrap func(sectionFile) R, less func(a, b R) bool) (*readerHeap[R], error) {
+	h := &readerHeap[R]{less: less}
+	for i, rn := range runs {
+		if rn.paths[sec] == "" {
+			continue
+		}
+		f, err := st.OpenScratch(rn.paths[sec])
+		if err != nil {
+			h.close()
+			return nil, err
+		}
+		r := wrap(sectionFile{f: f, br: bufio.NewReaderSize(f, 64<<10), run: i})
+		if err := r.next(); err != nil {
+			r.close()
+			if err == io.EOF {
+				continue
+			}
+			h.close()
+			return nil, fmt.Errorf("reading a sorted run's %s: %w", sectionNames[sec], err)
+		}
+		h.rs = append(h.rs, r)
+	}
+	for i := len(h.rs)/2 - 1; i >= 0; i-- {
 		h.down(i)
 	}
+	return h, nil
 }
 
-func (h runHeap) down(i int) {
+func (h *readerHeap[R]) down(i int) {
+	rs := h.rs
 	for {
 		l := 2*i + 1
-		if l >= len(h) {
+		if l >= len(rs) {
 			return
 		}
 		m := l
-		if r := l + 1; r < len(h) && h.less(r, l) {
+		if r := l + 1; r < len(rs) && h.less(rs[r], rs[l]) {
 			m = r
 		}
-		if !h.less(m, i) {
+		if !h.less(rs[m], rs[i]) {
 			return
 		}
-		h[i], h[m] = h[m], h[i]
+		rs[i], rs[m] = rs[m], rs[i]
 		i = m
 	}
 }
 
 // advance moves the smallest reader to its next record, dropping it (and
 // closing its file) at its end.
-func (h *runHeap) advance() error {
-	r := (*h)[0]
+func (h *readerHeap[R]) advance() error {
+	r := h.rs[0]
 	err := r.next()
 	if err == io.EOF {
-		_ = r.f.Close()
-		n := len(*h) - 1
-		(*h)[0] = (*h)[n]
-		*h = (*h)[:n]
+		r.close()
+		n := len(h.rs) - 1
+		h.rs[0] = h.rs[n]
+		h.rs = h.rs[:n]
 		err = nil
 	}
 	if err != nil {
@@ -378,6 +401,14 @@ func (h *runHeap) advance() error {
 	}
 	h.down(0)
 	return nil
+}
+
+// close closes the readers left.
+func (h *readerHeap[R]) close() {
+	for _, r := range h.rs {
+		r.close()
+	}
+	h.rs = nil
 }
 
 // mergePositionValues merges two secPositions values: the hash, and the
@@ -395,62 +426,41 @@ func mergePositionValues(dst, a, b []byte) ([]byte, error) {
 func mergeRefs(st *store.Store, runs []*run, emit func(h uint32, num uint64) error) error {
 	runs = slices.Clone(runs)
 	slices.SortFunc(runs, func(a, b *run) int { return cmp.Compare(a.base, b.base) })
-	var h refHeap
-	defer func() {
-		for _, r := range h {
-			_ = r.f.Close()
+	h, err := openSection(st, runs, secSingles, func(f sectionFile) *refReader {
+		return &refReader{sectionFile: f, base: runs[f.run].base}
+	}, func(a, b *refReader) bool {
+		// By hash, then by run (in number order, their numbers disjoint),
+		// then by number.
+		if ha, hb := a.cur>>32, b.cur>>32; ha != hb {
+			return ha < hb
 		}
-	}()
-	for i, rn := range runs {
-		if rn.paths[secSingles] == "" {
-			continue
+		if a.run != b.run {
+			return a.run < b.run
 		}
-		f, err := st.OpenScratch(rn.paths[secSingles])
-		if err != nil {
-			return err
-		}
-		r := &refReader{f: f, br: bufio.NewReaderSize(f, 64<<10), run: i, base: rn.base}
-		if err := r.next(); err != nil {
-			_ = f.Close()
-			if err == io.EOF {
-				continue
-			}
-			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[secSingles], err)
-		}
-		h = append(h, r)
+		return a.cur < b.cur
+	})
+	if err != nil {
+		return err
 	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		h.down(i)
-	}
-	for len(h) > 0 {
-		r := h[0]
+	defer h.close()
+	for len(h.rs) > 0 {
+		r := h.rs[0]
 		if err := emit(uint32(r.cur>>32), r.base+r.cur&(1<<32-1)); err != nil {
 			return err
 		}
-		err := r.next()
-		if err == io.EOF {
-			_ = r.f.Close()
-			n := len(h) - 1
-			h[0] = h[n]
-			h = h[:n]
-			err = nil
-		}
-		if err != nil {
+		if err := h.advance(); err != nil {
 			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[secSingles], err)
 		}
-		h.down(0)
 	}
 	return nil
 }
 
 // refReader reads a run's single references.
 type refReader struct {
-	f    vfs.File
-	br   *bufio.Reader
+	sectionFile
 	buf  [8]byte
 	cur  uint64
-	run  int // the run's place in number order
-	base uint64
+	base uint64 // the run's first game number
 }
 
 func (r *refReader) next() error {
@@ -459,38 +469,4 @@ func (r *refReader) next() error {
 	}
 	r.cur = binary.LittleEndian.Uint64(r.buf[:])
 	return nil
-}
-
-// refHeap is a min-heap of reference readers by (hash, game number): by
-// hash, then by run (runs are in number order, their numbers disjoint),
-// then by number.
-type refHeap []*refReader
-
-func (h refHeap) less(i, j int) bool {
-	a, b := h[i], h[j]
-	if ha, hb := a.cur>>32, b.cur>>32; ha != hb {
-		return ha < hb
-	}
-	if a.run != b.run {
-		return a.run < b.run
-	}
-	return a.cur < b.cur
-}
-
-func (h refHeap) down(i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		m := l
-		if r := l + 1; r < len(h) && h.less(r, l) {
-			m = r
-		}
-		if !h.less(m, i) {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
 }

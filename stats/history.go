@@ -63,20 +63,7 @@ type CellStats struct {
 
 // Add adds one game: its result and the mover's rating (0: unknown).
 func (s *CellStats) Add(r pgn.Result, moverRating int) {
-	switch r {
-	case pgn.WhiteWins:
-		s.WhiteWins = addSat(s.WhiteWins, 1)
-	case pgn.Draw:
-		s.Draws = addSat(s.Draws, 1)
-	case pgn.BlackWins:
-		s.BlackWins = addSat(s.BlackWins, 1)
-	default:
-		s.Unknown = addSat(s.Unknown, 1)
-	}
-	if moverRating > 0 {
-		s.RatingSum = addSat(s.RatingSum, uint64(moverRating))
-		s.RatingCount = addSat(s.RatingCount, 1)
-	}
+	countGame(r, moverRating, &s.WhiteWins, &s.Draws, &s.BlackWins, &s.Unknown, &s.RatingSum, &s.RatingCount)
 }
 
 // Merge adds o to s.

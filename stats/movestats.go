@@ -54,20 +54,7 @@ func (s MoveStats) Games() uint64 {
 // pgn.NoResult count as Unknown), the rating of the player making the move (0 or less: unknown) and the date of the game (the zero
 // Date: unknown; unknown dates leave FirstDate and LastDate alone).
 func (s *MoveStats) Add(r pgn.Result, moverRating int, d Date) {
-	switch r {
-	case pgn.WhiteWins:
-		s.WhiteWins = addSat(s.WhiteWins, 1)
-	case pgn.Draw:
-		s.Draws = addSat(s.Draws, 1)
-	case pgn.BlackWins:
-		s.BlackWins = addSat(s.BlackWins, 1)
-	default:
-		s.Unknown = addSat(s.Unknown, 1)
-	}
-	if moverRating > 0 {
-		s.RatingSum = addSat(s.RatingSum, uint64(moverRating))
-		s.RatingCount = addSat(s.RatingCount, 1)
-	}
+	countGame(r, moverRating, &s.WhiteWins, &s.Draws, &s.BlackWins, &s.Unknown, &s.RatingSum, &s.RatingCount)
 	if d != 0 {
 		s.FirstDate = earlier(s.FirstDate, d)
 		s.LastDate = later(s.LastDate, d)
@@ -156,6 +143,26 @@ func (s MoveStats) Score(whiteToMove bool) uint64 {
 }
 
 // addSat returns a+b, or math.MaxUint64 if the sum overflows.
+// countGame adds one game of result r, whose mover was rated
+// moverRating (0 or less: unknown), to the counters given: the result's
+// (pgn.Unknown and pgn.NoResult count as unknown), and the rating's.
+func countGame(r pgn.Result, moverRating int, white, draws, black, unknown, ratingSum, ratingCount *uint64) {
+	c := unknown
+	switch r {
+	case pgn.WhiteWins:
+		c = white
+	case pgn.Draw:
+		c = draws
+	case pgn.BlackWins:
+		c = black
+	}
+	*c = addSat(*c, 1)
+	if moverRating > 0 {
+		*ratingSum = addSat(*ratingSum, uint64(moverRating))
+		*ratingCount = addSat(*ratingCount, 1)
+	}
+}
+
 func addSat(a, b uint64) uint64 {
 	if c := a + b; c >= a {
 		return c
