@@ -624,16 +624,10 @@ type worker struct {
 	hasher *contentHasher
 	occ    stats.Occurrence
 
-	stats  Stats // counters not yet added to the builder's
-	key    []byte
-	epKey  []byte // scratch for addEP
-	visits visits
-}
-
-// seenRec is where the key of a position this game already reached (and
-// so already counted) is in visits.keys.
-type seenRec struct {
-	off, end int32
+	stats   Stats       // counters not yet added to the builder's
+	epKey   []byte      // scratch for addEP
+	zobrist keys.Hasher // the positions' hashes along a game
+	visits  visits
 }
 
 // Game implements ingest.Sink.
@@ -726,20 +720,25 @@ func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 	pos := g.Start
 	w.visits.reset()
 	t := w.unit.t
-	for ply, m := range g.Moves {
-		if o.MaxPly > 0 && ply >= o.MaxPly {
-			break
-		}
-		w.key = keys.Append(w.key[:0], &pos)
-		if !perGame || w.visits.first(&pos, w.key) {
+	moves := g.Moves
+	if o.MaxPly > 0 && len(moves) > o.MaxPly {
+		moves = moves[:o.MaxPly]
+	}
+	// Positions are hashed, not keyed: the table keys those it must.
+	t.StartGame(&g.Start, moves)
+	w.zobrist.Reset(&pos)
+	for ply, m := range moves {
+		h := w.zobrist.Hash(&pos)
+		if !perGame || w.visits.first(&pos, h) {
 			setPly(&w.occ, ply, pos.SideToMove(), white, black, stamp)
-			w.occ.Hash = store.SingleHash(w.key)
-			t.AddOccurrence(w.key, m, &w.occ)
+			w.occ.Hash = store.SingleHashOf(h)
+			t.AddPly(ply, &w.occ)
 			w.unit.positions++
 			if pos.EPSquare() != board.NoSquare {
 				w.addEP(&pos, m)
 			}
 		}
+		w.zobrist.Play(&pos, m)
 		pos.Play(m)
 	}
 }
@@ -762,10 +761,10 @@ func sortWithinHashes(singles []uint64) {
 
 // addEP adds the occurrence w.occ of move m from pos, a position just
 // after a double pawn step, to the unit's en-passant side records when
-// PolyGlot's key of pos has an en-passant file that our key (w.key) drops:
+// PolyGlot's key of pos has an en-passant file that our key drops:
 // a pawn of the side to move stands beside the pawn that stepped, but no
 // en-passant capture is legal (the pawn is pinned, or the capture would
-// expose its king). The occurrence also stays counted under w.key: the
+// expose its king). The occurrence also stays counted under its key: the
 // side record only tells the export which share of it PolyGlot files under
 // the other key.
 func (w *worker) addEP(pos *board.Position, m board.Move) {
@@ -776,7 +775,7 @@ func (w *worker) addEP(pos *board.Position, m board.Move) {
 	if w.unit.ep == nil {
 		w.unit.ep = stats.NewTable(64)
 	}
-	w.epKey = append(append(w.epKey[:0], byte(f)), w.key...)
+	w.epKey = keys.Append(append(w.epKey[:0], byte(f)), pos)
 	w.unit.ep.AddOccurrence(w.epKey, m, &w.occ)
 }
 
@@ -833,35 +832,35 @@ func averageRating(white, black int) uint16 {
 	return uint16(min(r, 65535))
 }
 
-// visits holds the keys of the positions a game reached since its last
-// irreversible move (capture, pawn move), to tell a first visit from a
-// repetition: a position can only recur while no irreversible move is
-// played, so this is exact, with no hashing. (Castling moves and moves
-// that lose a castling right are irreversible too, but they do not reset
-// the clock: the positions before them are kept for nothing, never
-// matched.) The builder and the readers that replay games count with it.
+// visits holds the positions a game reached since its last irreversible
+// move (capture, pawn move), with their keys.Hash, to tell a first visit
+// from a repetition: a position can only recur while no irreversible move
+// is played, and a position whose hash matches is compared whole
+// (keys.Equal), so this is exact. (Castling moves and moves that lose a
+// castling right are irreversible too, but they do not reset the clock:
+// the positions before them are kept for nothing, never matched.) The
+// builder and the readers that replay games count with it.
 type visits struct {
-	keys []byte
-	offs []seenRec
+	hashes    []uint64
+	positions []board.Position
 }
 
 // reset starts a new game.
-func (v *visits) reset() { v.keys, v.offs = v.keys[:0], v.offs[:0] }
+func (v *visits) reset() { v.hashes, v.positions = v.hashes[:0], v.positions[:0] }
 
-// first reports whether pos, whose key is key, is reached for the first
-// time in the game, and records it.
-func (v *visits) first(pos *board.Position, key []byte) bool {
+// first reports whether pos, whose keys.Hash is h, is reached for the
+// first time in the game, and records it.
+func (v *visits) first(pos *board.Position, h uint64) bool {
 	if pos.HalfMoveClock() == 0 {
 		v.reset()
 	}
-	for _, r := range v.offs {
-		if bytes.Equal(v.keys[r.off:r.end], key) {
+	for i, x := range v.hashes {
+		if x == h && keys.Equal(&v.positions[i], pos) {
 			return false
 		}
 	}
-	off := int32(len(v.keys))
-	v.keys = append(v.keys, key...)
-	v.offs = append(v.offs, seenRec{off: off, end: int32(len(v.keys))})
+	v.hashes = append(v.hashes, h)
+	v.positions = append(v.positions, *pos)
 	return true
 }
 

@@ -3,15 +3,13 @@ package book
 import (
 	"math"
 	"math/bits"
-
-	"github.com/chessbook/chessbook/store"
 )
 
 // hllP is the precision of distinctCounter: 2^14 registers, a standard
 // error of 1.04/sqrt(2^14), about 0.8%.
 const hllP = 14
 
-// distinctCounter estimates how many distinct byte strings it was shown
+// distinctCounter estimates how many distinct positions it was shown
 // (HyperLogLog). Counting a build's distinct positions exactly would take a
 // pass over the whole store; this takes 16 KiB and a hash per position
 // flushed (store.SingleHash, which the builder computes for single
@@ -23,10 +21,7 @@ type distinctCounter struct {
 
 func newDistinctCounter() *distinctCounter { return &distinctCounter{} }
 
-// add records one string.
-func (c *distinctCounter) add(b []byte) { c.addHash(store.SingleHash(b)) }
-
-// addHash records one string by its store.SingleHash.
+// addHash records one position by its store.SingleHash.
 func (c *distinctCounter) addHash(h uint32) {
 	j := h >> (32 - hllP)
 	rank := uint8(bits.LeadingZeros32(h<<hllP|1<<(hllP-1)) + 1)

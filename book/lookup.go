@@ -371,6 +371,7 @@ type singleReplayer struct {
 	fn      func(pos []byte, e *stats.Entry) error
 	key     []byte
 	visits  visits
+	zobrist keys.Hasher
 	e       stats.Entry
 }
 
@@ -417,21 +418,21 @@ func (r *singleReplayer) replay(id store.GameID, stamp uint64, want func(h uint3
 	occ := newOccurrence(&g, id, white, black, date)
 	p := g.Start
 	r.visits.reset()
+	r.zobrist.Reset(&p)
 	for ply, mv := range g.Moves {
 		if r.maxPly > 0 && ply >= r.maxPly {
 			break
 		}
+		ph := r.zobrist.Hash(&p)
+		h := store.SingleHashOf(ph)
+		r.zobrist.Play(&p, mv)
+		if !r.visits.first(&p, ph) || !want(h) {
+			p.Play(mv)
+			continue
+		}
 		r.key = keys.Append(r.key[:0], &p)
 		side := p.SideToMove()
-		again := !r.visits.first(&p, r.key)
 		p.Play(mv)
-		if again {
-			continue
-		}
-		h := store.SingleHash(r.key)
-		if !want(h) {
-			continue
-		}
 		setPly(&occ, ply, side, white, black, stamp)
 		if err := found(r.key, h, mv, &occ); err != nil {
 			return err

@@ -423,50 +423,122 @@ func mergePositionValues(dst, a, b []byte) ([]byte, error) {
 
 // mergeRefs merges the single references of runs (section secSingles)
 // in (hash, game number) order and calls emit with each.
+//
+// Most of a store's positions are single references, so this merge sees
+// the most records: it reads them in blocks and merges with a tournament
+// tree of plain integer keys (one comparison per level of the tree, where
+// a heap makes two through an indirect call).
 func mergeRefs(st *store.Store, runs []*run, emit func(h uint32, num uint64) error) error {
 	runs = slices.Clone(runs)
 	slices.SortFunc(runs, func(a, b *run) int { return cmp.Compare(a.base, b.base) })
 	h, err := openSection(st, runs, secSingles, func(f sectionFile) *refReader {
 		return &refReader{sectionFile: f, base: runs[f.run].base}
-	}, func(a, b *refReader) bool {
-		// By hash, then by run (in number order, their numbers disjoint),
-		// then by number.
-		if ha, hb := a.cur>>32, b.cur>>32; ha != hb {
-			return ha < hb
-		}
-		if a.run != b.run {
-			return a.run < b.run
-		}
-		return a.cur < b.cur
-	})
+	}, func(a, b *refReader) bool { return false }) // merged below, not as a heap
 	if err != nil {
 		return err
 	}
 	defer h.close()
-	for len(h.rs) > 0 {
-		r := h.rs[0]
+	rs := h.rs
+	if len(rs) == 0 {
+		return nil
+	}
+	// A reader's key orders it: its current hash, then its place (the
+	// runs are in game number order, their numbers disjoint); ^0 when it
+	// is done.
+	keys := make([]uint64, len(rs))
+	keyOf := func(i int) uint64 { return rs[i].cur>>32<<32 | uint64(i) }
+	for i := range rs {
+		keys[i] = keyOf(i)
+	}
+	t := newLoserTree(keys)
+	for {
+		w := t.winner()
+		if keys[w] == ^uint64(0) {
+			return nil
+		}
+		r := rs[w]
 		if err := emit(uint32(r.cur>>32), r.base+r.cur&(1<<32-1)); err != nil {
 			return err
 		}
-		if err := h.advance(); err != nil {
+		switch err := r.next(); err {
+		case nil:
+			keys[w] = keyOf(w)
+		case io.EOF:
+			keys[w] = ^uint64(0)
+		default:
 			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[secSingles], err)
 		}
+		t.replay(w)
 	}
-	return nil
 }
+
+// loserTree is a tournament tree over keys (one per input of a k-way
+// merge): node 0 holds the index of the smallest key, nodes 1..k-1 the
+// losers of the matches below them; the leaves are implicit (input i is
+// node i+k). Equal keys are not allowed.
+type loserTree struct {
+	keys []uint64
+	node []int
+}
+
+func newLoserTree(keys []uint64) *loserTree {
+	t := &loserTree{keys: keys, node: make([]int, len(keys))}
+	var build func(n int) int
+	build = func(n int) int {
+		if n >= len(keys) {
+			return n - len(keys)
+		}
+		a, b := build(2*n), build(2*n+1)
+		if keys[b] < keys[a] {
+			a, b = b, a
+		}
+		t.node[n] = b
+		return a
+	}
+	t.node[0] = build(1)
+	return t
+}
+
+// winner returns the index of the smallest key.
+func (t *loserTree) winner() int { return t.node[0] }
+
+// replay restores the tree after the key of w, the winner, changed.
+func (t *loserTree) replay(w int) {
+	for n := (w + len(t.keys)) / 2; n >= 1; n /= 2 {
+		if l := t.node[n]; t.keys[l] < t.keys[w] {
+			t.node[n], w = w, l
+		}
+	}
+	t.node[0] = w
+}
+
+// refBlock is how many single references a refReader decodes from one
+// read.
+const refBlock = 512
 
 // refReader reads a run's single references.
 type refReader struct {
 	sectionFile
-	buf  [8]byte
+	raw  [refBlock * 8]byte
+	rest []byte // what is left of the block read last
 	cur  uint64
 	base uint64 // the run's first game number
 }
 
 func (r *refReader) next() error {
-	if _, err := io.ReadFull(r.br, r.buf[:]); err != nil {
-		return err // io.EOF at the end; io.ErrUnexpectedEOF within a record
+	if len(r.rest) == 0 {
+		n, err := io.ReadFull(r.br, r.raw[:])
+		switch {
+		case err == io.EOF:
+			return err
+		case err != nil && err != io.ErrUnexpectedEOF:
+			return err
+		case n%8 != 0:
+			return io.ErrUnexpectedEOF // a record cut short
+		}
+		r.rest = r.raw[:n]
 	}
-	r.cur = binary.LittleEndian.Uint64(r.buf[:])
+	r.cur = binary.LittleEndian.Uint64(r.rest)
+	r.rest = r.rest[8:]
 	return nil
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
 )
 
@@ -17,7 +19,11 @@ import (
 // It is built for the builder's hot path. Adding an occurrence appends a
 // fixed-size record to one slice and its key to one byte arena: no hashing,
 // no allocation of its own beyond amortised growth, and the garbage
-// collector sees a handful of large objects. Flush sorts the records
+// collector sees a handful of large objects. A caller that has the games
+// (StartGame, AddPly) need not even key the positions: it gives each its
+// keys.Hash, and FlushSplit keys only the positions that need a key (those
+// reached more than once, or by a game without a reference), by replaying
+// their games; most positions of a big input are reached once. Flush sorts the records
 // (mostly a radix sort) and aggregates each run of equal keys. Most
 // positions of a big input are reached once, so aggregating as the games
 // come (a hash table) would cost a lookup per occurrence for little
@@ -28,6 +34,21 @@ type Table struct {
 	occs  []occRec
 	games []gameInfo // the games of the occurrences, consecutive duplicates merged
 	arena []byte
+
+	// The games StartGame started: their moves, one after the other, and
+	// their start positions (consecutive duplicates merged); cur is the
+	// current game's place in both.
+	moves  []board.Move
+	starts []board.Position
+	cur    gameMoves
+	// need marks the occurrences FlushSplit must key (bit i: occs[i]).
+	need []uint64
+	// keyCache holds positions keyed in this flush, by hash: most
+	// positions that need a key recur (openings), and comparing a position
+	// is much cheaper than keying it. Allocated at the first flush that
+	// needs it; gen tells this flush's entries from older ones.
+	keyCache []cachedKey
+	gen      uint32
 
 	// Flush's scratch: the occurrences' hash << 32 | index, sorted, and
 	// the radix sort's other buffer; the occurrences grouped by position;
@@ -46,8 +67,11 @@ type Table struct {
 
 // occRec is one occurrence: 32 bytes.
 type occRec struct {
-	keyOff      uint32
-	keyLen      uint8
+	keyOff uint32 // where its key is in the arena; the ply, when unkeyed
+	keyLen uint8
+	// unkeyed: added by AddPly and not keyed yet; keyOff is the ply of
+	// its game's moves it was played at.
+	unkeyed     bool
 	move        board.Move
 	moverRating uint32
 	lowPly      uint32 // the ply plus one; 0: not recorded (see MoveStats.LowPly)
@@ -63,6 +87,26 @@ type gameInfo struct {
 	result pgn.Result
 	cell   Cell
 	local  uint32
+	moves  gameMoves // for AddPly's occurrences
+}
+
+// cachedKey is a position keyed in a flush and where its key is in the
+// arena.
+type cachedKey struct {
+	pos    board.Position
+	keyOff uint32
+	keyLen uint8
+	gen    uint32 // the flush it was keyed in (Table.gen)
+}
+
+// keyCacheSize is the number of Table.keyCache entries (about 160 bytes
+// each).
+const keyCacheSize = 1 << 14
+
+// gameMoves is where a game's moves start in Table.moves and its start
+// position in Table.starts.
+type gameMoves struct {
+	off, start uint32
 }
 
 // posRec is a position for FlushSplit's emit: the first 16 key bytes as
@@ -75,11 +119,16 @@ type posRec struct {
 }
 
 // RecordBytes is the memory one occurrence costs, for sizing a Table to a
-// memory budget: the record (32), its key bytes (about 13 on average, 16
-// reserved) and its place in the flush's sort (2 x 16, the radix sort's
-// source and destination, and 4 in the grouping), with room for the
-// positions to emit (24 bytes each, one per few occurrences).
-const RecordBytes = 32 + 16 + 36 + 12
+// memory budget: the record (32), its move (2), its key bytes (about 13 on
+// average, when it needs a key: an AddPly occurrence reached once needs
+// none, and in big inputs most are; 6 reserved) and its place in the
+// flush's sort (2 x 16, the radix sort's source and destination, and 4 in
+// the grouping), with room for the positions to emit (24 bytes each, one
+// per few occurrences).
+const RecordBytes = 32 + 2 + 6 + 36 + 12
+
+// keyBytes is the key space NewTable reserves per occurrence.
+const keyBytes = 6
 
 // NewTable returns a Table sized for about n occurrences before it must
 // grow.
@@ -87,7 +136,8 @@ func NewTable(n int) *Table {
 	return &Table{
 		occs:  make([]occRec, 0, n),
 		games: make([]gameInfo, 0, n/32+16),
-		arena: make([]byte, 0, n*16),
+		arena: make([]byte, 0, n*keyBytes),
+		moves: make([]board.Move, 0, n),
 	}
 }
 
@@ -103,7 +153,7 @@ func (t *Table) Len() int { return len(t.occs) }
 // before adding a game, and flushes first when it is false, so that memory
 // stays within what NewTable reserved.
 func (t *Table) HasRoom(n int) bool {
-	return len(t.occs)+n <= cap(t.occs) && len(t.arena)+n*24 <= cap(t.arena)
+	return len(t.occs)+n <= cap(t.occs) && len(t.arena)+n*24 <= cap(t.arena) && len(t.moves)+n <= cap(t.moves)
 }
 
 // Occurrence is one game's contribution to a (position, move) record.
@@ -118,8 +168,10 @@ type Occurrence struct {
 	// batch, say), which FlushSplit hands back for positions reached by
 	// this game only.
 	Local uint32
-	// Hash is the caller's hash of the position key, which FlushSplit
-	// hands back with the position (the first occurrence's).
+	// Hash is the caller's hash of the position, which FlushSplit
+	// groups occurrences by and hands back with the position (the first
+	// occurrence's). Occurrences of one position must have equal hashes:
+	// for AddPly, the high 32 bits of its keys.Hash.
 	Hash uint32
 	// Cell is the game's speed and rating band, for the History that
 	// FlushSplit encodes when the Table keeps them (see KeepHistory).
@@ -136,7 +188,15 @@ func (t *Table) Add(key []byte, m board.Move, r pgn.Result, moverRating int, d D
 // AddOccurrence adds o for move m played from the position whose key is
 // key (at most 255 bytes).
 func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) {
-	g := gameInfo{ref: o.Game, date: o.Date, result: o.Result, cell: o.Cell, local: o.Local}
+	t.add(m, o, gameMoves{})
+	r := &t.occs[len(t.occs)-1]
+	r.keyOff, r.keyLen = uint32(len(t.arena)), uint8(len(key))
+	t.arena = append(t.arena, key...)
+}
+
+// add appends the record of o, for move m, with no key yet.
+func (t *Table) add(m board.Move, o *Occurrence, moves gameMoves) {
+	g := gameInfo{ref: o.Game, date: o.Date, result: o.Result, cell: o.Cell, local: o.Local, moves: moves}
 	if n := len(t.games); n == 0 || t.games[n-1] != g {
 		t.games = append(t.games, g)
 	}
@@ -144,9 +204,67 @@ func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) {
 	if o.Ply >= 0 && o.Ply < 1<<31 {
 		ply = uint32(o.Ply) + 1
 	}
-	t.occs = append(t.occs, occRec{keyOff: uint32(len(t.arena)), keyLen: uint8(len(key)), move: m,
-		moverRating: uint32(min(max(o.MoverRating, 0), 1<<32-1)), lowPly: ply, game: uint32(len(t.games) - 1), hash: o.Hash, seen: o.Seen})
-	t.arena = append(t.arena, key...)
+	t.occs = append(t.occs, occRec{move: m, moverRating: uint32(min(max(o.MoverRating, 0), 1<<32-1)),
+		lowPly: ply, game: uint32(len(t.games) - 1), hash: o.Hash, seen: o.Seen})
+}
+
+// keyNeeded keys the occurrences FlushSplit needs keys of (marked in
+// t.need) that AddPly added unkeyed, replaying each of their games once, in
+// occurrence order (the order of games, and of plies within a game).
+func (t *Table) keyNeeded() {
+	if t.keyCache == nil {
+		t.keyCache = make([]cachedKey, keyCacheSize)
+	}
+	if t.gen++; t.gen == 0 { // wrapped: forget every entry
+		clear(t.keyCache)
+		t.gen = 1
+	}
+	var pos board.Position
+	game, ply := -1, 0
+	for w, bitsW := range t.need {
+		for ; bitsW != 0; bitsW &= bitsW - 1 {
+			r := &t.occs[w<<6|bits.TrailingZeros64(bitsW)]
+			if !r.unkeyed {
+				continue
+			}
+			g := &t.games[r.game]
+			if int(r.game) != game || int(r.keyOff) < ply {
+				game, ply = int(r.game), 0
+				pos = t.starts[g.moves.start]
+			}
+			for ; ply < int(r.keyOff); ply++ {
+				pos.Play(t.moves[int(g.moves.off)+ply])
+			}
+			c := &t.keyCache[r.hash%keyCacheSize]
+			if c.gen != t.gen || !keys.Equal(&c.pos, &pos) {
+				off := len(t.arena)
+				t.arena = keys.Append(t.arena, &pos)
+				*c = cachedKey{pos: pos, keyOff: uint32(off), keyLen: uint8(len(t.arena) - off), gen: t.gen}
+			}
+			r.keyOff, r.keyLen, r.unkeyed = c.keyOff, c.keyLen, false
+		}
+	}
+}
+
+// StartGame starts a game whose occurrences AddPly adds: its start
+// position and its moves (at least those of the occurrences), which
+// FlushSplit replays to key the positions that need a key.
+func (t *Table) StartGame(start *board.Position, moves []board.Move) {
+	if n := len(t.starts); n == 0 || t.starts[n-1] != *start {
+		t.starts = append(t.starts, *start)
+	}
+	t.cur = gameMoves{off: uint32(len(t.moves)), start: uint32(len(t.starts) - 1)}
+	t.moves = append(t.moves, moves...)
+}
+
+// AddPly adds o for the move played at ply of the game StartGame started
+// (moves[ply]), from the position that ply reaches, which o.Hash (the
+// high 32 bits of its keys.Hash) stands for: the position is keyed only if
+// FlushSplit needs its key.
+func (t *Table) AddPly(ply int, o *Occurrence) {
+	t.add(t.moves[int(t.cur.off)+ply], o, t.cur)
+	r := &t.occs[len(t.occs)-1]
+	r.keyOff, r.unkeyed = uint32(ply), true
 }
 
 func (t *Table) key(r *occRec) []byte {
@@ -196,6 +314,24 @@ func (t *Table) FlushSplit(emit func(key []byte, hash uint32, enc, hist []byte) 
 	}
 	hs, t.hashScratch = radixSortHigh(hs, t.hashScratch)
 	t.hashes = hs
+	// Key the occurrences that need one: all but the singles.
+	t.need = slices.Grow(t.need[:0], (n+63)/64)[:(n+63)/64]
+	clear(t.need)
+	for i := 0; i < n; {
+		h := uint32(hs[i].key >> 32)
+		j := i + 1
+		for j < n && uint32(hs[j].key>>32) == h {
+			j++
+		}
+		if j > i+1 || single == nil || hs[i].single == 0 {
+			for _, v := range hs[i:j] {
+				idx := uint32(v.key)
+				t.need[idx>>6] |= 1 << (idx & 63)
+			}
+		}
+		i = j
+	}
+	t.keyNeeded()
 	// Group by hash, then by key within a group (a group holds several
 	// positions only when their hashes collide).
 	t.members, t.positions = t.members[:0], t.positions[:0]
@@ -363,9 +499,11 @@ func (t *Table) sameGame(group []uint32, k int) bool {
 
 // allSameKey reports whether the occurrences idx all have the same key.
 func (t *Table) allSameKey(idx []uint32) bool {
-	k := t.key(&t.occs[idx[0]])
+	first := &t.occs[idx[0]]
+	k := t.key(first)
 	for _, i := range idx[1:] {
-		if !bytes.Equal(t.key(&t.occs[i]), k) {
+		// Occurrences keyed from keyCache share their key's bytes.
+		if r := &t.occs[i]; r.keyOff != first.keyOff && !bytes.Equal(t.key(r), k) {
 			return false
 		}
 	}
@@ -419,4 +557,6 @@ func (t *Table) Reset() {
 	t.occs = t.occs[:0]
 	t.games = t.games[:0]
 	t.arena = t.arena[:0]
+	t.moves = t.moves[:0]
+	t.starts = t.starts[:0]
 }

@@ -37,7 +37,7 @@
 // times their compressed input. A flush that counted a position once, from
 // one game, writes no statistics record for it but a single reference:
 // the game's number under the position's [SingleHash] (the high 32 bits of
-// the key's xxHash64). The position's statistics are what that game adds
+// the position's keys.Hash). The position's statistics are what that game adds
 // to it, which package book rebuilds by replaying the game. A position's
 // statistics are its 'p' record (if any) plus the contribution of every
 // game referenced under its hash that reaches it; the builder keeps a

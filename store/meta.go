@@ -26,7 +26,11 @@ import (
 // Version 5 adds the histories ('h' records: a position's games by month,
 // move, speed and rating band, for query-time filters); a version 4 store
 // has none, so filtered queries on it would count nothing.
-const FormatVersion = 5
+//
+// Version 6 keeps single references under the position's keys.Hash (a
+// Zobrist hash the builder computes without keying the position) instead
+// of a hash of its key.
+const FormatVersion = 6
 
 // CountMode says what one game adds to a position it reaches more than
 // once (a repetition, or a transposition back into it).

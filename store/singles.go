@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cespare/xxhash/v2"
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/chessbook/chessbook/keys"
 )
 
 // This file holds the single references ('q' records) and the game numbers
@@ -40,12 +41,22 @@ func (r SingleRef) Compare(o SingleRef) int {
 	return 0
 }
 
-// PositionHash returns the 64-bit xxHash of position key pos.
-func PositionHash(pos []byte) uint64 { return xxhash.Sum64(pos) }
+// SingleHash returns the hash under which single references to the
+// position whose key is pos are kept: the high 32 bits of the position's
+// [keys.Hash] (see SingleHashOf). A byte string that is not a key hashes
+// to 0, as does any position whose hash starts so: a reader replays the
+// games it finds under a hash to see which positions they reached.
+func SingleHash(pos []byte) uint32 {
+	p, err := keys.Decode(pos)
+	if err != nil {
+		return 0
+	}
+	return SingleHashOf(keys.Hash(&p))
+}
 
-// SingleHash returns the hash of position key pos under which single
-// references to it are kept: the high 32 bits of its PositionHash.
-func SingleHash(pos []byte) uint32 { return uint32(PositionHash(pos) >> 32) }
+// SingleHashOf returns the SingleHash of a position from its [keys.Hash]:
+// what a builder or a reader that has the position, not its key, uses.
+func SingleHashOf(h uint64) uint32 { return uint32(h >> 32) }
 
 // Single references are kept in buckets: one 'q' record per value of the
 // hash's high singleBucketBits bits, holding every reference of the
