@@ -62,7 +62,7 @@ func TestHashEnPassant(t *testing.T) {
 		with, without string
 		same          bool
 	}{
-		{"4k3/8/8/KPp4r/8/8/8/8 w - c6 0 1", "4k3/8/8/KPp4r/8/8/8/8 w - - 0 1", true},               // pinned: no legal capture
+		{"4k3/8/8/KPp4r/8/8/8/8 w - c6 0 1", "4k3/8/8/KPp4r/8/8/8/8 w - - 0 1", true}, // pinned: no legal capture
 		{"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", false},
 		{"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", false},
 		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", true}, // no pawn beside

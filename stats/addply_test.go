@@ -115,4 +115,3 @@ func firstDiff(a, b []string) string {
 	}
 	return "one is a prefix of the other"
 }
-
