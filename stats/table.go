@@ -303,7 +303,7 @@ func (t *Table) FlushSplit(emit func(key []byte, hash uint32, enc, hist []byte) 
 	if n == 0 {
 		return nil
 	}
-	hs := t.hashes[:0]
+	hs := slices.Grow(t.hashes[:0], n) // exactly: grown by appends, it would touch twice the memory
 	for i := range t.occs {
 		r := &t.occs[i]
 		h := hashRec{key: uint64(r.hash)<<32 | uint64(i)}
