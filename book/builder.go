@@ -113,7 +113,7 @@ type unit struct {
 	// the position key; nil until the first one.
 	ep *stats.Table
 	// singles and val are writeRecords' scratch.
-	singles []uint64 // hash << 32 | the game's index in games.games
+	singles []uint64 // the single references of one hash: hash << 32 | the game's index in games.games
 	val     []byte
 }
 
@@ -481,11 +481,32 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 			return err
 		}
 	}
+	// Single references come in hash order: each is written at once, but
+	// those of one hash (when hashes collide) together, by game.
 	var single func(h, local uint32) error
+	group := u.singles[:0]
+	writeGroup := func() error {
+		if len(group) > 1 {
+			slices.Sort(group)
+		}
+		for _, x := range group {
+			if err := w.addSingle(x); err != nil {
+				return err
+			}
+		}
+		group = group[:0]
+		return nil
+	}
 	if base != 0 {
-		u.singles = u.singles[:0]
+		w.setBase(base)
 		single = func(h, local uint32) error {
-			u.singles = append(u.singles, uint64(h)<<32|uint64(local))
+			x := uint64(h)<<32 | uint64(local)
+			if len(group) > 0 && group[0]>>32 != uint64(h) {
+				if err := writeGroup(); err != nil {
+					return err
+				}
+			}
+			group = append(group, x)
 			return nil
 		}
 	}
@@ -503,8 +524,9 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 	if err != nil || single == nil {
 		return err
 	}
-	sortWithinHashes(u.singles)
-	if err := w.addSingles(u.singles, base); err != nil {
+	err = writeGroup()
+	u.singles = group // keep the memory
+	if err != nil {
 		return err
 	}
 	if b.aborted.Load() {
@@ -740,22 +762,6 @@ func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 		}
 		w.zobrist.Play(&pos, m)
 		pos.Play(m)
-	}
-}
-
-// sortWithinHashes sorts singles (hash << 32 | local), which FlushSplit
-// gives in hash order, by local within each hash: only positions whose
-// hashes collide share one.
-func sortWithinHashes(singles []uint64) {
-	for i := 0; i < len(singles); {
-		j := i + 1
-		for j < len(singles) && singles[j]>>32 == singles[i]>>32 {
-			j++
-		}
-		if j-i > 1 {
-			slices.Sort(singles[i:j])
-		}
-		i = j
 	}
 }
 

@@ -123,20 +123,34 @@ func (w *runWriter) buf(sec section) (b *bufio.Writer, first bool, err error) {
 // addSingles writes the sorted single references v (hash << 32 | game
 // number - base) to secSingles.
 func (w *runWriter) addSingles(v []uint64, base uint64) error {
-	b, _, err := w.buf(secSingles)
-	if err != nil {
-		return err
-	}
-	var buf [8]byte
 	for _, x := range v {
-		binary.LittleEndian.PutUint64(buf[:], x)
-		if _, err := b.Write(buf[:]); err != nil {
-			return fmt.Errorf("writing a sorted run: %w", err)
+		if err := w.addSingle(x); err != nil {
+			return err
 		}
 	}
 	w.r.base = base
 	return nil
 }
+
+// addSingle writes the single reference x (hash << 32 | game number -
+// base), which must follow those written before in order, to secSingles;
+// the caller sets the run's base (setBase).
+func (w *runWriter) addSingle(x uint64) error {
+	b, _, err := w.buf(secSingles)
+	if err != nil {
+		return err
+	}
+	var buf [8]byte
+	binary.LittleEndian.PutUint64(buf[:], x)
+	if _, err := b.Write(buf[:]); err != nil {
+		return fmt.Errorf("writing a sorted run: %w", err)
+	}
+	return nil
+}
+
+// setBase sets the number of the run's first game, which its single
+// references count from.
+func (w *runWriter) setBase(base uint64) { w.r.base = base }
 
 // finish closes the run's files and returns it.
 func (w *runWriter) finish() (*run, error) {
