@@ -8,9 +8,11 @@ import (
 	"log"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/pgn"
@@ -38,33 +40,123 @@ import (
 //
 // Bad input (a bad FEN, an illegal or unparsable move, a bad query) is
 // answered with 400 and {"error": "..."}, an unknown path or game with
-// 404, another method than GET or HEAD with 405, a failure of the store
-// with 500; every answer but a PGN is JSON.
+// 404, another method than GET, HEAD or OPTIONS with 405, a failure of the
+// store (damaged data, say) with 500, and the server goes on answering;
+// every answer but a PGN is JSON. Error messages quote at most
+// maxEcho bytes of the request. Every answer allows any origin (CORS, as
+// the lichess explorer does), and OPTIONS answers a browser's preflight.
 
 // MaxPlayPlies is the most moves a request may play: more than any game,
 // few enough that a request costs little.
 const MaxPlayPlies = 1000
 
+// maxEcho bounds what an error message quotes of a request.
+const maxEcho = 200
+
+// Source gives each request the store it reads: a *store.Store, or a
+// *store.Live that follows a build.
+type Source interface {
+	// Acquire returns the store and the function to call when the
+	// request is done with it.
+	Acquire() (*store.Store, func())
+}
+
+// refresher is a Source that can open a newer state of its store
+// (store.Live): a request that fails on the store is tried again once
+// after a Refresh that found one.
+type refresher interface {
+	Refresh() (bool, error)
+}
+
 // server answers the API's requests from one store.
 type server struct {
-	x    *Explorer
+	src  Source
 	bufs sync.Pool // *bytes.Buffer for the answers
 }
 
-// NewHandler returns the API's handler over st, every route in one place.
+// NewHandler returns the API's handler over src, every route in one place.
 // A route is added with s.get, which answers 405 to other methods:
 //
 //	s.get(mux, "/game/{id}", s.game)
 //
 // The handler logs the failures of the store (500) to the ErrorLog of the
 // http.Server that serves it, else to the standard logger.
-func NewHandler(st *store.Store) http.Handler {
-	s := &server{x: New(st)}
+func NewHandler(src Source) http.Handler {
+	s := &server{src: src}
 	mux := http.NewServeMux()
 	s.get(mux, "/moves", s.moves)
 	s.get(mux, "/game/{id}", s.game)
 	mux.HandleFunc("/", s.notFound)
-	return mux
+	return s.guard(mux)
+}
+
+// guard wraps the routes: CORS headers, preflight requests, paths that
+// need cleaning (ServeMux would redirect them with an HTML body), and a
+// panic answered with a 500 instead of a dropped connection.
+func (s *server) guard(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.fail(w, r, http.StatusInternalServerError, fmt.Sprintf("internal error: %v", v))
+			}
+		}()
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		if r.Method == http.MethodOptions {
+			h.Set("Allow", "GET, HEAD, OPTIONS")
+			h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+			h.Set("Access-Control-Allow-Headers", "*")
+			h.Set("Access-Control-Max-Age", "86400")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		if c := cleanPath(r.URL.Path); c != r.URL.Path {
+			r2 := *r
+			u := *r.URL
+			u.Path, u.RawPath = c, ""
+			r2.URL = &u
+			r = &r2
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// cleanPath returns p with repeated slashes, . and .. resolved, as
+// ServeMux wants it.
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
+}
+
+// explorer returns an Explorer over the source's store and the function
+// that releases it.
+func (s *server) explorer() (*Explorer, func()) {
+	st, release := s.src.Acquire()
+	return New(st), release
+}
+
+// retry reports whether a request that failed on the store should be
+// tried again: the source found a newer state of the store (a build
+// committed, and maybe removed a file the old state needed).
+func (s *server) retry() bool {
+	r, ok := s.src.(refresher)
+	if !ok {
+		return false
+	}
+	fresh, err := r.Refresh()
+	return err == nil && fresh
 }
 
 // get routes GET (and so HEAD) requests for the path pattern to h, and
@@ -72,7 +164,7 @@ func NewHandler(st *store.Store) http.Handler {
 func (s *server) get(mux *http.ServeMux, pattern string, h http.HandlerFunc) {
 	mux.HandleFunc("GET "+pattern, h)
 	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Allow", "GET, HEAD")
+		w.Header().Set("Allow", "GET, HEAD, OPTIONS")
 		s.fail(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: %s takes GET", r.Method, r.URL.Path))
 	})
 }
@@ -102,13 +194,27 @@ func (s *server) moves(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	out, err := s.x.Moves(line)
+	out, err := s.movesOf(line)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
 	out.Limit(limit)
 	s.reply(w, r, http.StatusOK, out)
+}
+
+// movesOf answers Explorer.Moves for line from the source's store, once
+// more on a newer state of the store if it fails.
+func (s *server) movesOf(line []board.Position) (*Moves, error) {
+	x, release := s.explorer()
+	out, err := x.Moves(line)
+	release()
+	if err != nil && s.retry() {
+		x, release = s.explorer()
+		out, err = x.Moves(line)
+		release()
+	}
+	return out, err
 }
 
 // requestLine returns the positions from fen (or the start position)
@@ -143,7 +249,14 @@ func (s *server) game(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	g, err := s.x.Game(id)
+	x, release := s.explorer()
+	g, err := x.Game(id)
+	release()
+	if err != nil && !errors.Is(err, store.ErrGameNotFound) && s.retry() {
+		x, release = s.explorer()
+		g, err = x.Game(id)
+		release()
+	}
 	switch {
 	case errors.Is(err, store.ErrGameNotFound):
 		s.fail(w, r, http.StatusNotFound, err.Error())
@@ -170,10 +283,25 @@ type errorReply struct {
 
 // fail answers with status and {"error": msg}; server errors are logged.
 func (s *server) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	msg = bounded(msg)
 	if status >= 500 {
 		s.logf(r, "%s %s: %d %s", r.Method, r.URL.RequestURI(), status, msg)
 	}
 	s.reply(w, r, status, errorReply{Error: msg})
+}
+
+// bounded cuts a message that quotes too much of a request: a message is
+// a sentence or two and a few quotes of at most maxEcho bytes each, so
+// anything past 4*maxEcho bytes is cut (at a character boundary).
+func bounded(msg string) string {
+	if len(msg) <= 4*maxEcho {
+		return msg
+	}
+	cut := 4 * maxEcho
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + fmt.Sprintf("... (%d bytes more)", len(msg)-cut)
 }
 
 // reply answers with status and v in JSON, one line.

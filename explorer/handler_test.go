@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,10 +64,49 @@ func TestServeErrors(t *testing.T) {
 	}
 	// 405 says what is allowed.
 	req, _ := http.NewRequest("PUT", srv.URL+"/moves", nil)
-	if resp, err := srv.Client().Do(req); err != nil || resp.Header.Get("Allow") != "GET, HEAD" {
+	if resp, err := srv.Client().Do(req); err != nil || resp.Header.Get("Allow") != "GET, HEAD, OPTIONS" {
 		t.Errorf("PUT /moves: %v %v", resp, err)
 	} else {
 		resp.Body.Close()
+	}
+}
+
+// TestServeCORSAndPaths: every answer allows any origin, OPTIONS answers a
+// preflight, a path with doubled slashes is served (not redirected with
+// an HTML body), and an error quotes a huge request only in part.
+func TestServeCORSAndPaths(t *testing.T) {
+	srv := httptest.NewServer(NewHandler(championsStore(t)))
+	defer srv.Close()
+	for _, target := range []string{"/moves?play=e2e4", "/nowhere", "/moves?fen=bad"} {
+		resp, err := srv.Client().Get(srv.URL + target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "*" {
+			t.Errorf("GET %s: Access-Control-Allow-Origin %q, want *", target, got)
+		}
+	}
+	req, _ := http.NewRequest("OPTIONS", srv.URL+"/moves", nil)
+	req.Header.Set("Origin", "https://example.org")
+	req.Header.Set("Access-Control-Request-Method", "GET")
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
+		!strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "GET") {
+		t.Errorf("OPTIONS /moves: %d %v; want 204 allowing GET from any origin", resp.StatusCode, resp.Header)
+	}
+	code, body, ctype := querytest.Get(t, srv, "//moves?play=e2e4")
+	if code != 200 || !strings.HasPrefix(ctype, "application/json") || !strings.Contains(body, `"fen"`) {
+		t.Errorf("GET //moves: %d %s %.200s; want the answer of /moves", code, ctype, body)
+	}
+	huge := strings.Repeat("x", 512<<10)
+	code, body, _ = querytest.Get(t, srv, "/moves?fen="+huge)
+	if code != 400 || len(body) > 2000 {
+		t.Errorf("a 512 KiB bad FEN: %d, answer of %d bytes; want 400 and a short message", code, len(body))
 	}
 }
 
@@ -139,4 +180,61 @@ func benchTargets(b *testing.B, param string) []string {
 		targets = append(targets, "/moves?"+param+"="+url.QueryEscape(strings.Join(ms, sep)))
 	}
 	return targets
+}
+
+// TestServeDamagedStore flips bytes inside the sstables of a built store:
+// requests that meet the damage get a JSON 500 naming it, the others are
+// answered, and the server goes on (Pebble's default on damaged data
+// ends the process).
+func TestServeDamagedStore(t *testing.T) {
+	dir := buildStore(t, championsPGN)
+	ssts, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+	damaged := 0
+	for _, p := range ssts {
+		fi, err := os.Stat(p)
+		if err != nil || fi.Size() < 64<<10 {
+			continue
+		}
+		f, err := os.OpenFile(p, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for off := int64(16 << 10); off < fi.Size()*3/4; off += 16 << 10 {
+			var b [1]byte
+			if _, err := f.ReadAt(b[:], off); err == nil {
+				b[0] ^= 0x5a
+				_, _ = f.WriteAt(b[:], off)
+				damaged++
+			}
+		}
+		f.Close()
+	}
+	if damaged == 0 {
+		t.Fatal("no sstable big enough to damage")
+	}
+	srv := httptest.NewServer(NewHandler(openStore(t, dir)))
+	defer srv.Close()
+	lines := []string{"", "e2e4", "d2d4", "c2c4", "g1f3", "e2e4,c7c5", "e2e4,e7e5", "d2d4,g8f6", "d2d4,d7d5", "e2e4,e7e6",
+		"e2e4,c7c6", "d2d4,g8f6,c2c4,e7e6", "e2e4,c7c5,g1f3,d7d6", "e2e4,e7e5,g1f3,b8c6,f1b5", "d2d4,d7d5,c2c4,c7c6"}
+	ok, failed := 0, 0
+	for round := 0; round < 2; round++ {
+		for _, l := range lines {
+			code, body, ctype := querytest.Get(t, srv, "/moves?play="+l)
+			switch {
+			case code == 200:
+				ok++
+			case code == 500 && strings.HasPrefix(ctype, "application/json") && strings.Contains(body, "error"):
+				failed++
+			default:
+				t.Errorf("/moves?play=%s: %d %s %.200s", l, code, ctype, body)
+			}
+		}
+	}
+	t.Logf("%d sstable bytes flipped: %d answers, %d JSON 500s", damaged, ok, failed)
+	if failed == 0 {
+		t.Skip("the damage met no request (nothing to check)")
+	}
+	if ok == 0 {
+		t.Error("no request answered beside the damage")
+	}
 }

@@ -21,8 +21,8 @@ var (
 	// is an [*IncompatibleError] that names both values.
 	ErrIncompatible = errors.New("incompatible chessbook store")
 
-	// ErrLocked: another process (or another Store in this process) has the
-	// store open.
+	// ErrLocked: another writer (another process, or another Store in this
+	// process, not opened read-only) has the store open.
 	ErrLocked = errors.New("store is in use by another process")
 
 	// ErrReadOnly: a write to a store opened with Options.ReadOnly.

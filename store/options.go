@@ -1,6 +1,7 @@
 package store
 
 import (
+	"io"
 	"runtime"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -11,8 +12,10 @@ import (
 // reading and writing, with default sizes, and does not create one.
 type Options struct {
 	// ReadOnly opens the store for reading only. The store must exist.
-	// Pebble still takes the directory lock, so a store being built can not
-	// be opened at the same time, even read-only.
+	// A reader takes no lock and writes nothing: any number of readers may
+	// open a store at once, also one the user cannot write, and also while
+	// a writer (a build) has it open. A reader sees the store as it was
+	// when it opened it; [Live] follows a writer's commits.
 	ReadOnly bool
 
 	// Meta, when set, holds the build options (MaxPly and CountMode) of the
@@ -80,3 +83,15 @@ func (quietLogger) Fatalf(format string, args ...any) {
 	pebble.DefaultLogger.Fatalf("chessbook store: fatal storage error, stopping (everything committed before is kept; "+
 		"fix the cause and run again): "+format, args...)
 }
+
+// noLockFS is a file system whose Lock takes no lock: read-only opens use
+// it, so that readers neither wait for a writer nor block one, and a store
+// in a directory the reader cannot write can be read.
+type noLockFS struct{ vfs.FS }
+
+// Lock returns a lock that locks nothing.
+func (noLockFS) Lock(string) (io.Closer, error) { return noLock{}, nil }
+
+type noLock struct{}
+
+func (noLock) Close() error { return nil }

@@ -50,7 +50,8 @@ type Store struct {
 // it fails with [ErrNotExist]. If dir holds anything but a chessbook store,
 // Open fails with [ErrNotStore]; if the store has another format version or
 // (when opts.Meta is set) other build options, with an [*IncompatibleError];
-// if another process has it open, with [ErrLocked].
+// if another writer has it open, with [ErrLocked] (readers, opened with
+// opts.ReadOnly, never wait and are never refused: see Options.ReadOnly).
 func Open(dir string, opts Options) (*Store, error) {
 	s, err := open(dir, opts)
 	if err != nil {
@@ -61,6 +62,9 @@ func Open(dir string, opts Options) (*Store, error) {
 
 func open(dir string, opts Options) (*Store, error) {
 	fs := opts.fs()
+	if opts.ReadOnly {
+		fs = noLockFS{fs} // see Options.ReadOnly
+	}
 	if opts.Meta != nil {
 		if err := opts.Meta.checkBuildOptions(); err != nil {
 			return nil, err
@@ -154,6 +158,11 @@ func (s *Store) pebbleOptions(exists bool) *pebble.Options {
 	if o.Logger == nil {
 		o.Logger = quietLogger{}
 	}
+	// Pebble reports damaged data (a checksum that does not match) to
+	// this listener before it returns the error to the read that met it;
+	// its default ends the process. A store answers the error instead: a
+	// server goes on answering the rest, a command reports it.
+	o.EventListener = &pebble.EventListener{DataCorruption: func(pebble.DataCorruptionInfo) {}}
 	if s.opts.ReadOnly {
 		// A read-only open must not ratchet the format; the store keeps its own.
 		o.FormatMajorVersion = pebble.FormatDefault

@@ -13,9 +13,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"syscall"
+	"time"
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/ingest"
@@ -97,8 +101,17 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	if c.build.Until, err = parseDateFlag("until", c.until, true); err != nil {
 		return nil, err
 	}
+	if c.build.Since != 0 && c.build.Until != 0 && c.build.Since > c.build.Until {
+		return nil, fmt.Errorf("-since %s is after -until %s: no game could be kept", c.since, c.until)
+	}
+	if c.workers < 0 {
+		return nil, fmt.Errorf("-workers %d: want 0 (one per CPU) or more", c.workers)
+	}
 	if c.memMiB < 256 {
 		return nil, fmt.Errorf("-mem %d: want at least 256 (MiB)", c.memMiB)
+	}
+	if total := totalMemoryMiB(); total > 0 && int64(c.memMiB) > total {
+		return nil, fmt.Errorf("-mem %d: more than this machine's %d MiB of memory", c.memMiB, total)
 	}
 	// The store (block cache, memtables) and the pipeline's buffers take
 	// about 520 MiB with Go's headroom; the aggregation tables get the rest.
@@ -109,6 +122,13 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	if len(c.inputs) == 0 {
 		fs.Usage()
 		return nil, errors.New("no input given")
+	}
+	if c.report != "" {
+		// Found now, not once the store is committed: the report's file
+		// must be writable (it is written at the end).
+		if err := checkWritable(c.report); err != nil {
+			return nil, fmt.Errorf("-report %s: %w", c.report, err)
+		}
 	}
 	if c.quiet {
 		c.progress = "none"
@@ -194,15 +214,37 @@ func exitStatus(err error, res *book.BuildResult, stderr io.Writer) int {
 	return 1
 }
 
-// parseDateFlag parses -since / -until: YYYY, YYYY.MM or YYYY.MM.DD. For
-// -until a missing month or day means the end of the year or month.
+// parseDateFlag parses -since / -until: YYYY, YYYY.MM or YYYY.MM.DD, a
+// real date (month 1 to 12, a day the month has). For -until a missing
+// month or day means the end of the year or month.
 func parseDateFlag(name, v string, end bool) (stats.Date, error) {
 	if v == "" {
 		return 0, nil
 	}
+	bad := fmt.Errorf("-%s %q: want a date YYYY, YYYY.MM or YYYY.MM.DD", name, v)
+	parts := strings.Split(v, ".")
+	if len(parts) > 3 {
+		return 0, bad
+	}
+	var f [3]int
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || p[0] == '+' || p[0] == '-' || len(p) != []int{4, 2, 2}[i] {
+			return 0, bad
+		}
+		f[i] = n
+	}
+	if len(parts) > 1 && (f[1] < 1 || f[1] > 12) {
+		return 0, fmt.Errorf("-%s %q: month %d: want 01 to 12", name, v, f[1])
+	}
+	if len(parts) > 2 {
+		if last := time.Date(f[0], time.Month(f[1])+1, 0, 0, 0, 0, 0, time.UTC).Day(); f[2] < 1 || f[2] > last {
+			return 0, fmt.Errorf("-%s %q: day %d: that month has days 01 to %02d", name, v, f[2], last)
+		}
+	}
 	d := stats.ParseDate(v)
 	if !d.Known() {
-		return 0, fmt.Errorf("-%s %q: want YYYY, YYYY.MM or YYYY.MM.DD", name, v)
+		return 0, bad
 	}
 	if end {
 		if d.Month() == 0 {
@@ -333,4 +375,27 @@ func writeReport(path string, s *ingest.Summary, bs *book.Stats) error {
 		return fmt.Errorf("writing report: %w", err)
 	}
 	return nil
+}
+
+// checkWritable reports whether a file can be written at path, without
+// changing an existing one: it must not be a directory, and its directory
+// must take a new file.
+func checkWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return errors.New("is a directory")
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".bookbuild-report-*")
+	if err != nil {
+		return fmt.Errorf("cannot write in its directory: %w", err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }

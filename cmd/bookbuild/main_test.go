@@ -82,18 +82,33 @@ func TestDuplicates(t *testing.T) {
 }
 
 func TestBadUsage(t *testing.T) {
-	for _, args := range [][]string{
-		{},
-		{"-count", "sometimes", "x.pgn"},
-		{"-speed", "lightning", "x.pgn"},
-		{"-since", "yesterday", "x.pgn"},
-		{"-max-ply", "-1", "x.pgn"},
-		{"-mem", "10", "x.pgn"},
-		{"-no-such-flag", "x.pgn"},
+	db := filepath.Join(t.TempDir(), "b")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{}, "no input"},
+		{[]string{"-count", "sometimes", "x.pgn"}, "-count"},
+		{[]string{"-speed", "lightning", "x.pgn"}, "-speed"},
+		{[]string{"-since", "yesterday", "x.pgn"}, "-since"},
+		{[]string{"-since", "2099.13.45", "x.pgn"}, "month 13"},
+		{[]string{"-until", "2023.02.30", "x.pgn"}, "day 30"},
+		{[]string{"-since", "2020", "-until", "2019.12", "x.pgn"}, "after -until"},
+		{[]string{"-max-ply", "-1", "x.pgn"}, "-max-ply"},
+		{[]string{"-mem", "10", "x.pgn"}, "-mem"},
+		{[]string{"-mem", "100000000", "x.pgn"}, "machine"},
+		{[]string{"-workers", "-1", "x.pgn"}, "-workers"},
+		{[]string{"-report", filepath.Join(t.TempDir(), "no", "such", "dir", "r.json"), "x.pgn"}, "-report"},
+		{[]string{"-report", t.TempDir(), "x.pgn"}, "directory"},
+		{[]string{"-no-such-flag", "x.pgn"}, "no-such-flag"},
 	} {
-		if code, _, errOut := runCLI(t, args...); code != 2 || errOut == "" {
-			t.Errorf("%q: exit %d, stderr %q; want 2 and a message", args, code, errOut)
+		args := append([]string{"-db", db}, tc.args...)
+		if code, _, errOut := runCLI(t, args...); code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and a message about %q", tc.args, code, errOut, tc.want)
 		}
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("a refused command created the store")
 	}
 }
 

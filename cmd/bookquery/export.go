@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -64,6 +66,13 @@ func runExport(e *env, args []string) error {
 	case e.db == "":
 		return badInput("no book given: use 'bookquery -db DIR export -o BOOK.bin'")
 	}
+	// Only a regular file is replaced: renaming over a symlink, a FIFO or
+	// a device would replace it with a book. Checked before the work.
+	if fi, err := os.Lstat(*out); err == nil && !fi.Mode().IsRegular() {
+		return badInput("-o %s: not a regular file (%s): give the path of a book file to write", *out, fileKind(fi.Mode()))
+	} else if err != nil && !errors.Is(err, iofs.ErrNotExist) {
+		return fmt.Errorf("writing %s: %w", *out, err)
+	}
 	o.Weighting = book.Weighting(*weights)
 	if *uniform {
 		o.Weighting = book.WeightUniform
@@ -90,8 +99,16 @@ func runExport(e *env, args []string) error {
 		tmp.Close()
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
+	// A book is for engines and GUIs to read: 0644, not CreateTemp's 0600.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", *out, err)
+	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", *out, err)
+	}
+	if fi, err := os.Lstat(*out); err == nil && !fi.Mode().IsRegular() { // appeared meanwhile
+		return fmt.Errorf("writing %s: not a regular file (%s)", *out, fileKind(fi.Mode()))
 	}
 	if err := os.Rename(tmp.Name(), *out); err != nil {
 		return fmt.Errorf("writing %s: %w", *out, err)
@@ -106,4 +123,21 @@ func runExport(e *env, args []string) error {
 		}
 		return err
 	})
+}
+
+// fileKind names the kind of file of mode m, for messages.
+func fileKind(m iofs.FileMode) string {
+	switch {
+	case m&iofs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&iofs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&iofs.ModeSocket != 0:
+		return "a socket"
+	case m&iofs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }

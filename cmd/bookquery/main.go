@@ -47,7 +47,7 @@ type command struct {
 }
 
 // commands are the implemented commands, in the order usage lists them.
-var commands = []*command{encodeCmd, decodeCmd, movesCmd, gamesCmd, gameCmd, positionsCmd, exportCmd, probeCmd, serveCmd, savingsCmd}
+var commands = []*command{encodeCmd, decodeCmd, movesCmd, gamesCmd, gameCmd, positionsCmd, exportCmd, probeCmd, serveCmd, savingsCmd, checkCmd}
 
 func lookup(name string) *command {
 	for _, c := range commands {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -19,8 +20,10 @@ import (
 
 // The serve command: the store behind the HTTP JSON API of package
 // explorer (GET /moves?fen=FEN&play=e2e4,e7e5, GET /game/{id}; see
-// explorer.NewHandler). The command opens the store read-only, listens,
-// and shuts the server down on SIGINT or SIGTERM.
+// explorer.NewHandler). The command opens the store read-only (no lock:
+// builds, other servers and commands may use it meanwhile), follows a
+// build's commits (store.Live, checked every refreshEvery), listens with a
+// cap on connections, and shuts the server down on SIGINT or SIGTERM.
 
 var serveCmd = &command{
 	name:    "serve",
@@ -32,10 +35,14 @@ var serveCmd = &command{
 // shutdownTimeout bounds the wait for requests in flight at shutdown.
 const shutdownTimeout = 10 * time.Second
 
+// refreshEvery is how often serve looks for a build's new commits.
+const refreshEvery = 2 * time.Second
+
 func runServe(e *env, args []string) error {
 	fs := e.flags()
 	addr := fs.String("addr", "localhost:8080", "the address to listen on, HOST:PORT (port 0: any free port, logged at start)")
 	cache := fs.Int("cache", 512, "the store's block cache in MiB: the more of the store it holds, the fewer reads from disk")
+	maxConns := fs.Int("max-conns", 1024, "the most client connections open at once; more wait to be accepted")
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
@@ -45,21 +52,25 @@ func runServe(e *env, args []string) error {
 	if *cache < 1 {
 		return badInput("-cache %d: want at least 1 (MiB)", *cache)
 	}
+	if *maxConns < 1 {
+		return badInput("-max-conns %d: want at least 1", *maxConns)
+	}
 	if e.db == "" {
 		return badInput("no book given: use 'bookquery -db DIR serve ...' with DIR a store built by bookbuild")
 	}
-	st, err := store.Open(e.db, store.Options{ReadOnly: true, CacheSize: int64(*cache) << 20})
+	live, err := store.OpenLive(e.db, store.Options{CacheSize: int64(*cache) << 20})
 	if errors.Is(err, store.ErrNotExist) {
 		return fmt.Errorf("%w (build one with 'bookbuild -db %s FILE.pgn')", err, e.db)
 	}
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer live.Close()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listening: %w", err)
 	}
+	ln = limitListener(ln, *maxConns)
 	logger := log.New(e.stderr, "bookquery serve: ", log.LstdFlags)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -67,8 +78,71 @@ func runServe(e *env, args []string) error {
 		<-ctx.Done()
 		stop() // a second signal during the shutdown kills the process
 	}()
-	logger.Printf("serving %s on http://%s (GET /moves?fen=FEN&play=e2e4,e7e5); stop with SIGINT or SIGTERM", st.Dir(), ln.Addr())
-	return serve(ctx, ln, explorer.NewHandler(st), logger)
+	go follow(ctx, live, logger)
+	logger.Printf("serving %s on http://%s (GET /moves?fen=FEN&play=e2e4,e7e5); stop with SIGINT or SIGTERM", live.Dir(), ln.Addr())
+	return serve(ctx, ln, explorer.NewHandler(live), logger)
+}
+
+// follow refreshes live every refreshEvery until ctx is done, logging
+// each new state and each failure (the server goes on with the state it
+// has).
+func follow(ctx context.Context, live *store.Live, logger *log.Logger) {
+	t := time.NewTicker(refreshEvery)
+	defer t.Stop()
+	var lastErr string
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		fresh, err := live.Refresh()
+		switch {
+		case err != nil && err.Error() != lastErr:
+			logger.Printf("store not refreshed, still serving the state opened before: %v", err)
+			lastErr = err.Error()
+		case fresh:
+			st, release := live.Acquire()
+			logger.Printf("store changed: now serving %d games", st.Meta().Games)
+			release()
+			lastErr = ""
+		}
+	}
+}
+
+// limitListener returns ln accepting at most n connections open at once:
+// Accept waits while n are open.
+func limitListener(ln net.Listener, n int) net.Listener {
+	return &limitedListener{Listener: ln, sem: make(chan struct{}, n)}
+}
+
+type limitedListener struct {
+	net.Listener
+	sem chan struct{}
+}
+
+// Accept waits for a free slot, then for a connection.
+func (l *limitedListener) Accept() (net.Conn, error) {
+	l.sem <- struct{}{}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.sem
+		return nil, err
+	}
+	return &limitedConn{Conn: c, release: func() { <-l.sem }}, nil
+}
+
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+// Close closes the connection and frees its slot.
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }
 
 // serve serves h on ln until ctx is done, then shuts the server down,

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/internal/querytest"
 	"github.com/chessbook/chessbook/store"
@@ -213,9 +214,38 @@ func TestServeBinary(t *testing.T) {
 		t.Errorf("GET /moves?play=e2e4: %d %+v %v", resp.StatusCode, m, err)
 	}
 	resp.Body.Close()
-	// While it serves, the store is locked.
-	if _, errOut, code := runCmd(t, "-db", db, "moves"); code != 1 || !strings.Contains(errOut, "in use") {
-		t.Errorf("moves while serving: exit status %d, stderr %q", code, errOut)
+	// While it serves, other readers use the store too, and a build adds
+	// games that the server answers with after its next refresh.
+	if out, errOut, code := runCmd(t, "-db", db, "moves"); code != 0 || !strings.Contains(out, "e4") {
+		t.Errorf("moves while serving: exit status %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	before := m.White + m.Draws + m.Black + m.Unknown
+	res, err := book.Build(context.Background(), book.BuildOptions{Dir: db, Workers: 2, Options: book.Options{Inputs: []string{"../../testdata/ep_pinned.pgn"}}})
+	if err != nil || res.Stats == nil || res.Stats.Games == 0 {
+		t.Fatalf("build while serving: %v, %+v", err, res.Stats)
+	}
+	deadline := time.Now().Add(4 * refreshEvery)
+	for {
+		resp, err := http.Get(base + "/moves?play=e2e4")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var after explorer.Moves
+		err = json.NewDecoder(resp.Body).Decode(&after)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := after.White + after.Draws + after.Black + after.Unknown; n > before {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server still answers %d games after 1.e4 %v after a build added games that play it; log:\n%s", before, 4*refreshEvery, logs.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if l := logs.String(); !strings.Contains(l, "store changed") {
+		t.Errorf("no new state logged:\n%s", l)
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
