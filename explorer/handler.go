@@ -196,7 +196,7 @@ func (s *server) moves(w http.ResponseWriter, r *http.Request) {
 	}
 	out, err := s.movesOf(line)
 	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, err.Error())
+		s.fail(w, r, http.StatusInternalServerError, store.ErrorLine(err))
 		return
 	}
 	out.Limit(limit)
@@ -262,7 +262,7 @@ func (s *server) game(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, err.Error())
 		return
 	case err != nil:
-		s.fail(w, r, http.StatusInternalServerError, err.Error())
+		s.fail(w, r, http.StatusInternalServerError, store.ErrorLine(err))
 		return
 	}
 	if r.URL.Query().Get("format") == "pgn" || strings.Contains(r.Header.Get("Accept"), "pgn") || strings.Contains(r.Header.Get("Accept"), "text/plain") {

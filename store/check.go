@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/sstable"
 
 	"github.com/chessbook/chessbook/keys"
@@ -31,9 +32,25 @@ type Damage struct {
 // String describes the damage on one line.
 func (d Damage) String() string {
 	if d.File != "" {
-		return fmt.Sprintf("%s: %v", d.File, d.Err)
+		return fmt.Sprintf("%s: %s", d.File, ErrorLine(d.Err))
 	}
-	return fmt.Sprintf("record %q: %v", d.Key, d.Err)
+	return fmt.Sprintf("record %q: %s", d.Key, ErrorLine(d.Err))
+}
+
+// IsDamage reports whether err comes from damaged data: a block that does
+// not match its checksum (Pebble's corruption errors).
+func IsDamage(err error) bool { return pebble.IsCorruptionError(err) }
+
+// ErrorLine returns err's message on one line: Pebble's corruption errors
+// carry their details on lines of their own.
+func ErrorLine(err error) string {
+	var parts []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasSuffix(l, "carrier>") {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // CheckStats counts what Check read.

@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/store"
 )
 
 func main() {
@@ -161,7 +162,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bookquery: %s: %v\n", c.name, err)
 		return 2
 	default:
-		fmt.Fprintf(stderr, "bookquery: %s: %v\n", c.name, err)
+		msg := store.ErrorLine(err)
+		if store.IsDamage(err) {
+			msg += fmt.Sprintf(" (the store is damaged: 'bookquery -db %s check' lists what)", e.db)
+		}
+		fmt.Fprintf(stderr, "bookquery: %s: %s\n", c.name, msg)
 		return 1
 	}
 }
