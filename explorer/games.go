@@ -37,16 +37,15 @@ func (x *Explorer) Games(p board.Position) (*Games, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}
-	top, recent, err := x.positionGames(entry)
-	if err != nil {
-		return nil, err
-	}
-	return &Games{FEN: p.FEN(), TopGames: top, RecentGames: recent}, nil
+	top, recent, warnings := x.positionGames(entry)
+	return &Games{FEN: p.FEN(), TopGames: top, RecentGames: recent, Warnings: warnings}, nil
 }
 
 // positionGames returns the top and recent games of a position's entry:
-// the best of every move's lists, each with the move it played.
-func (x *Explorer) positionGames(entry stats.Entry) (top, recent []GameRef, err error) {
+// the best of every move's lists, each with the move it played. A
+// reference whose game cannot be read is left out, with a warning: one bad
+// record does not fail the query.
+func (x *Explorer) positionGames(entry stats.Entry) (top, recent []GameRef, warnings []string) {
 	var all stats.Refs
 	moveOf := map[uint64]board.Move{}
 	for _, me := range entry.Moves {
@@ -58,7 +57,8 @@ func (x *Explorer) positionGames(entry stats.Entry) (top, recent []GameRef, err 
 			moveOf[r.ID] = me.Move
 		}
 	}
-	describe := func(list []stats.GameRef) ([]GameRef, error) {
+	failed := map[uint64]bool{}
+	describe := func(list []stats.GameRef) []GameRef {
 		out := []GameRef{}
 		for _, r := range list {
 			if r.ID == 0 {
@@ -66,20 +66,18 @@ func (x *Explorer) positionGames(entry stats.Entry) (top, recent []GameRef, err 
 			}
 			g, err := x.describeRef(r)
 			if err != nil {
-				return nil, err
+				if !failed[r.ID] {
+					failed[r.ID] = true
+					warnings = append(warnings, store.ErrorLine(err)+": left out")
+				}
+				continue
 			}
 			g.UCI = moveOf[r.ID].String()
 			out = append(out, g)
 		}
-		return out, nil
+		return out
 	}
-	if top, err = describe(all.Top[:]); err != nil {
-		return nil, nil, err
-	}
-	if recent, err = describe(all.Recent[:]); err != nil {
-		return nil, nil, err
-	}
-	return top, recent, nil
+	return describe(all.Top[:]), describe(all.Recent[:]), warnings
 }
 
 // describeRef loads and describes a referenced game, decoding its tags and

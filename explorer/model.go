@@ -21,6 +21,9 @@ type Moves struct {
 	TopGames    []GameRef `json:"topGames"`
 	RecentGames []GameRef `json:"recentGames"`
 	Opening     *Opening  `json:"opening"` // null if unnamed
+	// Warnings name the game references left out because their game
+	// record could not be read (a damaged store); absent when none.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Limit keeps the n most played moves, all of them when n is 0; the
@@ -86,6 +89,7 @@ type Games struct {
 	FEN         string    `json:"fen"`
 	TopGames    []GameRef `json:"topGames"`
 	RecentGames []GameRef `json:"recentGames"`
+	Warnings    []string  `json:"warnings,omitempty"` // as in Moves
 }
 
 // Game is one stored game in full: its GameRef, tags, moves and PGN.

@@ -91,9 +91,7 @@ func (x *Explorer) Moves(line []board.Position) (*Moves, error) {
 		out.Black += me.BlackWins
 		out.Unknown += me.Unknown
 	}
-	if out.TopGames, out.RecentGames, err = x.positionGames(entry); err != nil {
-		return nil, err
-	}
+	out.TopGames, out.RecentGames, out.Warnings = x.positionGames(entry)
 	sort.SliceStable(out.Moves, func(i, j int) bool {
 		a, b := out.Moves[i], out.Moves[j]
 		if a.Games != b.Games {

@@ -3,10 +3,12 @@ package explorer
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/internal/querytest"
+	"github.com/chessbook/chessbook/store"
 )
 
 // TestMovesRatings checks averageRating and performance on games with
@@ -61,5 +63,51 @@ func TestMovesRatings(t *testing.T) {
 	got.Limit(1)
 	if len(got.Moves) != 1 || got.Moves[0].SAN != "e5" || got.White+got.Draws+got.Black != 3 {
 		t.Errorf("Limit(1): %+v", got)
+	}
+}
+
+// TestMovesBadGameRecord: a game record that does not decode (here one
+// overwritten with garbage) leaves its reference out with a warning; the
+// query still answers.
+func TestMovesBadGameRecord(t *testing.T) {
+	pgn := filepath.Join(t.TempDir(), "rated.pgn")
+	if err := os.WriteFile(pgn, []byte(querytest.RatedPGN), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := buildStore(t, pgn)
+	start := []board.Position{board.StartPosition()}
+	st := openStore(t, dir)
+	before, err := New(st).Moves(start)
+	if err != nil || len(before.TopGames) < 2 {
+		t.Fatalf("Moves: %+v, %v", before, err)
+	}
+	st.Close()
+	id, err := store.ParseGameID(before.TopGames[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := store.Open(dir, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sst, err := w.NewSSTWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sst.SetGame(id, []byte{0xff, 0x01, 0x02}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sst.Ingest(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := New(openStore(t, dir)).Moves(start)
+	if err != nil {
+		t.Fatalf("Moves with a bad game record: %v", err)
+	}
+	if len(after.TopGames) != len(before.TopGames)-1 || len(after.Warnings) != 1 || !strings.Contains(after.Warnings[0], id.String()) {
+		t.Errorf("top games %d (before %d), warnings %q; want one game left out and named", len(after.TopGames), len(before.TopGames), after.Warnings)
 	}
 }

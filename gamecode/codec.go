@@ -21,6 +21,9 @@ const (
 	maxPlies    = 1 << 16
 	maxTags     = 1 << 12
 	maxTextSize = 1 << 20
+	// maxFENText bounds the text of a start position's FEN (at most 92
+	// bytes), which AppendGame reserves in maxTextSize.
+	maxFENText = 128
 )
 
 // models are the static models built from the frozen tables.
@@ -49,6 +52,19 @@ func buildModels() *models {
 func AppendGame(dst []byte, g *pgn.Game) ([]byte, error) {
 	if g.Result > pgn.Unknown {
 		return dst, fmt.Errorf("gamecode: result %d out of range", g.Result)
+	}
+	// What DecodeGame accepts, AppendGame stores, and nothing more: at
+	// most maxTags tags, and maxTextSize bytes of text in all (names,
+	// values and the start position's FEN, counted as if all were text).
+	if len(g.Tags) > maxTags {
+		return dst, fmt.Errorf("gamecode: %d tags, at most %d can be stored", len(g.Tags), maxTags)
+	}
+	text := maxFENText
+	for _, t := range g.Tags {
+		text += len(t.Name) + len(t.Value)
+	}
+	if text > maxTextSize {
+		return dst, fmt.Errorf("gamecode: %d bytes of tags, at most %d can be stored", text-maxFENText, maxTextSize-maxFENText)
 	}
 	ms := staticModels
 	start := len(dst)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -285,6 +286,56 @@ func TestDecodeGameUntil(t *testing.T) {
 		}
 		if err := sameGame(want, &info, true); err != nil {
 			t.Fatalf("game %d: DecodeGameInfo: %v", i, err)
+		}
+	}
+}
+
+// TestLimits: whatever AppendGame stores, DecodeGame decodes. Games at the
+// limits (tag count, text size) round-trip; one past them is refused by
+// AppendGame with a reason, never stored undecodable.
+func TestLimits(t *testing.T) {
+	start := board.StartPosition()
+	e4, err := start.ParseSAN([]byte("e4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	game := func(tags []pgn.Tag) *pgn.Game {
+		return &pgn.Game{Tags: tags, Start: start, Moves: []board.Move{e4}, Result: pgn.Draw}
+	}
+	manyTags := func(n int) []pgn.Tag {
+		tags := make([]pgn.Tag, n)
+		for i := range tags {
+			tags[i] = pgn.Tag{Name: []byte(fmt.Sprintf("T%d", i)), Value: []byte("v")}
+		}
+		return tags
+	}
+	bigValue := func(n int) []pgn.Tag {
+		return []pgn.Tag{{Name: []byte("Annotator"), Value: bytes.Repeat([]byte("abc "), n/4)}}
+	}
+	for _, tc := range []struct {
+		name string
+		g    *pgn.Game
+		ok   bool
+	}{
+		{"4096 tags", game(manyTags(maxTags)), true},
+		{"4097 tags", game(manyTags(maxTags + 1)), false},
+		{"a value just under the text limit", game(bigValue(maxTextSize - maxFENText - 64)), true},
+		{"a 1 MiB value", game(bigValue(1 << 20)), false},
+		{"a 4 MiB value", game(bigValue(4 << 20)), false},
+	} {
+		rec, err := AppendGame(nil, tc.g)
+		if !tc.ok {
+			if err == nil || !strings.Contains(err.Error(), "at most") {
+				t.Errorf("%s: AppendGame = %d bytes, %v; want it refused with the limit named", tc.name, len(rec), err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: AppendGame: %v", tc.name, err)
+			continue
+		}
+		if _, err := checkRoundTrip(tc.g, nil); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
 }

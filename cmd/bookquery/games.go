@@ -117,6 +117,9 @@ func writeGamesText(w io.Writer, out *explorer.Games, db string) error {
 				g.Result, g.Date, g.Event)
 		}
 	}
+	for _, warn := range out.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
 	_, err := fmt.Fprintf(w, "(print one with 'bookquery -db %s game ID')\n", db)
 	return err
 }

@@ -106,6 +106,9 @@ func writeMovesText(w io.Writer, out *explorer.Moves) error {
 	}
 	writeTable(&b, rows, 2)
 	writeOpening(&b, out.Opening)
+	for _, warn := range out.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", warn)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
