@@ -2,11 +2,16 @@ package book_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/ingest"
@@ -122,4 +127,78 @@ func TestDuplicatesAfterCommitInOneRun(t *testing.T) {
 	if got, _, games := storetest.Digest(t, twice); got != want || games != 500 {
 		t.Fatalf("file given twice: store digest %x with %d games, want %x (the file once) with 500", got, games, want)
 	}
+}
+
+// TestResumeAfterCutInput: an input cut at a random byte (a download or a
+// copy that stopped: plain, gzip, bzip2 and zstd) adds no partial game,
+// and building the whole input into that store afterwards equals one
+// uninterrupted build.
+func TestResumeAfterCutInput(t *testing.T) {
+	in := "../testdata/champions500.pgn"
+	data, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := book.Options{CountMode: store.CountGame}
+	whole := filepath.Join(t.TempDir(), "whole")
+	buildInto(t, whole, opts, in)
+	want, _, _ := storetest.Digest(t, whole)
+	compressed := map[string][]byte{"pgn": data}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write(data)
+	_ = zw.Close()
+	compressed["pgn.gz"] = gz.Bytes()
+	enc, _ := zstd.NewWriter(nil)
+	compressed["pgn.zst"] = enc.EncodeAll(data, nil)
+	if out, err := exec.Command("bzip2", "-c", in).Output(); err == nil {
+		compressed["pgn.bz2"] = out
+	} else {
+		t.Logf("no bzip2 command (%v): bzip2 not tested", err)
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for ext, full := range compressed {
+		for i := 0; i < 3; i++ {
+			cut := len(full)/10 + rng.IntN(len(full)*8/10)
+			dir := t.TempDir()
+			part := filepath.Join(dir, "games."+ext)
+			if err := os.WriteFile(part, full[:cut], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			db := filepath.Join(dir, "db")
+			first := buildCut(t, db, opts, part)
+			fullPath := filepath.Join(dir, "full."+ext)
+			if err := os.WriteFile(fullPath, full, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			second := buildInto(t, db, opts, fullPath)
+			if first.Games+second.Games != 500 || second.Duplicates != first.Games {
+				t.Errorf("%s cut at %d of %d bytes: %d games from the cut input, then %d and %d duplicates from the whole",
+					ext, cut, len(full), first.Games, second.Games, second.Duplicates)
+			}
+			if got, _, _ := storetest.Digest(t, db); got != want {
+				t.Errorf("%s cut at %d of %d bytes: the store differs from an uninterrupted build", ext, cut, len(full))
+			}
+		}
+	}
+}
+
+// buildCut is buildInto for an input that may end in a read error (a cut
+// compressed stream): what was read before it is committed.
+func buildCut(t *testing.T, dir string, opts book.Options, input string) book.Stats {
+	t.Helper()
+	st, err := store.Open(dir, store.Options{Meta: &store.Meta{CountMode: opts.CountMode}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	b := book.NewBuilder(st, opts, 2)
+	_, runErr := ingest.Run(context.Background(), []string{input}, ingest.Options{Workers: 2}, b.Sink)
+	if err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if runErr != nil {
+		t.Logf("%s: %v", filepath.Base(input), runErr)
+	}
+	return b.Stats()
 }

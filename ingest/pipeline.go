@@ -62,6 +62,7 @@ type chunk struct {
 	file string
 	line int
 	data []byte
+	last bool // the input's last chunk: see pgn.Parser.ParseEnd
 }
 
 // counter wraps a worker's Sink to count games, plies and skips.
@@ -200,7 +201,11 @@ func (pl *pipeline) work(c *counter) {
 			reps[ch.file] = rep
 		}
 		if pl.ctx.Err() == nil {
-			parser.Parse(ch.data, ch.line, rep)
+			if ch.last {
+				parser.ParseEnd(ch.data, ch.line, rep)
+			} else {
+				parser.Parse(ch.data, ch.line, rep)
+			}
 			if err := rep.Err(); err != nil {
 				pl.cancel(err)
 			}
@@ -313,7 +318,7 @@ func (pl *pipeline) readInput(i int, name string) error {
 		data, line, err := sp.Next(buf)
 		if len(data) > 0 {
 			select {
-			case pl.chunks <- chunk{file: name, line: line, data: data}:
+			case pl.chunks <- chunk{file: name, line: line, data: data, last: sp.Done()}:
 			case <-pl.ctx.Done(): // the workers are gone
 			}
 		} else {

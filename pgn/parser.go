@@ -74,6 +74,20 @@ type Parser struct {
 // as a game of its own (BeginGame, BeginMovetext, ParseError, EndGame), so
 // that a file that is not PGN at all shows up as one broken game.
 func (p *Parser) Parse(data []byte, firstLine int, v Visitor) ParseStats {
+	return p.parse(data, firstLine, v, false)
+}
+
+// ParseEnd is Parse for the input's last chunk (a Splitter is Done after
+// returning it), where a game still open at the end, with no termination
+// marker, was cut off (a truncated file or download): it is reported with
+// ParseError ("the input ends inside this game") instead of being ended as
+// a whole game, so that a cut input adds no partial game, and the whole
+// input, read later, adds it whole.
+func (p *Parser) ParseEnd(data []byte, firstLine int, v Visitor) ParseStats {
+	return p.parse(data, firstLine, v, true)
+}
+
+func (p *Parser) parse(data []byte, firstLine int, v Visitor, last bool) ParseStats {
 	p.s.reset()
 	p.v = v
 	p.line = firstLine
@@ -94,8 +108,11 @@ func (p *Parser) Parse(data []byte, firstLine int, v Visitor) ParseStats {
 		pos = next
 	}
 	if p.mode != modeOutside {
-		if p.s.inComment && p.mode != modeSkip {
+		switch {
+		case p.s.inComment && p.mode != modeSkip:
 			p.fail(p.commentLine, "unterminated comment")
+		case last && p.mode != modeSkip:
+			p.fail(p.line, "the input ends inside this game, before its result (cut off?)")
 		}
 		p.endGame()
 	}
@@ -111,8 +128,8 @@ func Parse(data []byte, firstLine int, v Visitor) ParseStats {
 }
 
 // Read parses all games from r, calling v, on the calling goroutine: a
-// Splitter feeding one Parser. It returns nil at the end of the input, or
-// the first read error.
+// Splitter feeding one Parser (ParseEnd for the last chunk). It returns
+// nil at the end of the input, or the first read error.
 func Read(r io.Reader, v Visitor) error {
 	sp := NewSplitter(r)
 	var p Parser
@@ -120,7 +137,7 @@ func Read(r io.Reader, v Visitor) error {
 	for {
 		chunk, line, err := sp.Next(buf)
 		if len(chunk) > 0 {
-			p.Parse(chunk, line, v)
+			p.parse(chunk, line, v, sp.Done())
 		}
 		if err == io.EOF {
 			return nil

@@ -48,6 +48,10 @@ func NewSplitterSize(r io.Reader, size int) *Splitter {
 	return &Splitter{r: r, target: size, line: 1}
 }
 
+// Done reports whether the chunk Next returned last was the input's last
+// (what follows is the end of the input, or a read error).
+func (sp *Splitter) Done() bool { return sp.done }
+
 // Next reads the next chunk: whole games, about the Splitter's chunk size
 // long (a game longer than that comes whole, alone). The chunk is appended
 // to dst[:0], which is grown if it is too small, and returned; it stays the
