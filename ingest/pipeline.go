@@ -44,6 +44,8 @@ type Summary struct {
 	Plies    int64                 // plies of ingested games
 	Skipped  [numSkipReasons]int64 // skipped games by reason (index SkipNone unused)
 	Errors   []*GameError          // the first Options.MaxErrors skip reports, in no particular order across workers
+	Warned   int64                 // warnings about games ingested all the same
+	Warnings []*Warning            // the first Options.MaxErrors of them
 	Bytes    int64                 // input bytes read (as stored, i.e. compressed)
 	Elapsed  time.Duration         // wall time of the run
 }
@@ -79,6 +81,17 @@ func (c *counter) Game(g *pgn.Game) error {
 	atomic.AddInt64(&c.p.games, 1)
 	atomic.AddInt64(&c.p.plies, int64(len(g.Moves)))
 	return c.Sink.Game(g)
+}
+
+// Warn counts a warning about a game ingested.
+func (c *counter) Warn(w *Warning) {
+	c.p.mu.Lock()
+	c.p.sum.Warned++
+	if len(c.p.sum.Warnings) < c.p.maxErrors {
+		x := *w
+		c.p.sum.Warnings = append(c.p.sum.Warnings, &x)
+	}
+	c.p.mu.Unlock()
 }
 
 func (c *counter) Skip(e *GameError) {
@@ -358,6 +371,7 @@ func (pl *pipeline) summary(start time.Time) *Summary {
 	}
 	sum.Games = sum.Ingested + sum.SkippedTotal()
 	sortErrors(sum.Errors, pl.inputs)
+	sortByPlace(sum.Warnings, pl.inputs, func(w *Warning) (string, int) { return w.File, w.Line })
 	pl.cur.Lock()
 	sum.Bytes = pl.cur.bytesDone
 	if pl.cur.open != nil {
@@ -371,17 +385,25 @@ func (pl *pipeline) summary(start time.Time) *Summary {
 // sortErrors sorts skip reports by input (in the order of inputs, a
 // repeated input at its first place) and line.
 func sortErrors(errs []*GameError, inputs []string) {
+	sortByPlace(errs, inputs, func(e *GameError) (string, int) { return e.File, e.Line })
+}
+
+// sortByPlace sorts reports by input (in the order of inputs, a repeated
+// input at its first place) and line.
+func sortByPlace[T any](reports []T, inputs []string, place func(T) (string, int)) {
 	order := make(map[string]int, len(inputs))
 	for i, in := range inputs {
 		if _, dup := order[in]; !dup {
 			order[in] = i
 		}
 	}
-	slices.SortStableFunc(errs, func(a, b *GameError) int {
-		if c := cmp.Compare(order[a.File], order[b.File]); c != 0 {
+	slices.SortStableFunc(reports, func(a, b T) int {
+		fa, la := place(a)
+		fb, lb := place(b)
+		if c := cmp.Compare(order[fa], order[fb]); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Line, b.Line)
+		return cmp.Compare(la, lb)
 	})
 }
 

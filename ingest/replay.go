@@ -56,6 +56,23 @@ func (e *GameError) Error() string {
 	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Reason, e.Detail)
 }
 
+// Warning is a problem in a game that was ingested all the same (an
+// unclosed variation, a Result tag that contradicts the result marker).
+type Warning struct {
+	File   string // input name
+	Line   int    // 1-based line of the problem (or of the game)
+	Detail string // what is wrong
+}
+
+// String formats the warning as file:line: detail.
+func (w *Warning) String() string { return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Detail) }
+
+// warner is a Sink that takes the warnings of the games it gets (the
+// pipeline's counter).
+type warner interface {
+	Warn(w *Warning)
+}
+
 // Sink consumes the games of one pipeline worker. Its methods are called
 // from a single goroutine.
 type Sink interface {
@@ -77,6 +94,7 @@ type Replayer struct {
 	pos    board.Position
 	skip   *GameError // the reason the current game is being skipped, or nil
 	tagRes pgn.Result // the Result tag's value
+	warns  []Warning  // the current game's warnings
 	err    error      // the first error the Sink returned
 }
 
@@ -95,6 +113,12 @@ func (r *Replayer) BeginGame(line int) {
 	g.File, g.Line = r.file, line
 	r.skip = nil
 	r.tagRes = pgn.NoResult
+	r.warns = r.warns[:0]
+}
+
+// Warning implements pgn.Warner.
+func (r *Replayer) Warning(line int, reason string) {
+	r.warns = append(r.warns, Warning{File: r.file, Line: line, Detail: reason})
 }
 
 // Tag implements pgn.Visitor.
@@ -219,9 +243,17 @@ func (r *Replayer) EndGame() {
 	g := &r.game
 	if g.Result == pgn.NoResult {
 		g.Result = r.tagRes
+	} else if r.tagRes != pgn.NoResult && r.tagRes != pgn.Unknown && g.Result != pgn.Unknown && r.tagRes != g.Result {
+		r.Warning(g.Line, fmt.Sprintf("the Result tag says %s, the result marker %s: the marker counts", r.tagRes, g.Result))
 	}
 	if err := r.sink.Game(g); err != nil {
 		r.err = err
+		return
+	}
+	if w, ok := r.sink.(warner); ok {
+		for i := range r.warns {
+			w.Warn(&r.warns[i])
+		}
 	}
 }
 

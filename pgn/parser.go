@@ -47,14 +47,16 @@ const (
 // "½-½" for draws, Unicode dashes and figurines. It never builds a tree:
 // variations are skipped by counting parentheses.
 type Parser struct {
-	s           structure
-	v           Visitor
-	line        int   // the line being read
-	mode        uint8 // modeOutside ...
-	emit        bool  // the Visitor wants this game's moves
-	depth       int   // variation nesting
-	commentLine int   // where the open {comment} began
-	resultLine  int   // where the last termination marker was
+	s       structure
+	v       Visitor
+	line    int   // the line being read
+	mode    uint8 // modeOutside ...
+	emit    bool  // the Visitor wants this game's moves
+	depth   int   // variation nesting
+	varLine int   // the line of the outermost open variation's '('
+
+	commentLine int // where the open {comment} began
+	resultLine  int // where the last termination marker was
 	val         []byte
 	tok         []byte
 	stats       ParseStats
@@ -111,6 +113,8 @@ func (p *Parser) parse(data []byte, firstLine int, v Visitor, last bool) ParseSt
 		switch {
 		case p.s.inComment && p.mode != modeSkip:
 			p.fail(p.commentLine, "unterminated comment")
+		case last && p.mode == modeMoves && p.depth > 0:
+			p.fail(p.varLine, fmt.Sprintf("the input ends inside the variation opened at line %d (a '(' never closed, or the input is cut off)", p.varLine))
 		case last && p.mode != modeSkip:
 			p.fail(p.line, "the input ends inside this game, before its result (cut off?)")
 		}
@@ -168,6 +172,13 @@ func (p *Parser) endGame() {
 	}
 	if p.mode == modeTags {
 		p.beginMovetext()
+	}
+	if p.mode == modeMoves && p.depth > 0 {
+		// The next game's tags end it: what followed the '(' was taken
+		// as a variation, the result marker too.
+		if w, ok := p.v.(Warner); ok {
+			w.Warning(p.varLine, fmt.Sprintf("unclosed variation: the '(' of line %d is never closed, the moves after it are not in the game", p.varLine))
+		}
 	}
 	p.v.EndGame()
 	p.mode = modeOutside
@@ -420,6 +431,9 @@ func (p *Parser) token(t []byte) {
 	}
 	switch t[0] {
 	case '(':
+		if p.depth == 0 {
+			p.varLine = p.line
+		}
 		p.depth++
 		return
 	case ')':

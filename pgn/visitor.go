@@ -33,3 +33,11 @@ type Visitor interface {
 	// EndGame ends the game begun by the last BeginGame.
 	EndGame()
 }
+
+// A Warner is a Visitor that also takes warnings: problems in a game that
+// the Parser still reports whole, as pgn-extract warns of them. The
+// Parser calls Warning, when its Visitor is a Warner, before the game's
+// EndGame.
+type Warner interface {
+	Warning(line int, reason string)
+}

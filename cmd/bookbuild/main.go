@@ -308,6 +308,16 @@ func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *book.Store
 	if rest := s.SkippedTotal() - listed; rest > 0 {
 		fmt.Fprintf(w, "  ... %d more (all of them with -report FILE.json)\n", rest)
 	}
+	if s.Warned > 0 {
+		fmt.Fprintf(w, "warnings:        %d (games ingested all the same)\n", s.Warned)
+		for i, x := range s.Warnings {
+			if i == perReason {
+				fmt.Fprintf(w, "  ... %d more (all of them with -report FILE.json)\n", s.Warned-perReason)
+				break
+			}
+			fmt.Fprintf(w, "  %s\n", x)
+		}
+	}
 	fmt.Fprintf(w, "plies replayed:  %d\n", s.Plies)
 	if bs != nil {
 		fmt.Fprintf(w, "positions added: %d (position-move occurrences)\n", bs.Positions)
@@ -340,6 +350,14 @@ type reportJSON struct {
 	Plies       int64            `json:"plies"`
 	Skipped     map[string]int64 `json:"skipped"`
 	Errors      []errorJSON      `json:"errors"`
+	Warned      int64            `json:"warned"`   // warnings about games ingested all the same
+	Warnings    []warningJSON    `json:"warnings"` // the first of them
+}
+
+type warningJSON struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Detail string `json:"detail"`
 }
 
 type errorJSON struct {
@@ -350,7 +368,11 @@ type errorJSON struct {
 }
 
 func writeReport(path string, s *ingest.Summary, bs *book.Stats) error {
-	r := reportJSON{Games: s.Games, Ingested: s.Ingested, Plies: s.Plies, FilteredBy: map[string]int64{}, Skipped: map[string]int64{}, Errors: []errorJSON{}}
+	r := reportJSON{Games: s.Games, Ingested: s.Ingested, Plies: s.Plies, FilteredBy: map[string]int64{}, Skipped: map[string]int64{}, Errors: []errorJSON{},
+		Warned: s.Warned, Warnings: []warningJSON{}}
+	for _, x := range s.Warnings {
+		r.Warnings = append(r.Warnings, warningJSON{File: x.File, Line: x.Line, Detail: x.Detail})
+	}
 	if bs != nil {
 		r.Stored, r.Uncommitted, r.Duplicates, r.NotStored, r.Filtered = bs.Games, bs.Uncommitted, bs.Duplicates, bs.Unstorable, bs.FilteredTotal()
 		for f, n := range bs.Filtered {
