@@ -59,6 +59,10 @@ func (s *Summary) SkippedTotal() int64 {
 	return n
 }
 
+// maxPooledChunk is the largest chunk buffer the pipeline keeps for
+// reuse (a chunk is about pgn.DefaultChunkSize, more only for a huge game).
+const maxPooledChunk = 4 * pgn.DefaultChunkSize
+
 // chunk is a piece of input holding whole games.
 type chunk struct {
 	file string
@@ -81,6 +85,17 @@ func (c *counter) Game(g *pgn.Game) error {
 	atomic.AddInt64(&c.p.games, 1)
 	atomic.AddInt64(&c.p.plies, int64(len(g.Moves)))
 	return c.Sink.Game(g)
+}
+
+// skip counts a game the reader dropped.
+func (pl *pipeline) skip(e *GameError) {
+	atomic.AddInt64(&pl.games, 1)
+	pl.mu.Lock()
+	pl.sum.Skipped[e.Reason]++
+	if len(pl.sum.Errors) < pl.maxErrors {
+		pl.sum.Errors = append(pl.sum.Errors, e)
+	}
+	pl.mu.Unlock()
 }
 
 // Warn counts a warning about a game ingested.
@@ -223,7 +238,13 @@ func (pl *pipeline) work(c *counter) {
 				pl.cancel(err)
 			}
 		}
-		pl.free <- ch.data[:0]
+		if cap(ch.data) > maxPooledChunk {
+			// A buffer grown for one huge game is not kept: the pool
+			// would hold its memory for the rest of the run.
+			pl.free <- make([]byte, 0, 512<<10)
+		} else {
+			pl.free <- ch.data[:0]
+		}
 	}
 }
 
@@ -339,6 +360,12 @@ func (pl *pipeline) readInput(i int, name string) error {
 		}
 		if err == io.EOF {
 			break
+		}
+		var long *pgn.GameTooLongError
+		if errors.As(err, &long) { // dropped, to bound memory: a skipped game
+			pl.skip(&GameError{File: name, Line: long.Line, Reason: SkipTooLong,
+				Detail: fmt.Sprintf("%d bytes, more than the %d a game may have (a huge tag or comment?)", long.Size, long.Max)})
+			continue
 		}
 		if err != nil {
 			pl.doneWith(cr)

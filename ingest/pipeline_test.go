@@ -2,14 +2,16 @@ package ingest_test
 
 import (
 	"context"
-	"github.com/chessbook/chessbook/internal/testutil"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/pgn"
 )
 
@@ -181,4 +183,47 @@ func TestRunWarnings(t *testing.T) {
 	if e := r.sum.Errors[0]; e.Line != 18 || !strings.Contains(e.Detail, "variation opened at line 18") {
 		t.Errorf("skip report %v: want line 18 and the variation named", e)
 	}
+}
+
+// TestRunHugeGame: a game longer than pgn.DefaultMaxGameSize (a tag of
+// 40 or 120 MiB) is skipped with its line and the reason, without holding
+// it in memory (what the run allocates does not grow with the game); the
+// games around it are ingested.
+func TestRunHugeGame(t *testing.T) {
+	var allocs []uint64
+	for _, mib := range []int{40, 120} {
+		path := filepath.Join(t.TempDir(), "huge.pgn")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		game := "[Event \"%s\"]\n\n1. e4 e5 2. Nf3 1-0\n\n"
+		fmt.Fprintf(f, game, "before")
+		fmt.Fprintf(f, "[Event \"huge\"]\n[Annotator \"")
+		chunk := strings.Repeat("x", 1<<20)
+		for range mib {
+			f.WriteString(chunk)
+		}
+		fmt.Fprintf(f, "\"]\n\n1. d4 d5 1/2-1/2\n\n")
+		fmt.Fprintf(f, game, "after")
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r := runPipeline(t, 2, path)
+		runtime.ReadMemStats(&after)
+		allocs = append(allocs, after.TotalAlloc-before.TotalAlloc)
+		if r.sum.Games != 3 || r.sum.Ingested != 2 || r.sum.Skipped[ingest.SkipTooLong] != 1 {
+			t.Fatalf("%d MiB: games %d, ingested %d, skipped %v; want 3, 2 and one too long", mib, r.sum.Games, r.sum.Ingested, r.sum.Skipped)
+		}
+		if e := r.sum.Errors[0]; e.Line != 5 || !strings.Contains(e.Error(), "game too long") {
+			t.Errorf("%d MiB: skip report %v: want line 5, game too long", mib, e)
+		}
+	}
+	if allocs[1] > allocs[0]+pgn.DefaultMaxGameSize || allocs[1] > 8*pgn.DefaultMaxGameSize {
+		t.Errorf("the runs allocated %d and %d MiB for games of 40 and 120 MiB: want it bounded by the game size limit (%d MiB)",
+			allocs[0]>>20, allocs[1]>>20, pgn.DefaultMaxGameSize>>20)
+	}
+	t.Logf("allocated %d and %d MiB", allocs[0]>>20, allocs[1]>>20)
 }

@@ -22,6 +22,7 @@ const (
 	SkipBadFEN                 // the FEN tag does not describe a legal position
 	SkipVariant                // a variant other than standard chess (Chess960, crazyhouse, ...)
 	SkipSyntax                 // the PGN itself is malformed beyond repair
+	SkipTooLong                // a game longer than pgn.DefaultMaxGameSize (a huge tag or comment)
 	numSkipReasons
 )
 
@@ -33,6 +34,7 @@ var skipReasonNames = [numSkipReasons]string{
 	SkipBadFEN:      "bad FEN",
 	SkipVariant:     "unsupported variant",
 	SkipSyntax:      "PGN syntax error",
+	SkipTooLong:     "game too long",
 }
 
 // String names the reason as the summary prints it.

@@ -2,6 +2,7 @@ package pgn
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"unicode"
@@ -142,6 +143,15 @@ func Read(r io.Reader, v Visitor) error {
 		chunk, line, err := sp.Next(buf)
 		if len(chunk) > 0 {
 			p.parse(chunk, line, v, sp.Done())
+		}
+		var long *GameTooLongError
+		if errors.As(err, &long) { // reported as a broken game
+			v.BeginGame(long.Line)
+			v.BeginMovetext()
+			v.ParseError(long.Line, long.Error())
+			v.EndGame()
+			buf = chunk[:0]
+			continue
 		}
 		if err == io.EOF {
 			return nil
