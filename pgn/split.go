@@ -31,13 +31,13 @@ type Splitter struct {
 	// *GameTooLongError, so that one huge game (a tag of a gigabyte)
 	// cannot take the memory of a run. NewSplitter sets DefaultMaxGameSize.
 	MaxGameSize int
-	carry  []byte // input read beyond the last chunk returned
-	line   int    // line number of the next chunk's first line
-	eof    bool   // r is exhausted (or failed)
-	err    error  // the read error to report once the buffered input is returned
-	done   bool   // everything has been returned
-	s      structure
-	eol    eolFinder
+	carry       []byte // input read beyond the last chunk returned
+	line        int    // line number of the next chunk's first line
+	eof         bool   // r is exhausted (or failed)
+	err         error  // the read error to report once the buffered input is returned
+	done        bool   // everything has been returned
+	s           structure
+	eol         eolFinder
 }
 
 // DefaultMaxGameSize is NewSplitter's MaxGameSize: far more than any real
