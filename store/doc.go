@@ -152,6 +152,38 @@
 // mutex in the Store so that the Meta written last is the one that counts
 // everything.
 //
+// # Readers and writers
+//
+// One writer and any number of readers share a store:
+//
+//   - A writer (Open without ReadOnly: a build) takes Pebble's directory
+//     lock; a second writer gets [ErrLocked].
+//   - A reader (Open with ReadOnly) takes no lock and writes nothing
+//     (noLockFS): servers, commands and scripts read at once, beside a
+//     running build, also on a store the user cannot write.
+//   - A reader sees the store as it was when it opened it: Pebble reads the
+//     manifest and write-ahead logs once, at Open. Sstables the writer
+//     adds are not seen; sstables it removes (a compaction) stay readable
+//     through the files the reader has open, but one it had not opened yet
+//     is gone, and a read that needs it fails.
+//   - [Live] is how a long-lived reader follows the writer: it keeps one
+//     read-only Store, and Refresh, when the manifest or the logs changed
+//     (manifestMark: a commit appends to one or the other), opens a new one
+//     for the reads that start after, closing the old one when its last
+//     read is done. bookquery serve refreshes every 2 seconds, and once more
+//     when a read fails, and retries that read on the new state.
+//   - A commit is atomic (see above): a reader opened before it sees none of
+//     it, one opened after sees all of it, never a part.
+//
+// # Damaged data
+//
+// Pebble checks every block it reads against its checksum. Its default
+// reaction to a mismatch ends the process; a Store's listener only lets
+// the error reach the read that met it ([IsDamage], [ErrorLine]), so a
+// server answers that request with a 500 and goes on with the others.
+// [Store.Check] reads every block of every sstable and decodes every
+// record (bookquery check).
+//
 // # Files
 //
 // The store directory is a Pebble directory. Sstables being written for
