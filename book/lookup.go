@@ -84,7 +84,12 @@ func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, err er
 func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.Occurrence)) (found bool, err error) {
 	m := st.Meta()
 	var key []byte
-	err = st.Singles(pos, func(num uint64) error {
+	p, err := keys.Decode(pos)
+	if err != nil {
+		return false, nil // not a position: no game reaches it
+	}
+	target := keys.Hash(&p)
+	err = st.SinglesOf(store.SingleHashOf(target), func(num uint64) error {
 		id, stamp, err := st.GameByNumber(num)
 		if err != nil {
 			return fmt.Errorf("single reference of position %x: %w", pos, err)
@@ -95,7 +100,7 @@ func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.O
 		}
 		var occ stats.Occurrence
 		var mv board.Move
-		key, mv, occ, err = visit(rec, id, stamp, pos, m.MaxPly, key)
+		key, mv, occ, err = visit(rec, id, stamp, pos, target, m.MaxPly, key)
 		if err != nil {
 			return fmt.Errorf("single reference of position %x: game %s: %w", pos, id, err)
 		}
@@ -108,13 +113,14 @@ func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.O
 	return found, err
 }
 
-// visit looks for the first visit of the position with key pos in the game
-// whose record is rec (stored as id, with first-seen stamp stamp) within
-// maxPly plies (0: all), and returns the move the game played there and
-// what it adds, as the builder counts it; a zero occurrence if the game
-// never reaches pos. It decodes the record only as far as it needs. key
+// visit looks for the first visit of the position with key pos (whose
+// keys.Hash is hash) in the game whose record is rec (stored as id, with
+// first-seen stamp stamp) within maxPly plies (0: all), and returns the
+// move the game played there and what it adds, as the builder counts it;
+// a zero occurrence if the game never reaches pos. It decodes the record
+// only as far as it needs, and keys only the positions with the hash. key
 // is scratch space, returned for reuse.
-func visit(rec []byte, id store.GameID, stamp uint64, pos []byte, maxPly int, key []byte) ([]byte, board.Move, stats.Occurrence, error) {
+func visit(rec []byte, id store.GameID, stamp uint64, pos []byte, hash uint64, maxPly int, key []byte) ([]byte, board.Move, stats.Occurrence, error) {
 	var (
 		hit  bool
 		ply  int
@@ -124,6 +130,9 @@ func visit(rec []byte, id store.GameID, stamp uint64, pos []byte, maxPly int, ke
 	g, err := gamecode.DecodeGameUntil(rec, func(n int, p *board.Position, m board.Move) bool {
 		if maxPly > 0 && n >= maxPly {
 			return true
+		}
+		if keys.Hash(p) != hash {
+			return false
 		}
 		key = keys.Append(key[:0], p)
 		if bytes.Equal(key, pos) {

@@ -291,7 +291,11 @@ func (w *SSTWriter) MergeSingles(refs []SingleRef) error {
 // in number order. Some may be references to other positions with the
 // same hash: the caller replays each game to see whether it reached pos.
 func (s *Store) Singles(pos []byte, fn func(num uint64) error) error {
-	h := SingleHash(pos)
+	return s.SinglesOf(SingleHash(pos), fn)
+}
+
+// SinglesOf is Singles for the position whose SingleHash is h.
+func (s *Store) SinglesOf(h uint32, fn func(num uint64) error) error {
 	v, closer, err := s.get("single references", singleKey(make([]byte, 0, 4), h))
 	if err != nil || closer == nil {
 		return err
