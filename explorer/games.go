@@ -37,7 +37,7 @@ func (x *Explorer) Games(p board.Position) (*Games, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}
-	top, recent, warnings := x.positionGames(entry)
+	top, recent, warnings := x.positionGames(entry, map[uint64]GameRef{})
 	return &Games{FEN: p.FEN(), TopGames: top, RecentGames: recent, Warnings: warnings}, nil
 }
 
@@ -45,7 +45,10 @@ func (x *Explorer) Games(p board.Position) (*Games, error) {
 // the best of every move's lists, each with the move it played. A
 // reference whose game cannot be read is left out, with a warning: one bad
 // record does not fail the query.
-func (x *Explorer) positionGames(entry stats.Entry) (top, recent []GameRef, warnings []string) {
+//
+// described holds the games described already in this query, and gets
+// those this call describes.
+func (x *Explorer) positionGames(entry stats.Entry, described map[uint64]GameRef) (top, recent []GameRef, warnings []string) {
 	var all stats.Refs
 	moveOf := map[uint64]board.Move{}
 	for _, me := range entry.Moves {
@@ -64,7 +67,7 @@ func (x *Explorer) positionGames(entry stats.Entry) (top, recent []GameRef, warn
 			if r.ID == 0 {
 				break
 			}
-			g, err := x.describeRef(r)
+			g, err := x.describeOnce(described, r)
 			if err != nil {
 				if !failed[r.ID] {
 					failed[r.ID] = true
@@ -78,6 +81,19 @@ func (x *Explorer) positionGames(entry stats.Entry) (top, recent []GameRef, warn
 		return out
 	}
 	return describe(all.Top[:]), describe(all.Recent[:]), warnings
+}
+
+// describeOnce is describeRef through described, the games described
+// already.
+func (x *Explorer) describeOnce(described map[uint64]GameRef, r stats.GameRef) (GameRef, error) {
+	if g, ok := described[r.ID]; ok {
+		return g, nil
+	}
+	g, err := x.describeRef(r)
+	if err == nil {
+		described[r.ID] = g
+	}
+	return g, err
 }
 
 // describeRef loads and describes a referenced game, decoding its tags and

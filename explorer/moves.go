@@ -68,6 +68,7 @@ func (x *Explorer) Moves(line []board.Position) (*Moves, error) {
 		return out, nil
 	}
 	white := p.SideToMove() == board.White
+	described := map[uint64]GameRef{} // a game is read once per query
 	for _, me := range entry.Moves {
 		if !p.IsLegal(me.Move) {
 			return nil, fmt.Errorf("position %s: stored move %s is not legal (corrupt store?)", p.FEN(), me.Move)
@@ -78,12 +79,13 @@ func (x *Explorer) Moves(line []board.Position) (*Moves, error) {
 		}
 		mj := moveOf(p.SAN(me.Move), me, white, opp, oppKnown)
 		if mj.Games == 1 && me.Refs.Top[0].ID != 0 {
-			g, err := x.describeRef(me.Refs.Top[0])
+			g, err := x.describeOnce(described, me.Refs.Top[0])
 			if err != nil {
-				return nil, err
+				out.Warnings = append(out.Warnings, store.ErrorLine(err)+": left out")
+			} else {
+				g.UCI = mj.UCI
+				mj.Game = &g
 			}
-			g.UCI = mj.UCI
-			mj.Game = &g
 		}
 		out.Moves = append(out.Moves, mj)
 		out.White += me.WhiteWins
@@ -91,7 +93,9 @@ func (x *Explorer) Moves(line []board.Position) (*Moves, error) {
 		out.Black += me.BlackWins
 		out.Unknown += me.Unknown
 	}
-	out.TopGames, out.RecentGames, out.Warnings = x.positionGames(entry)
+	var warnings []string
+	out.TopGames, out.RecentGames, warnings = x.positionGames(entry, described)
+	out.Warnings = append(out.Warnings, warnings...)
 	sort.SliceStable(out.Moves, func(i, j int) bool {
 		a, b := out.Moves[i], out.Moves[j]
 		if a.Games != b.Games {
