@@ -485,7 +485,8 @@ func TestBuildTruncatedInput(t *testing.T) {
 
 	// Plain PGN cut in the movetext of game 250, between two moves or in
 	// the middle of one: the 249 games before it are stored; the cut game
-	// is stored as far as it goes, or skipped with its file and line.
+	// (no result marker, the input ends inside a line) is skipped with its
+	// file and line: a cut input adds no partial game.
 	at := 0
 	for range 250 {
 		at += bytes.Index(pgn[at:], []byte("[Event ")) + 1
@@ -498,7 +499,7 @@ func TestBuildTruncatedInput(t *testing.T) {
 		stored  int64
 		skipped string
 	}{
-		{"plain between moves", at, 250, ""},
+		{"plain between moves", at, 249, "PGN syntax error"},
 		{"plain mid-move", at + 3, 249, "PGN syntax error"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -132,7 +132,8 @@ func TestDuplicatesAfterCommitInOneRun(t *testing.T) {
 // TestResumeAfterCutInput: an input cut at a random byte (a download or a
 // copy that stopped: plain, gzip, bzip2 and zstd) adds no partial game,
 // and building the whole input into that store afterwards equals one
-// uninterrupted build.
+// uninterrupted build. (A compressed input cut anywhere fails to read on,
+// which marks its last game as cut; plain text is cut inside a line.)
 func TestResumeAfterCutInput(t *testing.T) {
 	in := "../testdata/champions500.pgn"
 	data, err := os.ReadFile(in)
@@ -160,6 +161,12 @@ func TestResumeAfterCutInput(t *testing.T) {
 	for ext, full := range compressed {
 		for i := 0; i < 3; i++ {
 			cut := len(full)/10 + rng.IntN(len(full)*8/10)
+			if ext == "pgn" && full[cut-1] == '\n' {
+				// Plain text cut right after a line break cannot be told
+				// from a last game written without a result marker, which
+				// is kept: cut inside the line instead.
+				cut++
+			}
 			dir := t.TempDir()
 			part := filepath.Join(dir, "games."+ext)
 			if err := os.WriteFile(part, full[:cut], 0o644); err != nil {

@@ -69,6 +69,7 @@ type chunk struct {
 	line int
 	data []byte
 	last bool // the input's last chunk: see pgn.Parser.ParseEnd
+	cut  bool // the input failed to read after it
 }
 
 // counter wraps a worker's Sink to count games, plies and skips.
@@ -230,7 +231,7 @@ func (pl *pipeline) work(c *counter) {
 		}
 		if pl.ctx.Err() == nil {
 			if ch.last {
-				parser.ParseEnd(ch.data, ch.line, rep)
+				parser.ParseEnd(ch.data, ch.line, rep, ch.cut)
 			} else {
 				parser.Parse(ch.data, ch.line, rep)
 			}
@@ -352,7 +353,7 @@ func (pl *pipeline) readInput(i int, name string) error {
 		data, line, err := sp.Next(buf)
 		if len(data) > 0 {
 			select {
-			case pl.chunks <- chunk{file: name, line: line, data: data, last: sp.Done()}:
+			case pl.chunks <- chunk{file: name, line: line, data: data, last: sp.Done(), cut: sp.Done() && sp.ReadFailed()}:
 			case <-pl.ctx.Done(): // the workers are gone
 			}
 		} else {

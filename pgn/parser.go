@@ -81,13 +81,16 @@ func (p *Parser) Parse(data []byte, firstLine int, v Visitor) ParseStats {
 }
 
 // ParseEnd is Parse for the input's last chunk (a Splitter is Done after
-// returning it), where a game still open at the end, with no termination
-// marker, was cut off (a truncated file or download): it is reported with
-// ParseError ("the input ends inside this game") instead of being ended as
-// a whole game, so that a cut input adds no partial game, and the whole
-// input, read later, adds it whole.
-func (p *Parser) ParseEnd(data []byte, firstLine int, v Visitor) ParseStats {
-	return p.parse(data, firstLine, v, true)
+// returning it). A game still open at the end, with no termination
+// marker, was cut off (a truncated file or download) when the input ends
+// inside a line, or when cut is set (the input failed to read on: a
+// truncated compressed stream): it is reported with ParseError ("the
+// input ends inside this game") instead of being ended as a whole game, so
+// that a cut input adds no partial game, and the whole input, read later,
+// adds it whole. A last game without a marker whose last line is whole
+// (as many tools write a single game) is a whole game.
+func (p *Parser) ParseEnd(data []byte, firstLine int, v Visitor, cut bool) ParseStats {
+	return p.parse(data, firstLine, v, cut || len(data) > 0 && data[len(data)-1] != '\n' && data[len(data)-1] != '\r')
 }
 
 func (p *Parser) parse(data []byte, firstLine int, v Visitor, last bool) ParseStats {
@@ -142,7 +145,11 @@ func Read(r io.Reader, v Visitor) error {
 	for {
 		chunk, line, err := sp.Next(buf)
 		if len(chunk) > 0 {
-			p.parse(chunk, line, v, sp.Done())
+			if sp.Done() {
+				p.ParseEnd(chunk, line, v, sp.ReadFailed())
+			} else {
+				p.Parse(chunk, line, v)
+			}
 		}
 		var long *GameTooLongError
 		if errors.As(err, &long) { // reported as a broken game

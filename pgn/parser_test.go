@@ -89,7 +89,7 @@ func splitLog(t testing.TB, rd io.Reader, size int, v Visitor) (n int) {
 				t.Fatalf("chunk starts at line %d, previous ended before line %d", line, prevEnd)
 			}
 			if sp.Done() {
-				p.ParseEnd(chunk, line, v)
+				p.ParseEnd(chunk, line, v, sp.ReadFailed())
 			} else {
 				p.Parse(chunk, line, v)
 			}
@@ -129,7 +129,7 @@ func checkSplitEquivalence(t testing.TB, data []byte) {
 	t.Helper()
 	var whole recorder
 	var wp Parser
-	wp.ParseEnd(data, 1, &whole) // the whole input is its last chunk
+	wp.ParseEnd(data, 1, &whole, false) // the whole input is its last chunk
 	if whole.unbalanced || whole.depth != 0 {
 		t.Fatalf("unbalanced BeginGame/EndGame: %s", whole.b.String())
 	}
@@ -473,20 +473,19 @@ func TestCorpusCounts(t *testing.T) {
 			input := pgnReadAll(t, path)
 			var whole countingVisitor
 			var wp Parser
-			st := wp.ParseEnd(input, 1, &whole)
+			st := wp.ParseEnd(input, 1, &whole, false)
 			if whole.games != games || st.Games != games {
 				t.Errorf("games = %d (stats %d), want %d", whole.games, st.Games, games)
 			}
 			if events := bytes.Count(input, []byte("\n[Event ")) + b2i(bytes.HasPrefix(input, []byte("[Event "))); events != games {
 				t.Errorf("the file has %d [Event lines, README says %d", events, games)
 			}
-			// head_50k is cut off after its last game's tags: that game is
-			// reported (ParseEnd), with no outcome.
-			cut := b2i(strings.Contains(name, "head_50k"))
-			if whole.errors != cut || whole.unbalanced || whole.open {
-				t.Errorf("errors %d (want %d), unbalanced %v", whole.errors, cut, whole.unbalanced || whole.open)
+			// head_50k is cut off after its last game's tags, at a line's
+			// end: that game is whole for ParseEnd, with no outcome.
+			if whole.errors != 0 || whole.unbalanced || whole.open {
+				t.Errorf("errors %d, unbalanced %v", whole.errors, whole.unbalanced || whole.open)
 			}
-			wantOutcomes := games - cut
+			wantOutcomes := games - b2i(strings.Contains(name, "head_50k"))
 			if whole.outcomes != wantOutcomes {
 				t.Errorf("outcomes = %d, want %d", whole.outcomes, wantOutcomes)
 			}
@@ -665,7 +664,7 @@ func TestParseNotPGN(t *testing.T) {
 		}
 		var c countingVisitor
 		var cp Parser
-		cp.ParseEnd(raw, 1, &c)
+		cp.ParseEnd(raw, 1, &c, false)
 		if c.games > 1 || c.errors != c.games || c.sans != 0 || c.unbalanced || c.open {
 			t.Errorf("%s: %d games, %d errors, %d moves", filepath.Base(f), c.games, c.errors, c.sans)
 		}
@@ -677,22 +676,28 @@ func TestParseNotPGN(t *testing.T) {
 }
 
 // TestParseEnd: in the input's last chunk, a game with no termination
-// marker was cut off and is reported; a whole last game, or one cut by
-// Parse (not the last chunk), is not.
+// marker that ends inside a line, or any such game when the input failed
+// to read on, was cut off and is reported; a whole last game, or one cut
+// by Parse (not the last chunk), is not.
 func TestParseEnd(t *testing.T) {
 	for _, tc := range []struct {
 		in     string
 		errors int
 	}{
 		{"[Event \"a\"]\n\n1. e4 e5 1-0\n", 0},
+		{"[Event \"a\"]\n\n1. e4 e5\n", 0}, // no marker, but a whole last line: a whole game
 		{"[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 d5 2. c4", 1},
 		{"[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n[Whi", 1},
 		{"[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"", 1},
 		{"1. e4 e5 2. Nf3 {a comment", 1},
 	} {
 		var p Parser
-		var c countingVisitor
-		p.ParseEnd([]byte(tc.in), 1, &c)
+		var c, cut countingVisitor
+		p.ParseEnd([]byte(tc.in), 1, &cut, true) // the input failed to read on
+		if cut.errors != 1 && !strings.HasSuffix(tc.in, "1-0\n") {
+			t.Errorf("ParseEnd(%q, cut): %d errors, want 1", tc.in, cut.errors)
+		}
+		p.ParseEnd([]byte(tc.in), 1, &c, false)
 		if c.errors != tc.errors || c.unbalanced || c.open {
 			t.Errorf("ParseEnd(%q): %d errors, balanced %v; want %d", tc.in, c.errors, !c.unbalanced && !c.open, tc.errors)
 		}

@@ -74,6 +74,10 @@ func NewSplitterSize(r io.Reader, size int) *Splitter {
 // (what follows is the end of the input, or a read error).
 func (sp *Splitter) Done() bool { return sp.done }
 
+// ReadFailed reports whether, once Done, the input ended in a read error
+// (which the next call of Next returns) rather than at its end.
+func (sp *Splitter) ReadFailed() bool { return sp.err != nil }
+
 // Next reads the next chunk: whole games, about the Splitter's chunk size
 // long (a game longer than that comes whole, alone). The chunk is appended
 // to dst[:0], which is grown if it is too small, and returned; it stays the
