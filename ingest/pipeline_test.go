@@ -156,11 +156,13 @@ func TestRunLargeCorpus(t *testing.T) {
 }
 
 // TestRunWarnings: a game whose variation is never closed (the next game's
-// tags end it) and one whose Result tag contradicts its result marker are
-// ingested with a warning each, naming file and line; a variation left
-// open at the end of the input is a skipped game (it may be cut off).
+// tags, or the end of the input, end it) and one whose Result tag
+// contradicts its result marker are ingested with a warning each, naming
+// file and line; the same unclosed variation at the end of an input cut
+// inside a line is a skipped game (it may be cut off).
 func TestRunWarnings(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "w.pgn")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.pgn")
 	in := "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 (1. d4 d5 2. c4 *\n\n" +
 		"[Event \"b\"]\n[Result \"1-0\"]\n\n1. d4 d5 0-1\n\n" +
 		"[Event \"c\"]\n[Result \"1/2-1/2\"]\n\n1. c4 c5 1/2-1/2\n\n" +
@@ -169,16 +171,24 @@ func TestRunWarnings(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := runPipeline(t, 1, path)
-	if r.sum.Games != 4 || r.sum.Ingested != 3 || r.sum.Skipped[ingest.SkipSyntax] != 1 {
-		t.Fatalf("games %d, ingested %d, skipped %v; want 4, 3 and one syntax error", r.sum.Games, r.sum.Ingested, r.sum.Skipped)
+	if r.sum.Games != 4 || r.sum.Ingested != 4 {
+		t.Fatalf("games %d, ingested %d, skipped %v; want 4 and 4", r.sum.Games, r.sum.Ingested, r.sum.Skipped)
 	}
-	if r.sum.Warned != 2 || len(r.sum.Warnings) != 2 {
-		t.Fatalf("%d warnings %v, want 2", r.sum.Warned, r.sum.Warnings)
+	if r.sum.Warned != 3 || len(r.sum.Warnings) != 3 {
+		t.Fatalf("%d warnings %v, want 3", r.sum.Warned, r.sum.Warnings)
 	}
-	for i, want := range []string{"w.pgn:4: unclosed variation", "w.pgn:6: the Result tag says 1-0, the result marker 0-1"} {
+	for i, want := range []string{"w.pgn:4: unclosed variation", "w.pgn:6: the Result tag says 1-0, the result marker 0-1", "w.pgn:18: unclosed variation"} {
 		if got := r.sum.Warnings[i].String(); !strings.Contains(got, want) {
 			t.Errorf("warning %d: %q, want %q", i, got, want)
 		}
+	}
+	cut := filepath.Join(dir, "cut.pgn")
+	if err := os.WriteFile(cut, []byte(strings.TrimSuffix(in, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runPipeline(t, 1, cut)
+	if r.sum.Ingested != 3 || r.sum.Skipped[ingest.SkipSyntax] != 1 {
+		t.Fatalf("cut inside the last line: ingested %d, skipped %v; want 3 and one syntax error", r.sum.Ingested, r.sum.Skipped)
 	}
 	if e := r.sum.Errors[0]; e.Line != 18 || !strings.Contains(e.Detail, "variation opened at line 18") {
 		t.Errorf("skip report %v: want line 18 and the variation named", e)
