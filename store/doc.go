@@ -164,8 +164,9 @@
 //   - A reader sees the store as it was when it opened it: Pebble reads the
 //     manifest and write-ahead logs once, at Open. Sstables the writer
 //     adds are not seen; sstables it removes (a compaction) stay readable
-//     through the files the reader has open, but one it had not opened yet
-//     is gone, and a read that needs it fails.
+//     through the files the reader holds open: Open makes Pebble open
+//     every sstable of the state (openTables), so a long read (positions,
+//     export) outlives a compaction beside it.
 //   - [Live] is how a long-lived reader follows the writer: it keeps one
 //     read-only Store, and Refresh, when the manifest or the logs changed
 //     (manifestMark: a commit appends to one or the other), opens a new one

@@ -243,3 +243,42 @@ func randomPositionKeys(n int) []string {
 	}
 	return slices.Sorted(maps.Keys(seen))
 }
+
+// TestReaderBesideCompaction: a reader keeps reading the state it opened
+// after the writer compacted the store, removing every table of that
+// state: it holds them open from the start.
+func TestReaderBesideCompaction(t *testing.T) {
+	dir := t.TempDir()
+	w := mustOpen(t, dir, buildOpts())
+	defer w.Close()
+	positions := randomPositionKeys(3000)
+	for part := range 3 {
+		sst, err := w.NewSSTWriter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, k := range positions {
+			if i%3 == part {
+				if err := sst.MergeEntry([]byte(k), oneGame(uint16(1+part), pgn.Draw)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := sst.Ingest(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := mustOpen(t, dir, Options{ReadOnly: true})
+	defer r.Close()
+	if err := w.Compact(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ssts, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+	t.Logf("%d sstables after the compaction", len(ssts))
+	for _, k := range positions {
+		e, ok, err := r.Get([]byte(k))
+		if err != nil || !ok || e.Games() != 1 {
+			t.Fatalf("the reader opened before the compaction: Get = %v, %v, %v", e.Games(), ok, err)
+		}
+	}
+}

@@ -127,6 +127,12 @@ func open(dir string, opts Options) (*Store, error) {
 		_ = s.lock.Close()
 		return nil, err
 	}
+	if opts.ReadOnly {
+		if err := s.openTables(); err != nil {
+			_ = s.db.Close()
+			return nil, err
+		}
+	}
 	if !opts.ReadOnly {
 		// Sstables left behind by a run that died before ingesting them.
 		if err := fs.RemoveAll(fs.PathJoin(dir, ingestDir)); err != nil {
@@ -193,6 +199,30 @@ func (s *Store) pebbleOptions(exists bool) *pebble.Options {
 	o.L0StopWritesThreshold = 1 << 20
 	o.EnsureDefaults()
 	return o
+}
+
+// openTables makes Pebble open every sstable of the state a reader
+// opened (a seek into each), so that it holds them: a writer's compaction
+// may then remove their files, the reader still reads them (through its
+// open files) instead of failing on a file it had not opened yet.
+func (s *Store) openTables() error {
+	levels, err := s.db.SSTables()
+	if err != nil {
+		return fmt.Errorf("listing sstables: %w", err)
+	}
+	it, err := s.db.NewIter(nil)
+	if err != nil {
+		return err
+	}
+	for _, level := range levels {
+		for _, t := range level {
+			it.SeekGE(t.Smallest.UserKey)
+		}
+	}
+	// A damaged table is no reason not to open: the reads that meet it
+	// report it.
+	_ = it.Close()
+	return nil
 }
 
 // loadMeta reads the Meta record, creating it in a new store, and checks
