@@ -140,23 +140,26 @@ func cleanPath(p string) string {
 	return c
 }
 
-// explorer returns an Explorer over the source's store and the function
-// that releases it.
-func (s *server) explorer() (*Explorer, func()) {
-	st, release := s.src.Acquire()
-	return New(st), release
-}
-
-// retry reports whether a request that failed on the store should be
-// tried again: the source found a newer state of the store (a build
-// committed, and maybe removed a file the old state needed).
-func (s *server) retry() bool {
-	r, ok := s.src.(refresher)
-	if !ok {
-		return false
+// query runs f on an Explorer over the source's store. When f fails on
+// the store (not with a missing game, a bad request's answer) and the
+// source has a newer state of the store (a build committed, and maybe
+// removed a file the old state needed), f runs once more, on that state.
+func (s *server) query(f func(x *Explorer) error) error {
+	for try := 0; ; try++ {
+		st, release := s.src.Acquire()
+		err := f(New(st))
+		release()
+		if err == nil || try > 0 || errors.Is(err, store.ErrGameNotFound) {
+			return err
+		}
+		r, ok := s.src.(refresher)
+		if !ok {
+			return err
+		}
+		if fresh, rerr := r.Refresh(); rerr != nil || !fresh {
+			return err
+		}
 	}
-	fresh, err := r.Refresh()
-	return err == nil && fresh
 }
 
 // get routes GET (and so HEAD) requests for the path pattern to h, and
@@ -194,27 +197,14 @@ func (s *server) moves(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	out, err := s.movesOf(line)
+	var out *Moves
+	err = s.query(func(x *Explorer) (err error) { out, err = x.Moves(line); return err })
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, store.ErrorLine(err))
 		return
 	}
 	out.Limit(limit)
 	s.reply(w, r, http.StatusOK, out)
-}
-
-// movesOf answers Explorer.Moves for line from the source's store, once
-// more on a newer state of the store if it fails.
-func (s *server) movesOf(line []board.Position) (*Moves, error) {
-	x, release := s.explorer()
-	out, err := x.Moves(line)
-	release()
-	if err != nil && s.retry() {
-		x, release = s.explorer()
-		out, err = x.Moves(line)
-		release()
-	}
-	return out, err
 }
 
 // requestLine returns the positions from fen (or the start position)
@@ -249,14 +239,8 @@ func (s *server) game(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	x, release := s.explorer()
-	g, err := x.Game(id)
-	release()
-	if err != nil && !errors.Is(err, store.ErrGameNotFound) && s.retry() {
-		x, release = s.explorer()
-		g, err = x.Game(id)
-		release()
-	}
+	var g *pgn.Game
+	err = s.query(func(x *Explorer) (err error) { g, err = x.Game(id); return err })
 	switch {
 	case errors.Is(err, store.ErrGameNotFound):
 		s.fail(w, r, http.StatusNotFound, err.Error())

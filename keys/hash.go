@@ -58,11 +58,14 @@ func newHashTables() *hashTables {
 // than Append, which is why the builder hashes every position it reaches
 // and keys only those it must.
 func Hash(p *board.Position) uint64 {
+	hs := Hasher{pieces: piecesHash(p)}
+	return hs.Hash(p)
+}
+
+// piecesHash is the pieces' part of Hash: a word per piece on its square.
+func piecesHash(p *board.Position) uint64 {
 	t := zobrist
-	h := t.castling[p.Castling()&15]
-	if p.SideToMove() == board.Black {
-		h ^= t.black
-	}
+	var h uint64
 	for c := board.White; c <= board.Black; c++ {
 		us := p.ByColor(c)
 		for pt := board.Pawn; pt <= board.King; pt++ {
@@ -70,11 +73,6 @@ func Hash(p *board.Position) uint64 {
 			for b := uint64(p.ByType(pt) & us); b != 0; b &= b - 1 {
 				h ^= tab[bits.TrailingZeros64(b)]
 			}
-		}
-	}
-	if p.EPSquare() != board.NoSquare {
-		if ep := p.LegalEPSquare(); ep != board.NoSquare {
-			h ^= t.ep[ep.File()]
 		}
 	}
 	return h
@@ -105,20 +103,7 @@ type Hasher struct {
 }
 
 // Reset starts the Hasher at position p.
-func (hs *Hasher) Reset(p *board.Position) {
-	t := zobrist
-	var h uint64
-	for c := board.White; c <= board.Black; c++ {
-		us := p.ByColor(c)
-		for pt := board.Pawn; pt <= board.King; pt++ {
-			tab := &t.piece[int(c)<<3|int(pt)]
-			for b := uint64(p.ByType(pt) & us); b != 0; b &= b - 1 {
-				h ^= tab[bits.TrailingZeros64(b)]
-			}
-		}
-	}
-	hs.pieces = h
-}
+func (hs *Hasher) Reset(p *board.Position) { hs.pieces = piecesHash(p) }
 
 // Hash returns Hash(p), p being the position the Hasher was Reset at and
 // then Played along to.
