@@ -88,7 +88,8 @@ func (c *counter) Game(g *pgn.Game) error {
 	return c.Sink.Game(g)
 }
 
-// skip counts a game the reader dropped.
+// skip counts a skipped game: one a worker could not replay, or one the
+// reader dropped (too long).
 func (pl *pipeline) skip(e *GameError) {
 	atomic.AddInt64(&pl.games, 1)
 	pl.mu.Lock()
@@ -110,14 +111,9 @@ func (c *counter) Warn(w *Warning) {
 	c.p.mu.Unlock()
 }
 
+// Skip counts a game that could not be replayed and hands it on.
 func (c *counter) Skip(e *GameError) {
-	atomic.AddInt64(&c.p.games, 1)
-	c.p.mu.Lock()
-	c.p.sum.Skipped[e.Reason]++
-	if len(c.p.sum.Errors) < c.p.maxErrors {
-		c.p.sum.Errors = append(c.p.sum.Errors, e)
-	}
-	c.p.mu.Unlock()
+	c.p.skip(e)
 	c.Sink.Skip(e)
 }
 

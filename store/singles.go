@@ -286,15 +286,10 @@ func (w *SSTWriter) MergeSingles(refs []SingleRef) error {
 	return nil
 }
 
-// Singles calls fn with the number of every game kept as a single
-// reference under position key pos's hash (see [SSTWriter.MergeSingles]),
-// in number order. Some may be references to other positions with the
-// same hash: the caller replays each game to see whether it reached pos.
-func (s *Store) Singles(pos []byte, fn func(num uint64) error) error {
-	return s.SinglesOf(SingleHash(pos), fn)
-}
-
-// SinglesOf is Singles for the position whose SingleHash is h.
+// SinglesOf calls fn with the number of every game kept as a single
+// reference under SingleHash h (see [SSTWriter.MergeSingles]), in number
+// order. Some may be references to other positions with the same hash:
+// the caller replays each game to see whether it reached its position.
 func (s *Store) SinglesOf(h uint32, fn func(num uint64) error) error {
 	v, closer, err := s.get("single references", singleKey(make([]byte, 0, 4), h))
 	if err != nil || closer == nil {
