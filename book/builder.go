@@ -823,19 +823,15 @@ func (w *worker) seenStamp(g *pgn.Game) uint64 {
 	return 0
 }
 
-// averageRating returns the players' average rating, or the one known
-// rating, or 0.
+// averageRating returns what ranks a game among a position's top games:
+// the mean of both players' ratings when both are rated, else 0, so that
+// games with an unrated player rank after every game of a rated pair (the
+// lichess explorer takes its top games from rated pairs only).
 func averageRating(white, black int) uint16 {
-	var r int
-	switch {
-	case white > 0 && black > 0:
-		r = (white + black) / 2
-	case white > 0:
-		r = white
-	case black > 0:
-		r = black
+	if white <= 0 || black <= 0 {
+		return 0
 	}
-	return uint16(min(r, 65535))
+	return uint16(min((white+black)/2, 65535))
 }
 
 // visits holds the positions a game reached since its last irreversible

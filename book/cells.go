@@ -78,6 +78,19 @@ type Selection struct {
 	Since, Until stats.Period
 }
 
+// IsZero reports whether s selects every game.
+func (s Selection) IsZero() bool { return s == Selection{} }
+
+// KeepsGame reports whether s selects game g, by its tags (TimeControl,
+// WhiteElo, BlackElo, Date), as the builder files it in histories.
+func (s Selection) KeepsGame(g *pgn.Game) bool {
+	if s.IsZero() {
+		return true
+	}
+	white, black, date := gameRatings(g)
+	return s.keeps(gameCell(g, white, black), stats.PeriodOf(date))
+}
+
 // keeps reports whether s selects games of cell c played in period p.
 func (s Selection) keeps(c stats.Cell, p stats.Period) bool {
 	if s.Speeds != 0 && (c.Speed() >= int(numSpeeds) || !s.Speeds.Has(Speed(c.Speed()))) {

@@ -134,6 +134,15 @@ func (s Speed) String() string {
 	return "unknown"
 }
 
+// LichessName returns the speed's name as the lichess API spells it
+// ("ultraBullet", "blitz").
+func (s Speed) LichessName() string {
+	if s == UltraBullet {
+		return "ultraBullet"
+	}
+	return s.String()
+}
+
 // SpeedSet is a set of speeds; the zero SpeedSet means no speed filter.
 type SpeedSet uint8
 

@@ -14,14 +14,20 @@
 //     (FENError, MoveError) that name the bad move and where it stands.
 //     Every error of a query's input matches ErrBadInput: bookquery exits
 //     with status 2 on it, the API answers 400.
+//   - query.go: the rest of a query, read the same way from the command's
+//     flags and the API's parameters: Filters (speeds, ratings, since,
+//     until) into a book.Selection, the game list sizes (Query).
 //   - moves.go and games.go: the lookups in the store, through an
 //     Explorer: the moves of a position with their statistics (how each is
 //     computed is told at the top of moves.go), the top and recent games
-//     through a position, a stored game.
+//     through a position (filtered, and every one of them a page at a
+//     time), the history by month, a stored game.
 //   - openings.go: opening names, from a table generated from the lichess
 //     opening list (openings_gen.go, written by ./internal/openinggen with
 //     go generate).
-//   - handler.go: the HTTP JSON API (GET /moves, GET /game/{id}) as an
+//   - handler.go: the HTTP JSON API (the lichess explorer's /lichess,
+//     /masters, /lichess/history, /masters/pgn/{id}; ours /moves, /games,
+//     /game/{id}) as an
 //     http.Handler, NewHandler. It lives here rather than in the command
 //     because it is query parsing and answering, like the rest of this
 //     package; cmd/bookquery keeps what makes a server of it (the address,

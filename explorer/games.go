@@ -1,7 +1,9 @@
 package explorer
 
 import (
+	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -30,87 +32,157 @@ func (x *Explorer) Game(id store.GameID) (*pgn.Game, error) {
 	return &g, nil
 }
 
-// Games returns the top-rated and the most recent games through p: the
-// best of every move's lists, each with the move it played.
-func (x *Explorer) Games(p board.Position) (*Games, error) {
+// Games returns the top-rated and the most recent games through p that q
+// selects, q.TopGames and q.RecentGames of them at most: the best of
+// every move's lists, each with the move it played.
+func (x *Explorer) Games(p board.Position, q Query) (*Games, error) {
 	entry, _, err := book.Entry(x.st, keys.Encode(&p))
 	if err != nil {
 		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}
-	top, recent, warnings := x.positionGames(entry, map[uint64]GameRef{})
-	return &Games{FEN: p.FEN(), TopGames: top, RecentGames: recent, Warnings: warnings}, nil
+	games := x.newGameList(q.Sel)
+	top, recent := games.position(entry, q.TopGames, q.RecentGames)
+	return &Games{FEN: p.FEN(), TopGames: top, RecentGames: recent, Warnings: games.warnings}, nil
 }
 
-// positionGames returns the top and recent games of a position's entry:
-// the best of every move's lists, each with the move it played. A
-// reference whose game cannot be read is left out, with a warning: one bad
-// record does not fail the query.
-//
-// described holds the games described already in this query, and gets
-// those this call describes.
-func (x *Explorer) positionGames(entry stats.Entry, described map[uint64]GameRef) (top, recent []GameRef, warnings []string) {
-	var all stats.Refs
-	moveOf := map[uint64]board.Move{}
-	for _, me := range entry.Moves {
-		all.Merge(&me.Refs)
-		for _, r := range me.Refs.Top {
-			moveOf[r.ID] = me.Move
+// GamesPage returns page page (from 1) of the games through p that sel
+// selects, perPage games a page, in the order of game ids: every game of
+// the store that reaches p, found by replaying the stored games (see
+// book.GamesThrough) up to the end of the page. progress, when not nil,
+// gets the number of games scanned now and then.
+func (x *Explorer) GamesPage(ctx context.Context, p board.Position, sel book.Selection, page, perPage int, progress func(int)) (*GamePage, error) {
+	out := &GamePage{FEN: p.FEN(), Page: page, PerPage: perPage, Games: []GameRef{}}
+	skip := (page - 1) * perPage
+	err := book.GamesThrough(ctx, x.st, &p, book.ThroughOptions{Sel: sel, Progress: progress}, func(id store.GameID, rec []byte, ply int) (bool, error) {
+		if skip > 0 {
+			skip--
+			return true, nil
 		}
-		for _, r := range me.Refs.Recent {
-			moveOf[r.ID] = me.Move
+		if len(out.Games) == perPage {
+			out.More = true
+			return false, nil
 		}
+		g, plies, err := gamecode.DecodeGameInfo(rec)
+		if err != nil {
+			return false, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
+		}
+		d := DescribeGame(id, &g)
+		d.Plies = plies
+		d.Ply = ply
+		out.Games = append(out.Games, d)
+		return true, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing the games through %s: %w", p.FEN(), err)
 	}
-	failed := map[uint64]bool{}
-	describe := func(list []stats.GameRef) []GameRef {
-		out := []GameRef{}
+	return out, nil
+}
+
+// gameList describes the games of one query, each once, and tells which
+// the query's selection keeps. A reference whose game cannot be read is
+// left out with a warning: one bad record does not fail the query.
+type gameList struct {
+	x        *Explorer
+	sel      book.Selection
+	seen     map[uint64]listedGame
+	warnings []string
+}
+
+// listedGame is a game of a gameList: its description, whether the
+// selection keeps it, whether it could be read.
+type listedGame struct {
+	ref      GameRef
+	kept, ok bool
+}
+
+func (x *Explorer) newGameList(sel book.Selection) *gameList {
+	return &gameList{x: x, sel: sel, seen: map[uint64]listedGame{}}
+}
+
+// get describes the game of r: ok is false when the selection does not keep
+// it or it cannot be read.
+func (l *gameList) get(r stats.GameRef) (GameRef, bool) {
+	if g, ok := l.seen[r.ID]; ok {
+		return g.ref, g.kept && g.ok
+	}
+	id := store.GameID(r.ID)
+	var lg listedGame
+	g, plies, err := l.read(id)
+	if err != nil {
+		l.warnings = append(l.warnings, store.ErrorLine(err)+": left out")
+	} else {
+		lg = listedGame{ref: DescribeGame(id, &g), kept: l.sel.KeepsGame(&g), ok: true}
+		lg.ref.Plies = plies
+	}
+	l.seen[r.ID] = lg
+	return lg.ref, lg.kept && lg.ok
+}
+
+// read loads and decodes the tags and ply count of a referenced game.
+func (l *gameList) read(id store.GameID) (pgn.Game, int, error) {
+	rec, err := l.x.st.Game(id)
+	if err != nil {
+		return pgn.Game{}, 0, fmt.Errorf("game %s referenced by the book: %w", id, err)
+	}
+	g, plies, err := gamecode.DecodeGameInfo(rec)
+	if err != nil {
+		return pgn.Game{}, 0, fmt.Errorf("game %s referenced by the book: %w (corrupt store?)", id, err)
+	}
+	return g, plies, nil
+}
+
+// first returns the first game of refs (top games, then recent ones) that
+// the selection keeps.
+func (l *gameList) first(refs *stats.Refs) (GameRef, bool) {
+	if refs == nil {
+		return GameRef{}, false
+	}
+	for _, list := range [][stats.MaxRefs]stats.GameRef{refs.Top, refs.Recent} {
 		for _, r := range list {
 			if r.ID == 0 {
 				break
 			}
-			g, err := x.describeOnce(described, r)
-			if err != nil {
-				if !failed[r.ID] {
-					failed[r.ID] = true
-					warnings = append(warnings, store.ErrorLine(err)+": left out")
-				}
-				continue
+			if g, ok := l.get(r); ok {
+				return g, true
 			}
-			g.UCI = moveOf[r.ID].String()
-			out = append(out, g)
+		}
+	}
+	return GameRef{}, false
+}
+
+// position returns the top and recent games of a position's entry that the
+// selection keeps, at most nTop and nRecent: the best of every move's
+// lists, in the order of stats.TopBefore and stats.RecentBefore, each with
+// the move it played. Games are read in rank order, only until the lists
+// are full.
+func (l *gameList) position(entry stats.Entry, nTop, nRecent int) (top, recent []GameRef) {
+	var refs []stats.GameRef
+	moveOf := map[uint64]board.Move{}
+	for _, me := range entry.Moves {
+		for _, list := range [][stats.MaxRefs]stats.GameRef{me.Refs.Top, me.Refs.Recent} {
+			for _, r := range list {
+				if _, dup := moveOf[r.ID]; r.ID != 0 && !dup {
+					moveOf[r.ID] = me.Move
+					refs = append(refs, r)
+				}
+			}
+		}
+	}
+	pick := func(n int, before func(a, b stats.GameRef) bool) []GameRef {
+		out := []GameRef{}
+		sort.Slice(refs, func(i, j int) bool { return before(refs[i], refs[j]) })
+		for _, r := range refs {
+			if len(out) == n {
+				break
+			}
+			if g, ok := l.get(r); ok {
+				g.UCI = moveOf[r.ID].String()
+				out = append(out, g)
+			}
 		}
 		return out
 	}
-	return describe(all.Top[:]), describe(all.Recent[:]), warnings
-}
-
-// describeOnce is describeRef through described, the games described
-// already.
-func (x *Explorer) describeOnce(described map[uint64]GameRef, r stats.GameRef) (GameRef, error) {
-	if g, ok := described[r.ID]; ok {
-		return g, nil
-	}
-	g, err := x.describeRef(r)
-	if err == nil {
-		described[r.ID] = g
-	}
-	return g, err
-}
-
-// describeRef loads and describes a referenced game, decoding its tags and
-// ply count only.
-func (x *Explorer) describeRef(r stats.GameRef) (GameRef, error) {
-	id := store.GameID(r.ID)
-	rec, err := x.st.Game(id)
-	if err != nil {
-		return GameRef{}, fmt.Errorf("game %s referenced by the book: %w", id, err)
-	}
-	g, plies, err := gamecode.DecodeGameInfo(rec)
-	if err != nil {
-		return GameRef{}, fmt.Errorf("game %s referenced by the book: %w (corrupt store?)", id, err)
-	}
-	d := DescribeGame(id, &g)
-	d.Plies = plies
-	return d, nil
+	return pick(nTop, stats.TopBefore), pick(nRecent, stats.RecentBefore)
 }
 
 // DescribeGame returns the explorer's description of game g, stored as id.
@@ -127,6 +199,9 @@ func DescribeGame(id store.GameID, g *pgn.Game) GameRef {
 		Round:  tag("Round"),
 		Result: g.Result.String(),
 		Plies:  len(g.Moves),
+	}
+	if sp, ok := book.SpeedOf(g.Tag("TimeControl")); ok {
+		out.Speed = sp.LichessName()
 	}
 	switch g.Result {
 	case pgn.WhiteWins:

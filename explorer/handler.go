@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,32 +20,47 @@ import (
 	"github.com/chessbook/chessbook/store"
 )
 
-// The HTTP JSON API over a store, in the manner of the lichess opening
-// explorer:
+// The HTTP JSON API over a store, with the lichess opening explorer's
+// paths, parameter names and JSON, so that its clients work by changing
+// their base URL:
 //
-//	GET /moves?fen=FEN&play=e2e4,e7e5
+//	GET /lichess?fen=FEN&play=e2e4,e7e5&speeds=blitz,rapid&ratings=2000,2200&since=2024-01&until=2024-06&moves=12&topGames=4&recentGames=4
+//	GET /masters?fen=FEN&play=e2e4&since=1952&until=2024&moves=12&topGames=15
+//	GET /lichess/history?fen=FEN&play=e2e4&speeds=...&ratings=...&since=...&until=...
+//	GET /masters/pgn/{id}
 //
-// answers what 'bookquery moves -json' prints for the position: fen
-// (default: the start position) with the play moves played from it, given
-// in UCI and separated by commas, as the lichess explorer takes them
-// (Notation UCIList). The moves may be given in SAN instead, moves=e4+e5+Nf3
-// (Notation Movetext: spaces or commas, move numbers allowed). moves=N with
-// a number N is the lichess explorer's other use of the parameter, the
-// most moves to list; the totals still count every move.
+// fen defaults to the start position; play is the moves played from it,
+// in UCI, separated by commas (Notation UCIList); moves=N lists the N most
+// played moves (the totals still count every move). The filters are read
+// by Filters.Selection; every answer of the moves endpoints is a Moves.
+// Ours besides:
+//
+//	GET /moves?...
+//
+// takes what /lichess takes, and moves may also be SAN text instead of a
+// count, moves=e4+e5+Nf3 (Notation Movetext): it answers what 'bookquery
+// moves -json' prints.
+//
+//	GET /games?...&page=N&perPage=M
+//
+// answers the top and recent games (a Games), or with page=N the Nth page
+// of every game through the position (a GamePage, found by replaying the
+// stored games: see book.GamesThrough).
 //
 //	GET /game/{id}
 //
 // answers a stored game as 'bookquery game -json' prints it, or as PGN
 // text when the client asks for text/plain or x-chess-pgn (Accept header,
-// or ?format=pgn).
+// or ?format=pgn), as /masters/pgn/{id} always does.
 //
-// Bad input (a bad FEN, an illegal or unparsable move, a bad query) is
-// answered with 400 and {"error": "..."}, an unknown path or game with
-// 404, another method than GET, HEAD or OPTIONS with 405, a failure of the
-// store (damaged data, say) with 500, and the server goes on answering;
-// every answer but a PGN is JSON. Error messages quote at most
-// maxEcho bytes of the request. Every answer allows any origin (CORS, as
-// the lichess explorer does), and OPTIONS answers a browser's preflight.
+// Bad input (a bad FEN, an illegal or unparsable move, a bad or unknown
+// parameter: none is ignored) is answered with 400 and {"error": "..."},
+// an unknown path or game with 404, another method than GET, HEAD or
+// OPTIONS with 405, a failure of the store (damaged data, say) with 500,
+// and the server goes on answering; every answer but a PGN is JSON. Error
+// messages quote at most maxEcho bytes of the request. Every answer allows
+// any origin (CORS, as the lichess explorer does), and OPTIONS answers a
+// browser's preflight.
 
 // MaxPlayPlies is the most moves a request may play: more than any game,
 // few enough that a request costs little.
@@ -84,8 +100,13 @@ type server struct {
 func NewHandler(src Source) http.Handler {
 	s := &server{src: src}
 	mux := http.NewServeMux()
-	s.get(mux, "/moves", s.moves)
+	s.get(mux, "/moves", s.movesOf(ours))
+	s.get(mux, "/lichess", s.movesOf(lichessAPI))
+	s.get(mux, "/masters", s.movesOf(mastersAPI))
+	s.get(mux, "/lichess/history", s.history)
+	s.get(mux, "/games", s.games)
 	s.get(mux, "/game/{id}", s.game)
+	s.get(mux, "/masters/pgn/{id}", s.masterPGN)
 	mux.HandleFunc("/", s.notFound)
 	return s.guard(mux)
 }
@@ -173,37 +194,159 @@ func (s *server) get(mux *http.ServeMux, pattern string, h http.HandlerFunc) {
 }
 
 func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no such path %q (the API has GET /moves?fen=FEN&play=e2e4,e7e5)", r.URL.Path))
+	s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no such path %q (the API has GET /moves, /lichess, /masters, /lichess/history, /games, /game/{id}, /masters/pgn/{id})", r.URL.Path))
 }
 
-// moves answers GET /moves: see the top of this file.
-func (s *server) moves(w http.ResponseWriter, r *http.Request) {
+// endpoint is what one of the moves endpoints takes.
+type endpoint struct {
+	params []string // the parameters it takes; any other is refused
+	// sanMoves says whether moves may be SAN text (besides a count).
+	sanMoves          bool
+	defTop, defRecent int // topGames and recentGames when not given
+	filters           bool
+}
+
+// The moves endpoints: ours (/moves), and the lichess explorer's /lichess
+// and /masters with their parameters and defaults.
+var (
+	ours        = endpoint{params: []string{"variant", "fen", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames"}, sanMoves: true, defTop: DefaultGames, defRecent: DefaultGames, filters: true}
+	lichessAPI  = endpoint{params: []string{"variant", "fen", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames"}, defTop: DefaultGames, defRecent: DefaultGames, filters: true}
+	mastersAPI  = endpoint{params: []string{"variant", "fen", "play", "moves", "since", "until", "topGames"}, defTop: MaxGames}
+	historyAPI  = endpoint{params: []string{"variant", "fen", "play", "speeds", "ratings", "since", "until"}, filters: true}
+	gamesParams = []string{"variant", "fen", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames", "page", "perPage"}
+)
+
+// request is a parsed request of the moves, history and games endpoints.
+type request struct {
+	q     url.Values
+	line  []board.Position
+	query Query
+	limit int // the most moves to list, 0 for all
+}
+
+// parseRequest reads r's parameters as ep takes them. Errors are the
+// client's (ErrBadInput).
+func parseRequest(r *http.Request, ep endpoint) (*request, error) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("bad query: %v", err))
-		return
+		return nil, fmt.Errorf("%w: bad query: %v", ErrBadInput, err)
 	}
-	limit := 0
+	for name := range q {
+		if !slices.Contains(ep.params, name) {
+			return nil, badParam(name, q.Get(name), fmt.Sprintf("unknown parameter (%s takes %s)", r.URL.Path, strings.Join(ep.params, ", ")))
+		}
+	}
+	if v := q.Get("variant"); v != "" && v != "standard" {
+		return nil, badParam("variant", v, "only standard chess is stored")
+	}
+	req := &request{q: q, query: Query{TopGames: ep.defTop, RecentGames: ep.defRecent}}
 	sans := q.Get("moves")
 	if n, err := strconv.Atoi(sans); err == nil { // lichess: moves=12
 		if n < 0 {
-			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("moves=%d: the most moves to list must be 0 (all) or more", n))
+			return nil, badParam("moves", sans, "the most moves to list must be 0 (all) or more")
+		}
+		req.limit, sans = n, ""
+	} else if sans != "" && !ep.sanMoves {
+		return nil, badParam("moves", sans, "want the most moves to list (give the moves played with play=e2e4,e7e5)")
+	}
+	if req.line, err = requestLine(q.Get("fen"), q.Get("play"), sans); err != nil {
+		return nil, err
+	}
+	f := Filters{Since: q.Get("since"), Until: q.Get("until")}
+	if ep.filters {
+		f.Speeds, f.Ratings = q.Get("speeds"), q.Get("ratings")
+	}
+	if req.query.Sel, err = f.Selection(""); err != nil {
+		return nil, err
+	}
+	if slices.Contains(ep.params, "topGames") {
+		if req.query.TopGames, err = ParseCount("topGames", q.Get("topGames"), ep.defTop, MaxGames); err != nil {
+			return nil, err
+		}
+	}
+	if slices.Contains(ep.params, "recentGames") {
+		if req.query.RecentGames, err = ParseCount("recentGames", q.Get("recentGames"), ep.defRecent, MaxGames); err != nil {
+			return nil, err
+		}
+	}
+	return req, nil
+}
+
+// movesOf returns the handler of a moves endpoint (/moves, /lichess,
+// /masters): see the top of this file.
+func (s *server) movesOf(ep endpoint) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		req, err := parseRequest(r, ep)
+		if err != nil {
+			s.fail(w, r, http.StatusBadRequest, err.Error())
 			return
 		}
-		limit, sans = n, ""
+		var out *Moves
+		err = s.query(func(x *Explorer) (err error) { out, err = x.Moves(req.line, req.query); return err })
+		if err != nil {
+			s.fail(w, r, http.StatusInternalServerError, store.ErrorLine(err))
+			return
+		}
+		out.Limit(req.limit)
+		s.reply(w, r, http.StatusOK, out)
 	}
-	line, err := requestLine(q.Get("fen"), q.Get("play"), sans)
+}
+
+// history answers GET /lichess/history.
+func (s *server) history(w http.ResponseWriter, r *http.Request) {
+	req, err := parseRequest(r, historyAPI)
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	var out *Moves
-	err = s.query(func(x *Explorer) (err error) { out, err = x.Moves(line); return err })
+	var out *History
+	err = s.query(func(x *Explorer) (err error) { out, err = x.History(req.line, req.query); return err })
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, store.ErrorLine(err))
 		return
 	}
-	out.Limit(limit)
+	s.reply(w, r, http.StatusOK, out)
+}
+
+// DefaultPerPage and MaxPerPage bound the pages of GET /games and
+// 'bookquery games -page'.
+const (
+	DefaultPerPage = 20
+	MaxPerPage     = 500
+)
+
+// games answers GET /games: the top and recent games (as 'bookquery
+// games'), or with page=N the Nth page of every game through the position.
+func (s *server) games(w http.ResponseWriter, r *http.Request) {
+	req, err := parseRequest(r, endpoint{params: gamesParams, sanMoves: true, defTop: DefaultGames, defRecent: DefaultGames, filters: true})
+	var page, perPage int
+	if err == nil {
+		page, err = ParseCount("page", req.q.Get("page"), 0, 1<<20)
+	}
+	if err == nil {
+		perPage, err = ParseCount("perPage", req.q.Get("perPage"), DefaultPerPage, MaxPerPage)
+	}
+	if err == nil && perPage == 0 {
+		err = badParam("perPage", "0", "a page lists at least one game")
+	}
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
+	p := req.line[len(req.line)-1]
+	var out any
+	err = s.query(func(x *Explorer) (err error) {
+		if page == 0 {
+			out, err = x.Games(p, req.query)
+		} else {
+			out, err = x.GamesPage(r.Context(), p, req.query.Sel, page, perPage, nil)
+		}
+		return err
+	})
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, store.ErrorLine(err))
+		return
+	}
 	s.reply(w, r, http.StatusOK, out)
 }
 
@@ -258,6 +401,22 @@ func (s *server) game(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.reply(w, r, http.StatusOK, FullGame(id, g))
+}
+
+// masterPGN answers GET /masters/pgn/{id}: the game as PGN, as the
+// lichess explorer answers it.
+func (s *server) masterPGN(w http.ResponseWriter, r *http.Request) {
+	if len(r.URL.RawQuery) > 0 {
+		s.fail(w, r, http.StatusBadRequest, badParam(strings.SplitN(r.URL.RawQuery, "=", 2)[0], "", "unknown parameter (/masters/pgn/{id} takes none)").Error())
+		return
+	}
+	q := r.URL.Query()
+	q.Set("format", "pgn")
+	r2 := *r
+	u := *r.URL
+	u.RawQuery = q.Encode()
+	r2.URL = &u
+	s.game(w, &r2)
 }
 
 // errorReply is the body of every answer but 200.

@@ -45,6 +45,23 @@ func TestServeErrors(t *testing.T) {
 		{"GET", "/game/12", 400, []string{"want 16 hex digits"}},
 		{"POST", "/moves", 405, []string{"method POST not allowed", "GET"}},
 		{"DELETE", "/moves?play=e2e4", 405, []string{"method DELETE not allowed"}},
+		{"GET", "/lichess?play=e2e4&foo=1", 400, []string{"foo=1", "unknown parameter", "/lichess takes"}},
+		{"GET", "/masters?speeds=blitz", 400, []string{"speeds=blitz", "unknown parameter"}},
+		{"GET", "/masters?ratings=2000", 400, []string{"ratings=2000", "unknown parameter"}},
+		{"GET", "/lichess?moves=e4", 400, []string{"moves=e4", "play="}},
+		{"GET", "/lichess?speeds=fast", 400, []string{"unknown speed \"fast\""}},
+		{"GET", "/lichess?ratings=1500", 400, []string{"unknown rating band \"1500\""}},
+		{"GET", "/lichess?since=2024-13", 400, []string{"since=2024-13", "YYYY-MM"}},
+		{"GET", "/lichess?since=2024-05&until=2024-01", 400, []string{"since 2024-05 is after until 2024-01"}},
+		{"GET", "/lichess?variant=chess960", 400, []string{"only standard"}},
+		{"GET", "/lichess?topGames=16", 400, []string{"topGames=16", "0 to 15"}},
+		{"GET", "/lichess/history?topGames=1", 400, []string{"unknown parameter"}},
+		{"GET", "/games?page=-1", 400, []string{"page=-1"}},
+		{"GET", "/games?page=1&perPage=0", 400, []string{"perPage"}},
+		{"GET", "/masters/pgn/12", 400, []string{"want 16 hex digits"}},
+		{"GET", "/masters/pgn/0123456789abcdef?x=1", 400, []string{"unknown parameter"}},
+		{"GET", "/masters/pgn/0123456789abcdef", 404, []string{"0123456789abcdef"}},
+		{"POST", "/lichess", 405, []string{"method POST not allowed"}},
 	} {
 		code, body, ctype := querytest.Do(t, srv, tc.method, tc.target)
 		var e errorReply
@@ -68,6 +85,80 @@ func TestServeErrors(t *testing.T) {
 		t.Errorf("PUT /moves: %v %v", resp, err)
 	} else {
 		resp.Body.Close()
+	}
+}
+
+// TestLichessEndpoints: /lichess, /masters, /lichess/history, /games and
+// /masters/pgn answer in the lichess explorer's shape: topGames and
+// recentGames as asked (0: none), moves named by the position they lead
+// to, top games of rated pairs first and best first, the history by month.
+func TestLichessEndpoints(t *testing.T) {
+	srv := httptest.NewServer(NewHandler(championsStore(t)))
+	defer srv.Close()
+	get := func(target string, v any) {
+		t.Helper()
+		code, body, _ := querytest.Get(t, srv, target)
+		if code != 200 {
+			t.Fatalf("GET %s: %d %s", target, code, body)
+		}
+		if err := json.Unmarshal([]byte(body), v); err != nil {
+			t.Fatalf("GET %s: %v", target, err)
+		}
+	}
+	var m Moves
+	get("/masters?play=e2e4&topGames=15", &m)
+	if len(m.TopGames) <= DefaultGames || len(m.RecentGames) != 0 {
+		t.Errorf("/masters topGames=15: %d top, %d recent games; want more than %d and none", len(m.TopGames), len(m.RecentGames), DefaultGames)
+	}
+	rated := func(g GameRef) bool { return g.White.Rating > 0 && g.Black.Rating > 0 }
+	for i := 1; i < len(m.TopGames); i++ {
+		a, b := m.TopGames[i-1], m.TopGames[i]
+		if !rated(a) && rated(b) || rated(a) && rated(b) && a.White.Rating+a.Black.Rating < b.White.Rating+b.Black.Rating-1 {
+			t.Errorf("top games out of order: %+v before %+v", a, b)
+		}
+	}
+	if m.Opening == nil || m.Opening.ECO != "B00" {
+		t.Errorf("/masters?play=e2e4: opening %+v, want B00", m.Opening)
+	}
+	named := 0
+	for _, mv := range m.Moves {
+		if mv.Opening != nil {
+			named++
+		}
+		if mv.SAN == "c5" && (mv.Opening == nil || mv.Opening.Name != "Sicilian Defense") {
+			t.Errorf("1.e4 c5: opening %+v, want Sicilian Defense", mv.Opening)
+		}
+	}
+	if named == 0 {
+		t.Error("no move of 1.e4 names its opening")
+	}
+	var none Moves
+	get("/lichess?play=e2e4&topGames=0&recentGames=0&moves=2", &none)
+	if len(none.TopGames) != 0 || len(none.RecentGames) != 0 || len(none.Moves) != 2 {
+		t.Errorf("topGames=0&recentGames=0&moves=2: %d top, %d recent, %d moves", len(none.TopGames), len(none.RecentGames), len(none.Moves))
+	}
+	var h History
+	get("/lichess/history?play=e2e4&since=1870&until=1879", &h)
+	var total uint64
+	for _, mo := range h.History {
+		if mo.Month < "1870" || mo.Month > "1879-12" {
+			t.Errorf("history since 1870 until 1879 lists %s", mo.Month)
+		}
+		total += mo.White + mo.Draws + mo.Black + mo.Unknown
+	}
+	var ranged Moves
+	get("/masters?play=e2e4&since=1870&until=1879", &ranged)
+	if want := ranged.White + ranged.Draws + ranged.Black + ranged.Unknown; total != want || total == 0 {
+		t.Errorf("history 1870-1879 counts %d games, /masters %d", total, want)
+	}
+	var page GamePage
+	get("/games?play=e2e4,e7e5&page=1&perPage=3", &page)
+	if len(page.Games) != 3 || !page.More || page.Games[0].Ply != 2 {
+		t.Errorf("/games page 1: %+v", page)
+	}
+	code, body, ctype := querytest.Get(t, srv, "/masters/pgn/"+page.Games[0].ID)
+	if code != 200 || ctype != "application/x-chess-pgn" || !strings.Contains(body, "1. e4 e5") {
+		t.Errorf("/masters/pgn: %d %s %.200s", code, ctype, body)
 	}
 }
 

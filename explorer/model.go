@@ -45,7 +45,10 @@ type Move struct {
 	Black         uint64 `json:"black"`
 	// Game is the game when only one played the move (as lichess gives
 	// it), else null.
-	Game        *GameRef `json:"game"`
+	Game *GameRef `json:"game"`
+	// Opening names the position the move leads to, when the lichess
+	// list names it, else null.
+	Opening     *Opening `json:"opening"`
 	Unknown     uint64   `json:"unknown"`               // games with an unknown result
 	Games       uint64   `json:"games"`                 // white+draws+black+unknown
 	Score       *float64 `json:"score"`                 // the mover's score, 0 to 1; null if no result is known
@@ -68,6 +71,7 @@ type GameRef struct {
 	Winner *string `json:"winner"`        // "white", "black" or null
 	White  Player  `json:"white"`
 	Black  Player  `json:"black"`
+	Speed  string  `json:"speed,omitempty"` // "blitz", from TimeControl; absent when unknown
 	Year   int     `json:"year,omitempty"`
 	Month  string  `json:"month,omitempty"` // "2021-03" when the month is known
 	Date   string  `json:"date,omitempty"`  // the PGN Date tag
@@ -76,6 +80,9 @@ type GameRef struct {
 	Round  string  `json:"round,omitempty"`
 	Result string  `json:"result"` // "1-0", "0-1", "1/2-1/2" or "*"
 	Plies  int     `json:"plies"`
+	// Ply is the ply at which the game reaches the position (a page of
+	// GamePage only).
+	Ply int `json:"ply,omitempty"`
 }
 
 // Player is a player of GameRef.
@@ -90,6 +97,32 @@ type Games struct {
 	TopGames    []GameRef `json:"topGames"`
 	RecentGames []GameRef `json:"recentGames"`
 	Warnings    []string  `json:"warnings,omitempty"` // as in Moves
+}
+
+// GamePage is one page of the games through a position.
+type GamePage struct {
+	FEN     string    `json:"fen"`
+	Page    int       `json:"page"`    // from 1
+	PerPage int       `json:"perPage"` // the most games a page lists
+	Games   []GameRef `json:"games"`   // in the order of game ids
+	More    bool      `json:"more"`    // whether a next page has games
+}
+
+// History is the games through a position by month, as the lichess
+// explorer's /lichess/history gives them (with our unknown).
+type History struct {
+	FEN     string         `json:"fen"`
+	History []HistoryMonth `json:"history"`
+}
+
+// HistoryMonth is one month of History: "2024-01", or "1990" for games
+// dated to their year only.
+type HistoryMonth struct {
+	Month   string `json:"month"`
+	White   uint64 `json:"white"`
+	Draws   uint64 `json:"draws"`
+	Black   uint64 `json:"black"`
+	Unknown uint64 `json:"unknown"`
 }
 
 // Game is one stored game in full: its GameRef, tags, moves and PGN.

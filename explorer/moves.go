@@ -7,6 +7,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
@@ -35,6 +36,12 @@ import (
 //     a -count game book that is the number of games that played on from
 //     the position: a game counts once, under the move it played at its
 //     first visit, even when it comes back and plays another move.
+//   - with a filter (Query.Sel), the counts and averageRating are those
+//     of the games selected, read from the position's history; the store
+//     keeps dates and performance unfiltered, so firstPlayed, lastPlayed
+//     and performance are left out.
+//   - a move's opening is that of the position it leads to, when the
+//     lichess list names it (as lichess gives it), else null.
 //   - opening: the name and ECO code of the position in the lichess opening
 //     list shipped by github.com/notnil/chess/opening, matched by position
 //     (so transpositions are named), else that of the last named position
@@ -49,10 +56,11 @@ type Explorer struct {
 // do) and closes.
 func New(st *store.Store) *Explorer { return &Explorer{st: st} }
 
-// Moves returns the moves played from the last position of line, sorted by
-// games, most played first (ties by UCI), with the position totals, its
-// top and recent games and the opening of the line.
-func (x *Explorer) Moves(line []board.Position) (*Moves, error) {
+// Moves returns the moves played from the last position of line by the
+// games q selects, sorted by games, most played first (ties by UCI), with
+// the position totals, its top and recent games and the opening of the
+// line.
+func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 	p := line[len(line)-1]
 	out := &Moves{FEN: p.FEN(), Moves: []Move{}, TopGames: []GameRef{}, RecentGames: []GameRef{}}
 	k := keys.Encode(&p)
@@ -67,35 +75,59 @@ func (x *Explorer) Moves(line []board.Position) (*Moves, error) {
 	if !found {
 		return out, nil
 	}
+	if out.Opening == nil || !named(&p) {
+		if o, ok := x.openingByGame(p, entry); ok {
+			out.Opening = o
+		}
+	}
+	games := x.newGameList(q.Sel)
 	white := p.SideToMove() == board.White
-	described := map[uint64]GameRef{} // a game is read once per query
-	for _, me := range entry.Moves {
-		if !p.IsLegal(me.Move) {
-			return nil, fmt.Errorf("position %s: stored move %s is not legal (corrupt store?)", p.FEN(), me.Move)
-		}
-		opp, oppKnown, err := x.opponentRating(p, me.Move)
-		if err != nil {
-			return nil, err
-		}
-		mj := moveOf(p.SAN(me.Move), me, white, opp, oppKnown)
-		if mj.Games == 1 && me.Refs.Top[0].ID != 0 {
-			g, err := x.describeOnce(described, me.Refs.Top[0])
-			if err != nil {
-				out.Warnings = append(out.Warnings, store.ErrorLine(err)+": left out")
-			} else {
+	refsOf := map[board.Move]*stats.Refs{}
+	for i := range entry.Moves {
+		refsOf[entry.Moves[i].Move] = &entry.Moves[i].Refs
+	}
+	add := func(m board.Move, mj Move) {
+		mj.Opening = openingAfter(p, m)
+		if mj.Games == 1 {
+			if g, ok := games.first(refsOf[m]); ok {
 				g.UCI = mj.UCI
 				mj.Game = &g
 			}
 		}
 		out.Moves = append(out.Moves, mj)
-		out.White += me.WhiteWins
-		out.Draws += me.Draws
-		out.Black += me.BlackWins
-		out.Unknown += me.Unknown
+		out.White += mj.White
+		out.Draws += mj.Draws
+		out.Black += mj.Black
+		out.Unknown += mj.Unknown
 	}
-	var warnings []string
-	out.TopGames, out.RecentGames, warnings = x.positionGames(entry, described)
-	out.Warnings = append(out.Warnings, warnings...)
+	if q.Sel.IsZero() {
+		for _, me := range entry.Moves {
+			if !p.IsLegal(me.Move) {
+				return nil, fmt.Errorf("position %s: stored move %s is not legal (corrupt store?)", p.FEN(), me.Move)
+			}
+			opp, oppKnown, err := x.opponentRating(p, me.Move)
+			if err != nil {
+				return nil, err
+			}
+			add(me.Move, moveOf(p.SAN(me.Move), me, white, opp, oppKnown))
+		}
+	} else {
+		filtered, _, _, err := book.Filtered(x.st, k, q.Sel)
+		if err != nil {
+			return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
+		}
+		for _, fm := range filtered {
+			if !p.IsLegal(fm.Move) {
+				return nil, fmt.Errorf("position %s: stored move %s is not legal (corrupt store?)", p.FEN(), fm.Move)
+			}
+			me := stats.MoveEntry{Move: fm.Move, MoveStats: stats.MoveStats{
+				WhiteWins: fm.WhiteWins, Draws: fm.Draws, BlackWins: fm.BlackWins, Unknown: fm.Unknown,
+				RatingSum: fm.RatingSum, RatingCount: fm.RatingCount}}
+			add(fm.Move, moveOf(p.SAN(fm.Move), me, white, 0, false))
+		}
+	}
+	out.TopGames, out.RecentGames = games.position(entry, q.TopGames, q.RecentGames)
+	out.Warnings = append(out.Warnings, games.warnings...)
 	sort.SliceStable(out.Moves, func(i, j int) bool {
 		a, b := out.Moves[i], out.Moves[j]
 		if a.Games != b.Games {
@@ -103,6 +135,65 @@ func (x *Explorer) Moves(line []board.Position) (*Moves, error) {
 		}
 		return a.UCI < b.UCI
 	})
+	return out, nil
+}
+
+// openingByGame names a position the lichess list does not name by the
+// line of its first top game (stats.TopBefore over every move's
+// references): the opening of the last named position that game went
+// through before p. Every query of p, whatever its moves or FEN, gets the
+// same name. ok is false when no game gives one (the name of the query's
+// own line stands then); a game that cannot be read gives none.
+func (x *Explorer) openingByGame(p board.Position, entry stats.Entry) (*Opening, bool) {
+	var best stats.GameRef
+	for _, me := range entry.Moves {
+		if r := me.Refs.Top[0]; r.ID != 0 && (best.ID == 0 || stats.TopBefore(r, best)) {
+			best = r
+		}
+	}
+	if best.ID == 0 {
+		return nil, false
+	}
+	rec, err := x.st.Game(store.GameID(best.ID))
+	if err != nil {
+		return nil, false
+	}
+	var last *Opening
+	reached := false
+	hash := keys.Hash(&p)
+	_, err = gamecode.DecodeGameUntil(rec, func(_ int, q *board.Position, _ board.Move) bool {
+		if keys.Hash(q) == hash && keys.Equal(q, &p) {
+			reached = true
+			return true
+		}
+		if o := openingAt(q); o != nil {
+			last = o
+		}
+		return false
+	})
+	if err != nil || !reached || last == nil {
+		return nil, false
+	}
+	return last, true
+}
+
+// History returns the games q selects through the last position of line,
+// by month (the lichess explorer's history): every month some game was
+// played, oldest first; undated games are left out.
+func (x *Explorer) History(line []board.Position, q Query) (*History, error) {
+	p := line[len(line)-1]
+	_, months, _, err := book.Filtered(x.st, keys.Encode(&p), q.Sel)
+	if err != nil {
+		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
+	}
+	out := &History{FEN: p.FEN(), History: []HistoryMonth{}}
+	for _, m := range months {
+		if m.Period == 0 {
+			continue
+		}
+		out.History = append(out.History, HistoryMonth{Month: FormatPeriod(m.Period),
+			White: m.WhiteWins, Draws: m.Draws, Black: m.BlackWins, Unknown: m.Unknown})
+	}
 	return out, nil
 }
 

@@ -25,7 +25,7 @@ func TestMovesRatings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := x.Moves(after)
+	got, err := x.Moves(after, NewQuery())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestMovesRatings(t *testing.T) {
 	if c5.SAN != "c5" || c5.AverageRating != 1700 || c5.Performance == nil || *c5.Performance != 1500 || *c5.Score != 0.5 {
 		t.Errorf("c5: %+v", c5)
 	}
-	st, err := x.Moves([]board.Position{start})
+	st, err := x.Moves([]board.Position{start}, NewQuery())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestMovesRatings(t *testing.T) {
 	if g := e5.Game; g != nil || c5.Game == nil || c5.Game.White.Name != "C" || c5.Game.UCI != "c7c5" || c5.Game.Result != "1/2-1/2" || c5.Game.Winner != nil {
 		t.Errorf("games of e5 %+v and c5 %+v", e5.Game, c5.Game)
 	}
-	gs, err := x.Games(after[1])
+	gs, err := x.Games(after[1], NewQuery())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestMovesBadGameRecord(t *testing.T) {
 	dir := buildStore(t, pgn)
 	start := []board.Position{board.StartPosition()}
 	st := openStore(t, dir)
-	before, err := New(st).Moves(start)
+	before, err := New(st).Moves(start, NewQuery())
 	if err != nil || len(before.TopGames) < 2 {
 		t.Fatalf("Moves: %+v, %v", before, err)
 	}
@@ -103,7 +103,7 @@ func TestMovesBadGameRecord(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	after, err := New(openStore(t, dir)).Moves(start)
+	after, err := New(openStore(t, dir)).Moves(start, NewQuery())
 	if err != nil {
 		t.Fatalf("Moves with a bad game record: %v", err)
 	}

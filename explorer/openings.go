@@ -39,15 +39,33 @@ func lookupOpening(k []byte) (Opening, bool) {
 // lichess list names (so a transposition into a named position is named),
 // nil if none is.
 func OpeningOf(line []board.Position) *Opening {
-	var buf [keys.MaxLen]byte
 	for i := len(line) - 1; i >= 0; i-- {
-		p := &line[i]
-		if _, ok := slices.BinarySearch(openingOccupied[:], uint64(p.Occupied())); !ok {
-			continue // no named position has these squares occupied
-		}
-		if o, ok := lookupOpening(keys.Append(buf[:0], p)); ok {
-			return &o
+		if o := openingAt(&line[i]); o != nil {
+			return o
 		}
 	}
 	return nil
 }
+
+// openingAfter returns the opening that names the position move m leads to
+// from p, nil if the lichess list names none.
+func openingAfter(p board.Position, m board.Move) *Opening {
+	p.Play(m)
+	return openingAt(&p)
+}
+
+// openingAt returns the opening that names p, nil if the lichess list
+// names none.
+func openingAt(p *board.Position) *Opening {
+	if _, ok := slices.BinarySearch(openingOccupied[:], uint64(p.Occupied())); !ok {
+		return nil
+	}
+	var buf [keys.MaxLen]byte
+	if o, ok := lookupOpening(keys.Append(buf[:0], p)); ok {
+		return &o
+	}
+	return nil
+}
+
+// named reports whether the lichess list names p.
+func named(p *board.Position) bool { return openingAt(p) != nil }

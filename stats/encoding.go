@@ -378,7 +378,7 @@ func (r *reader) ext(s *MoveStats) error {
 		if err != nil {
 			return err
 		}
-		if i > 0 && !topBefore(s.Refs.Top[i-1], ref) {
+		if i > 0 && !TopBefore(s.Refs.Top[i-1], ref) {
 			return r.errorf("top games out of order")
 		}
 		if hasID(s.Refs.Top[:i], ref.ID) {
@@ -408,7 +408,7 @@ func (r *reader) ext(s *MoveStats) error {
 				}
 			}
 		}
-		if i > 0 && !recentBefore(s.Refs.Recent[i-1], ref) {
+		if i > 0 && !RecentBefore(s.Refs.Recent[i-1], ref) {
 			return r.errorf("recent games out of order")
 		}
 		if hasID(s.Refs.Recent[:i], ref.ID) {

@@ -273,8 +273,8 @@ func TestRefsKeepBest(t *testing.T) {
 				t.Fatalf("iter %d: %s = %v, want %v", iter, name, got, w)
 			}
 		}
-		check("Top", rs.Top, topBefore)
-		check("Recent", rs.Recent, recentBefore)
+		check("Top", rs.Top, TopBefore)
+		check("Recent", rs.Recent, RecentBefore)
 		// Round trip through the encoding.
 		e := Entry{Moves: []MoveEntry{{Move: e2e4, MoveStats: MoveStats{WhiteWins: 1, Refs: rs}}}}
 		d, err := Decode(e.AppendEncode(nil))

@@ -26,8 +26,9 @@ type Refs struct {
 	Top, Recent [MaxRefs]GameRef
 }
 
-// topBefore reports whether a ranks before b among the top games.
-func topBefore(a, b GameRef) bool {
+// TopBefore reports whether a ranks before b among the top games: higher
+// rating, then later date, then lower id.
+func TopBefore(a, b GameRef) bool {
 	if a.Rating != b.Rating {
 		return a.Rating > b.Rating
 	}
@@ -37,8 +38,9 @@ func topBefore(a, b GameRef) bool {
 	return a.ID < b.ID
 }
 
-// recentBefore reports whether a ranks before b among the recent games.
-func recentBefore(a, b GameRef) bool {
+// RecentBefore reports whether a ranks before b among the recent games:
+// later date, then higher rating, then lower id.
+func RecentBefore(a, b GameRef) bool {
 	if a.Date != b.Date {
 		return a.Date > b.Date
 	}
@@ -80,17 +82,17 @@ func insertRef(list *[MaxRefs]GameRef, r GameRef, before func(a, b GameRef) bool
 
 // Add adds one game to both lists.
 func (rs *Refs) Add(r GameRef) {
-	insertRef(&rs.Top, r, topBefore)
-	insertRef(&rs.Recent, r, recentBefore)
+	insertRef(&rs.Top, r, TopBefore)
+	insertRef(&rs.Recent, r, RecentBefore)
 }
 
 // Merge adds the games of o to rs.
 func (rs *Refs) Merge(o *Refs) {
 	for _, r := range o.Top {
-		insertRef(&rs.Top, r, topBefore)
+		insertRef(&rs.Top, r, TopBefore)
 	}
 	for _, r := range o.Recent {
-		insertRef(&rs.Recent, r, recentBefore)
+		insertRef(&rs.Recent, r, RecentBefore)
 	}
 }
 

@@ -30,7 +30,11 @@ import (
 // Version 6 keeps single references under the position's keys.Hash (a
 // Zobrist hash the builder computes without keying the position) instead
 // of a hash of its key.
-const FormatVersion = 6
+//
+// Version 7 ranks top games by the mean rating of rated pairs only: a game
+// with an unrated player ranks 0 (it ranked by the one known rating), so
+// that games against unrated opponents no longer lead the top games.
+const FormatVersion = 7
 
 // CountMode says what one game adds to a position it reaches more than
 // once (a repetition, or a transposition back into it).

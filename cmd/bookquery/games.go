@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,8 +25,8 @@ var gameCmd = &command{
 
 var gamesCmd = &command{
 	name:    "games",
-	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [-json]`,
-	summary: "list the top-rated and the most recent games through a position",
+	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [filters] [-top N] [-recent N] [-page N [-per-page N]] [-json]`,
+	summary: "list the top-rated and the most recent games through a position, or with -page every game, a page at a time",
 	run:     runGames,
 }
 
@@ -74,8 +75,21 @@ func runGames(e *env, args []string) error {
 	fs := e.flags()
 	fen := fs.String("fen", "", "the position in FEN (default: the start position)")
 	moves := fs.String("moves", "", `moves to play from the position, in SAN or UCI`)
+	qf := addQueryFlags(fs)
+	page := fs.Int("page", 0, "list page N (from 1) of every game through the position, in the order of game ids (found by replaying the stored games); 0: the top and recent games")
+	perPage := fs.Int("per-page", explorer.DefaultPerPage, fmt.Sprintf("games per page with -page (1 to %d)", explorer.MaxPerPage))
 	if err := e.parse(fs, args); err != nil {
 		return err
+	}
+	q, err := qf.query()
+	if err != nil {
+		return err
+	}
+	if *page < 0 {
+		return badInput("-page %d: want 1 or more (0: the top and recent games)", *page)
+	}
+	if *perPage < 1 || *perPage > explorer.MaxPerPage {
+		return badInput("-per-page %d: want 1 to %d", *perPage, explorer.MaxPerPage)
 	}
 	if fs.NArg() > 0 {
 		return badInput("unexpected arguments %q: give the position with -fen \"FEN\" and the moves with -moves \"e4 e5\" (quoted)", strings.Join(fs.Args(), " "))
@@ -92,7 +106,15 @@ func runGames(e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	out, err := explorer.New(st).Games(line[len(line)-1])
+	x := explorer.New(st)
+	if *page > 0 {
+		out, err := x.GamesPage(context.Background(), line[len(line)-1], q.Sel, *page, *perPage, nil)
+		if err != nil {
+			return err
+		}
+		return e.emit(out, func(w io.Writer) error { return writeGamePageText(w, out, e.db) })
+	}
+	out, err := x.Games(line[len(line)-1], q)
 	if err != nil {
 		return err
 	}
@@ -112,13 +134,35 @@ func writeGamesText(w io.Writer, out *explorer.Games, db string) error {
 			fmt.Fprintln(w, "  (none)")
 		}
 		for _, g := range part.games {
-			fmt.Fprintf(w, "  %s  %-6s %s (%s) - %s (%s)  %s  %s  %s\n", g.ID, g.UCI,
-				g.White.Name, orDash(g.White.Rating > 0, strconv.Itoa(g.White.Rating)), g.Black.Name, orDash(g.Black.Rating > 0, strconv.Itoa(g.Black.Rating)),
-				g.Result, g.Date, g.Event)
+			writeGameLine(w, g, g.UCI)
 		}
 	}
 	for _, warn := range out.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+	_, err := fmt.Fprintf(w, "(print one with 'bookquery -db %s game ID')\n", db)
+	return err
+}
+
+// writeGameLine writes one game of a listing: id, move (or ply), players,
+// result, date, event.
+func writeGameLine(w io.Writer, g explorer.GameRef, move string) {
+	fmt.Fprintf(w, "  %s  %-6s %s (%s) - %s (%s)  %s  %s  %s\n", g.ID, move,
+		g.White.Name, orDash(g.White.Rating > 0, strconv.Itoa(g.White.Rating)), g.Black.Name, orDash(g.Black.Rating > 0, strconv.Itoa(g.Black.Rating)),
+		g.Result, g.Date, g.Event)
+}
+
+// writeGamePageText writes a page of games, one line each.
+func writeGamePageText(w io.Writer, out *explorer.GamePage, db string) error {
+	fmt.Fprintf(w, "games through %s, page %d (%d a page):\n", out.FEN, out.Page, out.PerPage)
+	if len(out.Games) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, g := range out.Games {
+		writeGameLine(w, g, fmt.Sprintf("ply %d", g.Ply))
+	}
+	if out.More {
+		fmt.Fprintf(w, "(more on page %d)\n", out.Page+1)
 	}
 	_, err := fmt.Fprintf(w, "(print one with 'bookquery -db %s game ID')\n", db)
 	return err

@@ -7,8 +7,12 @@
 //	encode   the position key of a position (-fen FEN, -moves "e4 e5 Nf3")
 //	decode   the position (FEN) of position keys given as hex or URL-safe text
 //	moves    the moves played from a position, their results and the opening (-db DIR)
+//	history  the games through a position by month (-db DIR)
+//	games    the top and recent games through a position, or every one a page at a time (-db DIR)
+//	pgn      every game through a position, as PGN (-db DIR)
+//	game     stored games by id (-db DIR)
 //	probe    a Polyglot book's moves at a position (-book BOOK.bin), or its validation (-check)
-//	serve    an HTTP JSON API over the store: GET /moves?fen=FEN&play=e2e4,e7e5 (-db DIR)
+//	serve    an HTTP JSON API over the store, the lichess explorer's: GET /lichess?fen=FEN&play=e2e4,e7e5 (-db DIR)
 //	savings  every encoding of the seeds measured on the store, next to its size on disk (-db DIR)
 //
 // Every command takes -json for machine-readable output. The exit status is 0
@@ -48,7 +52,7 @@ type command struct {
 }
 
 // commands are the implemented commands, in the order usage lists them.
-var commands = []*command{encodeCmd, decodeCmd, movesCmd, gamesCmd, gameCmd, positionsCmd, exportCmd, probeCmd, serveCmd, savingsCmd, checkCmd}
+var commands = []*command{encodeCmd, decodeCmd, movesCmd, historyCmd, gamesCmd, pgnCmd, gameCmd, positionsCmd, exportCmd, probeCmd, serveCmd, savingsCmd, checkCmd}
 
 func lookup(name string) *command {
 	for _, c := range commands {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -16,7 +17,7 @@ import (
 
 var movesCmd = &command{
 	name:    "moves",
-	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [-limit N] [-json]`,
+	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [-limit N] [-speeds LIST] [-ratings LIST] [-since MONTH] [-until MONTH] [-top N] [-recent N] [-json]`,
 	summary: "list the moves played from a position: games, results, ratings, performance, dates, opening name",
 	run:     runMoves,
 }
@@ -26,7 +27,12 @@ func runMoves(e *env, args []string) error {
 	fen := fs.String("fen", "", "the position in FEN (default: the start position)")
 	moves := fs.String("moves", "", `moves to play from the position, in SAN or UCI ("e4 e5 Nf3", "e2e4 e7e5 g1f3", "1.e4 e5 2.Nf3")`)
 	limit := fs.Int("limit", 0, "list at most N moves, the most played (0: all); the totals count every move")
+	qf := addQueryFlags(fs)
 	if err := e.parse(fs, args); err != nil {
+		return err
+	}
+	q, err := qf.query()
+	if err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -48,12 +54,55 @@ func runMoves(e *env, args []string) error {
 	}
 	defer st.Close()
 
-	out, err := explorer.New(st).Moves(line)
+	out, err := explorer.New(st).Moves(line, q)
 	if err != nil {
 		return err
 	}
 	out.Limit(*limit)
 	return e.emit(out, func(w io.Writer) error { return writeMovesText(w, out) })
+}
+
+// queryFlags are the flags of a query's filters and list sizes, as the
+// lichess explorer's parameters.
+type queryFlags struct {
+	f           explorer.Filters
+	top, recent int
+}
+
+// addQueryFlags defines the filter flags (-speeds, -ratings, -since,
+// -until) and the game list sizes (-top, -recent) on fs.
+func addQueryFlags(fs *flag.FlagSet) *queryFlags {
+	qf := &queryFlags{}
+	qf.addFilters(fs)
+	fs.IntVar(&qf.top, "top", explorer.DefaultGames, fmt.Sprintf("list at most N top games (0 to %d)", explorer.MaxGames))
+	fs.IntVar(&qf.recent, "recent", explorer.DefaultGames, fmt.Sprintf("list at most N recent games (0 to %d)", explorer.MaxGames))
+	return qf
+}
+
+// addFilters defines the filter flags only.
+func (qf *queryFlags) addFilters(fs *flag.FlagSet) {
+	fs.StringVar(&qf.f.Speeds, "speeds", "", "count only games of these speeds (ultraBullet,bullet,blitz,rapid,classical,correspondence; from TimeControl)")
+	fs.StringVar(&qf.f.Ratings, "ratings", "", "count only games in these rating bands of the players' mean rating (0,1000,1200,1400,1600,1800,2000,2200,2500)")
+	fs.StringVar(&qf.f.Since, "since", "", "count only games played in or after this month (2024-01) or year (1952)")
+	fs.StringVar(&qf.f.Until, "until", "", "count only games played in or before this month or year")
+}
+
+// query returns the query the flags give. Errors match explorer.ErrBadInput.
+func (qf *queryFlags) query() (explorer.Query, error) {
+	q := explorer.Query{TopGames: qf.top, RecentGames: qf.recent}
+	var err error
+	if q.Sel, err = qf.f.Selection("-"); err != nil {
+		return q, err
+	}
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"-top", qf.top}, {"-recent", qf.recent}} {
+		if c.n < 0 || c.n > explorer.MaxGames {
+			return q, badInput("%s %d: want 0 to %d games", c.name, c.n, explorer.MaxGames)
+		}
+	}
+	return q, nil
 }
 
 // movesLine returns the positions from the -fen position (or the start

@@ -317,3 +317,77 @@ func TestMovesErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterCommands: the filters of moves, history, games and pgn agree
+// with each other on the champions book (their counts against the PGN are
+// explorer's TestFiltersOracle), and bad filters are input errors.
+func TestFilterCommands(t *testing.T) {
+	db := championsBook(t)
+	all := movesJSONOf(t, db, "-moves", "e4")
+	some := movesJSONOf(t, db, "-moves", "e4", "-since", "1870", "-until", "1879")
+	sum := func(m explorer.Moves) uint64 { return m.White + m.Draws + m.Black + m.Unknown }
+	if sum(some) == 0 || sum(some) >= sum(all) {
+		t.Errorf("1.e4 in 1870-1879: %d games of %d", sum(some), sum(all))
+	}
+	var h explorer.History
+	if err := json.Unmarshal([]byte(mustRun(t, "-db", db, "history", "-moves", "e4", "-since", "1870", "-until", "1879", "-json")), &h); err != nil {
+		t.Fatal(err)
+	}
+	var inMonths uint64
+	for _, m := range h.History {
+		inMonths += m.White + m.Draws + m.Black + m.Unknown
+	}
+	if inMonths != sum(some) {
+		t.Errorf("history 1870-1879 counts %d games, moves %d", inMonths, sum(some))
+	}
+	if text := mustRun(t, "-db", db, "history", "-moves", "e4"); !strings.Contains(text, "month") || !strings.Contains(text, "1886") {
+		t.Errorf("history text:\n%s", text)
+	}
+
+	// Every game through 1.e4 e5: pgn writes them, games -page lists them.
+	pgnText, errText, code := runCmd(t, "-db", db, "pgn", "-moves", "e4 e5")
+	if code != 0 || !strings.Contains(errText, "games through") {
+		t.Fatalf("pgn: exit %d, stderr %q", code, errText)
+	}
+	games := strings.Count(pgnText, "[Event ")
+	if games == 0 || strings.Count(pgnText, "\n1. e4 e5 ") != games {
+		t.Errorf("pgn -moves \"e4 e5\": %d games, %d starting 1. e4 e5", games, strings.Count(pgnText, "\n1. e4 e5 "))
+	}
+	listed := 0
+	for page := 1; ; page++ {
+		var p explorer.GamePage
+		if err := json.Unmarshal([]byte(mustRun(t, "-db", db, "games", "-moves", "e4 e5", "-page", fmt.Sprint(page), "-per-page", "100", "-json")), &p); err != nil {
+			t.Fatal(err)
+		}
+		listed += len(p.Games)
+		if !p.More {
+			break
+		}
+	}
+	if listed != games {
+		t.Errorf("games -page lists %d games through 1.e4 e5, pgn writes %d", listed, games)
+	}
+	if top := movesJSONOf(t, db, "-top", "10", "-recent", "0"); len(top.TopGames) != 10 || len(top.RecentGames) != 0 {
+		t.Errorf("-top 10 -recent 0: %d top, %d recent games", len(top.TopGames), len(top.RecentGames))
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"moves", "-speeds", "fast"}, `unknown speed "fast"`},
+		{[]string{"moves", "-ratings", "1500"}, `unknown rating band "1500"`},
+		{[]string{"moves", "-since", "2024-13"}, "-since=2024-13"},
+		{[]string{"moves", "-top", "16"}, "-top 16"},
+		{[]string{"games", "-page", "-1"}, "-page -1"},
+		{[]string{"games", "-page", "1", "-per-page", "0"}, "-per-page 0"},
+		{[]string{"history", "-until", "x"}, "-until=x"},
+		{[]string{"pgn", "-json"}, "pgn writes PGN"},
+	} {
+		args := append([]string{"-db", db}, tc.args...)
+		out, errOut, code := runCmd(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("bookquery %q: exit %d, stdout %q, stderr %q; want 2 and %q", args, code, out, errOut, tc.want)
+		}
+	}
+}

@@ -19,7 +19,8 @@ import (
 )
 
 // The serve command: the store behind the HTTP JSON API of package
-// explorer (GET /moves?fen=FEN&play=e2e4,e7e5, GET /game/{id}; see
+// explorer (GET /lichess, /masters, /lichess/history, /masters/pgn/{id},
+// and ours: /moves, /games, /game/{id}; see
 // explorer.NewHandler). The command opens the store read-only (no lock:
 // builds, other servers and commands may use it meanwhile), follows a
 // build's commits (store.Live, checked every refreshEvery), listens with a
@@ -28,7 +29,7 @@ import (
 var serveCmd = &command{
 	name:    "serve",
 	args:    "[-addr HOST:PORT] [-cache MiB]",
-	summary: "serve the store over HTTP: GET /moves?fen=FEN&play=e2e4,e7e5 answers as 'moves -json' (-db DIR)",
+	summary: "serve the store over HTTP with the lichess explorer's API: GET /lichess?play=e2e4,e7e5, /masters, /lichess/history; ours: /moves, /games, /game/ID (-db DIR)",
 	run:     runServe,
 }
 
@@ -79,7 +80,7 @@ func runServe(e *env, args []string) error {
 		stop() // a second signal during the shutdown kills the process
 	}()
 	go follow(ctx, live, logger)
-	logger.Printf("serving %s on http://%s (GET /moves?fen=FEN&play=e2e4,e7e5); stop with SIGINT or SIGTERM", live.Dir(), ln.Addr())
+	logger.Printf("serving %s on http://%s (GET /lichess?play=e2e4,e7e5, /masters, /moves, /games, /game/ID); stop with SIGINT or SIGTERM", live.Dir(), ln.Addr())
 	return serve(ctx, ln, explorer.NewHandler(live), logger)
 }
 

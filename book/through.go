@@ -1,0 +1,236 @@
+package book
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sync"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/store"
+)
+
+// Every game through a position, found by scanning the game records: the
+// statistics keep only a few game references per move (stats.MaxRefs top
+// and recent games), so listing all the games of a position, or writing
+// them as PGN, replays the stored games. A game is replayed only until it
+// reaches the position or can no longer reach it (see reachable), so a scan
+// for an opening position decodes a few plies of each game.
+
+// ThroughOptions are the options of GamesThrough.
+type ThroughOptions struct {
+	// Sel keeps the games it selects (by their tags); the zero Selection
+	// keeps all.
+	Sel Selection
+	// Progress, when not nil, is called every 4096 games scanned, and at
+	// the end, with the number of games scanned so far.
+	Progress func(scanned int)
+}
+
+// GamesThrough calls fn with every stored game that reaches position p and
+// that opts.Sel keeps, in the order of game ids, with its record (valid
+// during the call only) and the ply at which the game first reaches p. It
+// stops when fn returns false or an error, or when ctx is done (returning
+// ctx's error). A record that cannot be decoded fails the scan with an
+// error naming the game.
+//
+// The games are scanned in chunks of the id space, on every CPU, a few
+// chunks ahead of fn at most; fn is called from the caller's goroutine.
+func GamesThrough(ctx context.Context, st *store.Store, p *board.Position, opts ThroughOptions, fn func(id store.GameID, rec []byte, ply int) (bool, error)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := runtime.GOMAXPROCS(0)
+	n := max(1, min(int(st.Meta().Games/4096), 1<<12)) // chunks of about 4096 games
+	step := ^uint64(0) / uint64(n)
+	chunks := make([]*throughChunk, n)
+	for i := range chunks {
+		c := &throughChunk{lo: store.GameID(uint64(i) * step), done: make(chan struct{})}
+		if i+1 < n {
+			c.hi = store.GameID(uint64(i+1) * step)
+		}
+		chunks[i] = c
+	}
+	// ahead bounds the chunks scanned but not yet given to fn.
+	ahead := make(chan struct{}, 2*workers)
+	next := make(chan *throughChunk)
+	var wg sync.WaitGroup
+	go func() {
+		defer close(next)
+		for _, c := range chunks {
+			select {
+			case ahead <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case next <- c:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	s := throughScan{target: newReach(p), hash: keys.Hash(p), p: p, sel: opts.Sel}
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				c.err = st.GamesBetween(c.lo, c.hi, func(id store.GameID, rec []byte) (bool, error) {
+					c.scanned++
+					if c.scanned&1023 == 0 && ctx.Err() != nil {
+						return false, ctx.Err()
+					}
+					ply, err := s.game(id, rec)
+					if ply >= 0 && err == nil {
+						c.found = append(c.found, throughMatch{id: id, rec: bytes.Clone(rec), ply: ply})
+					}
+					return err == nil, err
+				})
+				close(c.done)
+			}
+		}()
+	}
+	defer wg.Wait()
+	defer cancel() // before wg.Wait: the workers stop
+	scanned := 0
+	for _, c := range chunks {
+		select {
+		case <-c.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if c.err != nil {
+			return c.err
+		}
+		for _, m := range c.found {
+			more, err := fn(m.id, m.rec, m.ply)
+			if err != nil || !more {
+				return err
+			}
+		}
+		scanned += c.scanned
+		c.found = nil
+		<-ahead
+		if opts.Progress != nil {
+			opts.Progress(scanned)
+		}
+	}
+	return ctx.Err()
+}
+
+// throughChunk is one range of game ids [lo, hi) of a GamesThrough scan
+// (hi 0: no bound), and what its scan found.
+type throughChunk struct {
+	lo, hi  store.GameID
+	found   []throughMatch
+	scanned int
+	err     error
+	done    chan struct{} // closed when the chunk is scanned
+}
+
+// throughMatch is a game a GamesThrough scan found.
+type throughMatch struct {
+	id  store.GameID
+	rec []byte
+	ply int
+}
+
+// throughScan tells which games reach a position.
+type throughScan struct {
+	target reach
+	hash   uint64
+	p      *board.Position
+	sel    Selection
+}
+
+// game returns the ply at which the game of record rec first reaches the
+// position, -1 if it never does or the selection does not keep it.
+func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
+	if !s.sel.IsZero() {
+		g, _, err := gamecode.DecodeGameInfo(rec)
+		if err != nil {
+			return -1, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
+		}
+		if !s.sel.KeepsGame(&g) {
+			return -1, nil
+		}
+	}
+	at := -1
+	_, err := gamecode.DecodeGameUntil(rec, func(ply int, q *board.Position, _ board.Move) bool {
+		if keys.Hash(q) == s.hash && keys.Equal(q, s.p) {
+			at = ply
+			return true
+		}
+		return !s.target.reachableFrom(q)
+	})
+	if err != nil {
+		return -1, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
+	}
+	if at >= 0 {
+		return at, nil
+	}
+	// The game's last position is not given to the callback: a game may
+	// end on p.
+	g, err := gamecode.DecodeGame(rec)
+	if err != nil {
+		return -1, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
+	}
+	if endsOn(&g.Start, g.Moves, s.target, s.p) {
+		return len(g.Moves), nil
+	}
+	return -1, nil
+}
+
+// endsOn reports whether the game from start through moves ends on p,
+// replaying it only while p stays reachable.
+func endsOn(start *board.Position, moves []board.Move, target reach, p *board.Position) bool {
+	q := *start
+	for _, m := range moves {
+		if !target.reachableFrom(&q) {
+			return false
+		}
+		q.Play(m)
+	}
+	return keys.Equal(&q, p)
+}
+
+// reach is what a position needs of the positions it can be reached from:
+// moves never add pieces, never bring a pawn back to its starting rank,
+// never give back a castling right.
+type reach struct {
+	pieces   [2]int            // pieces of each colour
+	pawns    [2]int            // pawns of each colour
+	home     [2]board.Bitboard // pawns on their starting rank, by colour
+	castling board.CastlingRights
+}
+
+func newReach(p *board.Position) reach {
+	r := reach{castling: p.Castling()}
+	for c := board.White; c <= board.Black; c++ {
+		r.pieces[c] = bits.OnesCount64(uint64(p.ByColor(c)))
+		pawns := p.Pieces(c, board.Pawn)
+		r.pawns[c] = bits.OnesCount64(uint64(pawns))
+	}
+	r.home[board.White] = p.Pieces(board.White, board.Pawn) & board.Rank2
+	r.home[board.Black] = p.Pieces(board.Black, board.Pawn) & board.Rank7
+	return r
+}
+
+// reachableFrom reports whether the target might be reached from q: false
+// means no sequence of moves leads from q to it.
+func (r reach) reachableFrom(q *board.Position) bool {
+	if q.Castling()&r.castling != r.castling {
+		return false
+	}
+	wp, bp := q.Pieces(board.White, board.Pawn), q.Pieces(board.Black, board.Pawn)
+	if wp&r.home[board.White] != r.home[board.White] || bp&r.home[board.Black] != r.home[board.Black] {
+		return false
+	}
+	return bits.OnesCount64(uint64(wp)) >= r.pawns[board.White] && bits.OnesCount64(uint64(bp)) >= r.pawns[board.Black] &&
+		bits.OnesCount64(uint64(q.ByColor(board.White))) >= r.pieces[board.White] &&
+		bits.OnesCount64(uint64(q.ByColor(board.Black))) >= r.pieces[board.Black]
+}

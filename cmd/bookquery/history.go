@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/pgn"
+	"github.com/chessbook/chessbook/store"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// The history command (the games through a position by month, as the
+// lichess explorer's /lichess/history) and the pgn command (every game
+// through a position, as PGN).
+
+var historyCmd = &command{
+	name:    "history",
+	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [-speeds LIST] [-ratings LIST] [-since MONTH] [-until MONTH] [-json]`,
+	summary: "the games through a position by month: white wins, draws, black wins",
+	run:     runHistory,
+}
+
+var pgnCmd = &command{
+	name:    "pgn",
+	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [-speeds LIST] [-ratings LIST] [-since MONTH] [-until MONTH] [-q]`,
+	summary: "write every game through a position as PGN (replays the stored games, with progress on stderr)",
+	run:     runPGN,
+}
+
+func runHistory(e *env, args []string) error {
+	fs := e.flags()
+	fen := fs.String("fen", "", "the position in FEN (default: the start position)")
+	moves := fs.String("moves", "", `moves to play from the position, in SAN or UCI`)
+	var qf queryFlags
+	qf.addFilters(fs)
+	if err := e.parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return badInput("unexpected arguments %q: give the position with -fen \"FEN\" and the moves with -moves \"e4 e5\" (quoted)", strings.Join(fs.Args(), " "))
+	}
+	q, err := qf.query()
+	if err != nil {
+		return err
+	}
+	line, err := movesLine(*fen, *moves)
+	if err != nil {
+		return err
+	}
+	if e.db == "" {
+		return badInput("no book given: use 'bookquery -db DIR history ...'")
+	}
+	st, err := openBook(e.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	out, err := explorer.New(st).History(line, q)
+	if err != nil {
+		return err
+	}
+	return e.emit(out, func(w io.Writer) error {
+		rows := [][]string{{"month", "games", "white", "draws", "black", "unknown"}}
+		for _, m := range out.History {
+			n := m.White + m.Draws + m.Black + m.Unknown
+			rows = append(rows, []string{m.Month, fmt.Sprint(n), fmt.Sprint(m.White), fmt.Sprint(m.Draws), fmt.Sprint(m.Black), fmt.Sprint(m.Unknown)})
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "position %s\n", out.FEN)
+		if len(out.History) == 0 {
+			b.WriteString("no dated games in the book go on from this position\n")
+		} else {
+			writeTable(&b, rows, 1)
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	})
+}
+
+func runPGN(e *env, args []string) error {
+	fs := e.flags()
+	fen := fs.String("fen", "", "the position in FEN (default: the start position)")
+	moves := fs.String("moves", "", `moves to play from the position, in SAN or UCI`)
+	quiet := fs.Bool("q", false, "no progress output")
+	var qf queryFlags
+	qf.addFilters(fs)
+	if err := e.parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return badInput("unexpected arguments %q: give the position with -fen \"FEN\" and the moves with -moves \"e4 e5\" (quoted)", strings.Join(fs.Args(), " "))
+	}
+	if e.json {
+		return badInput("-json: pgn writes PGN; use 'games -page N -json' for the games as JSON")
+	}
+	q, err := qf.query()
+	if err != nil {
+		return err
+	}
+	line, err := movesLine(*fen, *moves)
+	if err != nil {
+		return err
+	}
+	if e.db == "" {
+		return badInput("no book given: use 'bookquery -db DIR pgn ...'")
+	}
+	st, err := openBook(e.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	p := line[len(line)-1]
+	start := time.Now()
+	var bar *progressbar.ProgressBar
+	scanned := 0
+	progress := func(n int) { scanned = n }
+	if !*quiet {
+		if f, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			bar = progressbar.NewOptions64(int64(st.Meta().Games), progressbar.OptionSetWriter(e.stderr),
+				progressbar.OptionSetDescription("scanning games"), progressbar.OptionSetWidth(30),
+				progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionSetPredictTime(true))
+			progress = func(n int) { scanned = n; _ = bar.Set(n) }
+		}
+	}
+	w := pgn.NewWriter(e.stdout)
+	found := 0
+	err = book.GamesThrough(ctx, st, &p, book.ThroughOptions{Sel: q.Sel, Progress: progress}, func(id store.GameID, rec []byte, _ int) (bool, error) {
+		g, err := gamecode.DecodeGame(rec)
+		if err != nil {
+			return false, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
+		}
+		g.Tags = append(g.Tags, pgn.Tag{Name: []byte("ChessbookID"), Value: []byte(id.String())})
+		found++
+		if err := w.WriteGame(&g); err != nil {
+			return false, fmt.Errorf("writing output: %w", err)
+		}
+		return true, nil
+	})
+	if bar != nil {
+		_ = bar.Finish()
+		fmt.Fprintln(e.stderr)
+	}
+	if err != nil {
+		return fmt.Errorf("games through %s: %w", p.FEN(), err)
+	}
+	if !*quiet {
+		fmt.Fprintf(e.stderr, "%d games through %s (position hash %016x), %d scanned in %.1fs\n",
+			found, p.FEN(), keys.Hash(&p), scanned, time.Since(start).Seconds())
+	}
+	return nil
+}

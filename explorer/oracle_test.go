@@ -1,0 +1,468 @@
+package explorer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/store"
+	"github.com/klauspost/compress/zstd"
+)
+
+// The filters of /lichess and /masters against an oracle that knows no
+// chess: a script over the PGN text itself (regexps for the tags, the
+// first SAN tokens of the movetext) counts, for every filter combination,
+// the games that start with a few given moves and the move each played
+// next, by result. Positions two plies deep or less are reached by one
+// move order only, so counting move prefixes counts the positions.
+
+// oracleGame is what the oracle reads of one game.
+type oracleGame struct {
+	first  []string // the first SAN moves, without check marks or annotations
+	fen    string   // the FEN tag's placement, side and castling, of a game set up from a position
+	result string   // the Result tag
+	speed  string   // lichess's speed from TimeControl, "" when none
+	band   int      // lichess's band of the mean rating, -1 when unrated
+	year   int      // from Date, 0 when unknown
+	month  int      // 0 when unknown
+}
+
+var (
+	oracleTag    = regexp.MustCompile(`^\[(\w+)\s+"(.*)"\]\s*$`)
+	oracleNoise  = regexp.MustCompile(`\{[^}]*\}|;[^\n]*|\$\d+`)
+	oracleNumber = regexp.MustCompile(`^\d+\.+`)
+)
+
+// oracleGames reads the games of a PGN text: every game that has a
+// standard start position (no SetUp/FEN), deduplicated by text (as the
+// builder drops exact copies).
+func oracleGames(t *testing.T, text string) []oracleGame {
+	var out []oracleGame
+	seen := map[string]bool{}
+	chunks := regexp.MustCompile(`(?m)^\[Event `).Split(text, -1)
+	for _, chunk := range chunks[1:] {
+		chunk = strings.TrimSpace("[Event " + chunk)
+		if seen[chunk] {
+			continue
+		}
+		seen[chunk] = true
+		tags := map[string]string{}
+		var movetext strings.Builder
+		for _, line := range strings.Split(chunk, "\n") {
+			if m := oracleTag.FindStringSubmatch(line); m != nil {
+				tags[m[1]] = m[2]
+				continue
+			}
+			movetext.WriteString(line + "\n")
+		}
+		g := oracleGame{result: tags["Result"], band: -1}
+		if tags["FEN"] != "" || tags["SetUp"] == "1" {
+			g.fen = strings.Join(strings.Fields(tags["FEN"] + " x x x")[:3], " ")
+		}
+		// Moves: drop comments, NAGs and variations, then move numbers.
+		mt := oracleNoise.ReplaceAllString(movetext.String(), " ")
+		var depth int
+		var flat strings.Builder
+		for _, r := range mt {
+			switch {
+			case r == '(':
+				depth++
+			case r == ')':
+				depth--
+			case depth == 0:
+				flat.WriteRune(r)
+			}
+		}
+		for _, tok := range strings.Fields(flat.String()) {
+			tok = oracleNumber.ReplaceAllString(tok, "")
+			tok = strings.TrimRight(tok, "+#!?")
+			if tok == "" {
+				continue
+			}
+			if tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*" || len(g.first) == 3 {
+				break
+			}
+			g.first = append(g.first, tok)
+		}
+		if tc := tags["TimeControl"]; tc == "-" {
+			g.speed = "correspondence"
+		} else if base, inc, _ := strings.Cut(tc, "+"); base != "" {
+			b, err1 := strconv.Atoi(base)
+			i, err2 := strconv.Atoi(inc)
+			if inc == "" {
+				i, err2 = 0, nil
+			}
+			if err1 == nil && err2 == nil && b >= 0 && i >= 0 {
+				switch est := b + 40*i; {
+				case est < 30:
+					g.speed = "ultraBullet"
+				case est < 180:
+					g.speed = "bullet"
+				case est < 480:
+					g.speed = "blitz"
+				case est < 1500:
+					g.speed = "rapid"
+				default:
+					g.speed = "classical"
+				}
+			}
+		}
+		w, err1 := strconv.Atoi(tags["WhiteElo"])
+		b, err2 := strconv.Atoi(tags["BlackElo"])
+		if err1 == nil && err2 == nil && w > 0 && b > 0 {
+			mean := (w + b) / 2
+			floors := []int{0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500}
+			for i, f := range floors {
+				if mean >= f {
+					g.band = i
+				}
+			}
+		}
+		if d := strings.Split(tags["Date"], "."); len(d) == 3 {
+			if y, err := strconv.Atoi(d[0]); err == nil && len(d[0]) == 4 {
+				g.year = y
+				if m, err := strconv.Atoi(d[1]); err == nil {
+					g.month = m
+				}
+			}
+		}
+		out = append(out, g)
+	}
+	if len(out) == 0 {
+		t.Fatal("the oracle read no games")
+	}
+	return out
+}
+
+// oracleCase is one filter combination: the query's parameters and the
+// oracle's test of a game.
+type oracleCase struct {
+	params url.Values
+	keep   func(g *oracleGame) bool
+}
+
+// oracleCounts are a move's counts: white, draws, black, unknown.
+type oracleCounts [4]uint64
+
+// oracleCount counts, over the games keep keeps that start with prefix and
+// play on, the next move's results.
+func oracleCount(games []oracleGame, prefix []string, keep func(*oracleGame) bool) map[string]oracleCounts {
+	out := map[string]oracleCounts{}
+	for i := range games {
+		g := &games[i]
+		if g.fen != "" || len(g.first) <= len(prefix) || !keep(g) {
+			continue
+		}
+		match := true
+		for j, m := range prefix {
+			match = match && g.first[j] == m
+		}
+		if !match {
+			continue
+		}
+		c := out[g.first[len(prefix)]]
+		switch g.result {
+		case "1-0":
+			c[0]++
+		case "1/2-1/2":
+			c[1]++
+		case "0-1":
+			c[2]++
+		default:
+			c[3]++
+		}
+		out[g.first[len(prefix)]] = c
+	}
+	return out
+}
+
+func readZst(t *testing.T, path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := zstd.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var b strings.Builder
+	if _, err := zr.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestFiltersOracle(t *testing.T) {
+	data := testutil.SharedData(t)
+	lichess := filepath.Join(data, "medium", "lichess_10k.pgn.zst")
+	masters := filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")
+	games := oracleGames(t, readZst(t, lichess)+"\n\n"+readZst(t, masters))
+
+	period := func(y, m int) int { return y<<4 | m }
+	inRange := func(g *oracleGame, since, until int) bool {
+		p := period(g.year, g.month)
+		return g.year != 0 && (since == 0 || p >= since) && (until == 0 || p <= until)
+	}
+	speeds := []string{"", "ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence", "blitz,rapid", "bullet,blitz,classical"}
+	ratings := []string{"", "0", "1000", "1200", "1400", "1600", "1800", "2000", "2200", "2500", "2000,2200,2500", "0,1000,1200"}
+	months := []struct {
+		since, until string
+		s, u         int
+	}{{"", "", 0, 0}, {"2024-06", "", period(2024, 6), 0}, {"", "2024-03", 0, period(2024, 3)}, {"2024-01", "2024-06", period(2024, 1), period(2024, 6)}}
+	var lichessCases []oracleCase
+	for _, sp := range speeds {
+		for _, ra := range ratings {
+			for _, mo := range months {
+				v := url.Values{}
+				if sp != "" {
+					v.Set("speeds", sp)
+				}
+				if ra != "" {
+					v.Set("ratings", ra)
+				}
+				if mo.since != "" {
+					v.Set("since", mo.since)
+				}
+				if mo.until != "" {
+					v.Set("until", mo.until)
+				}
+				spSet := strings.Split(sp, ",")
+				var bands []int
+				for _, r := range strings.Split(ra, ",") {
+					if n, err := strconv.Atoi(r); err == nil {
+						for i, f := range []int{0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500} {
+							if f == n {
+								bands = append(bands, i)
+							}
+						}
+					}
+				}
+				mo := mo
+				lichessCases = append(lichessCases, oracleCase{v, func(g *oracleGame) bool {
+					if sp != "" && !contains(spSet, g.speed) {
+						return false
+					}
+					if ra != "" && !containsInt(bands, g.band) {
+						return false
+					}
+					if mo.s != 0 || mo.u != 0 {
+						return inRange(g, mo.s, mo.u)
+					}
+					return true
+				}})
+			}
+		}
+	}
+	var mastersCases []oracleCase
+	for _, yr := range [][2]int{{0, 0}, {1990, 0}, {0, 1960}, {1970, 1985}, {2024, 2024}} {
+		v := url.Values{}
+		if yr[0] != 0 {
+			v.Set("since", strconv.Itoa(yr[0]))
+		}
+		if yr[1] != 0 {
+			v.Set("until", strconv.Itoa(yr[1]))
+		}
+		s, u := 0, 0
+		if yr[0] != 0 {
+			s = period(yr[0], 0)
+		}
+		if yr[1] != 0 {
+			u = period(yr[1], 12)
+		}
+		mastersCases = append(mastersCases, oracleCase{v, func(g *oracleGame) bool {
+			return (s == 0 && u == 0) || inRange(g, s, u)
+		}})
+	}
+	st := openStore(t, buildStore(t, lichess, masters))
+	h := NewHandler(st)
+	t.Run("through", func(t *testing.T) { testThroughOracle(t, st, games) })
+
+	prefixes := [][]string{{}, {"e4"}, {"d4"}, {"e4", "c5"}, {"d4", "Nf6"}}
+	if testing.Short() {
+		prefixes = prefixes[:3]
+	}
+	checked := 0
+	for _, ep := range []struct {
+		path  string
+		cases []oracleCase
+	}{{"/lichess", lichessCases}, {"/masters", mastersCases}} {
+		for _, c := range ep.cases {
+			for _, prefix := range prefixes {
+				want := oracleCount(games, prefix, c.keep)
+				v := url.Values{}
+				for k, vs := range c.params {
+					v[k] = vs
+				}
+				u := ep.path + "?" + v.Encode()
+				if len(prefix) > 0 {
+					u += "&play=" + sanToUCI(t, prefix)
+				}
+				got := oracleRequest(t, h, u)
+				name := fmt.Sprintf("%s after %v", u, prefix)
+				var total oracleCounts
+				for _, c := range want {
+					for i := range total {
+						total[i] += c[i]
+					}
+				}
+				if g := (oracleCounts{got.White, got.Draws, got.Black, got.Unknown}); g != total {
+					t.Errorf("%s: totals %v, the PGN has %v", name, g, total)
+				}
+				seen := map[string]bool{}
+				for _, m := range got.Moves {
+					san := strings.TrimRight(m.SAN, "+#")
+					seen[san] = true
+					if g := (oracleCounts{m.White, m.Draws, m.Black, m.Unknown}); g != want[san] {
+						t.Errorf("%s: %s %v, the PGN has %v", name, san, g, want[san])
+					}
+				}
+				for san := range want {
+					if !seen[san] {
+						t.Errorf("%s: %s missing (the PGN has %v)", name, san, want[san])
+					}
+				}
+				checked++
+				if t.Failed() {
+					t.FailNow()
+				}
+			}
+		}
+	}
+	t.Logf("%d queries agree with the PGN (%d games)", checked, len(games))
+}
+
+// testThroughOracle compares the games GamesPage lists through a few
+// positions, filtered and not, with the games of the PGN that start with
+// the position's moves.
+func testThroughOracle(t *testing.T, st *store.Store, games []oracleGame) {
+	x := New(st)
+	blitz, _ := book.ParseSpeeds("blitz")
+	for _, prefix := range [][]string{{"e4", "c5"}, {"d4", "Nf6"}, {"c4", "e5"}} {
+		line, err := ParseLine(board.StartPosition(), strings.Join(prefix, " "), LineOptions{Notation: Movetext})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fen3 := strings.Join(strings.Fields(line[len(line)-1].FEN())[:3], " ")
+		for _, sel := range []book.Selection{{}, {Speeds: blitz}} {
+			want, fromFEN := 0, 0
+			for i := range games {
+				g := &games[i]
+				if sel.Speeds != 0 && g.speed != "blitz" {
+					continue
+				}
+				if g.fen == "" && len(g.first) >= len(prefix) && slices.Equal(g.first[:len(prefix)], prefix) {
+					want++
+				}
+				if g.fen != "" && g.fen == fen3 {
+					fromFEN++
+					want++
+				}
+			}
+			var ids []string
+			p := line[len(line)-1]
+			err := book.GamesThrough(context.Background(), st, &p, book.ThroughOptions{Sel: sel}, func(id store.GameID, _ []byte, ply int) (bool, error) {
+				if ply != len(prefix) && ply != 0 {
+					t.Errorf("%v: game %s reaches the position at ply %d", prefix, id, ply)
+				}
+				ids = append(ids, id.String())
+				return true, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ids) != want || want == 0 {
+				t.Errorf("%v %+v: %d games through the position, the PGN has %d (%d set up from it)", prefix, sel, len(ids), want, fromFEN)
+			}
+			if !slices.IsSorted(ids) {
+				t.Errorf("%v: games not in id order", prefix)
+			}
+			// Pages 2 and 3 of 7 games are the scan's 8th to 21st games.
+			for page := 2; page <= 3; page++ {
+				out, err := x.GamesPage(context.Background(), p, sel, page, 7, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, g := range out.Games {
+					got = append(got, g.ID)
+				}
+				end := min(len(ids), page*7)
+				if wantPage := ids[min(len(ids), (page-1)*7):end]; !slices.Equal(got, wantPage) || out.More != (len(ids) > end) {
+					t.Errorf("%v page %d: %v more=%v, want %v", prefix, page, got, out.More, wantPage)
+				}
+			}
+		}
+	}
+}
+
+// oracleRequest answers GET u through h and decodes the answer.
+func oracleRequest(t *testing.T, h http.Handler, u string) *Moves {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, u, nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", u, rec.Code, rec.Body)
+	}
+	var out Moves
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		t.Fatalf("GET %s: %v", u, err)
+	}
+	return &out
+}
+
+// sanToUCI returns the UCI list of SAN moves from the start position.
+func sanToUCI(t *testing.T, sans []string) string {
+	p, err := ParseFEN("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := ParseLine(p, strings.Join(sans, " "), LineOptions{Notation: Movetext})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ucis []string
+	for i := 1; i < len(line); i++ {
+		prev := line[i-1]
+		for _, m := range prev.LegalMoves(nil) {
+			q := prev
+			q.Play(m)
+			if q.FEN() == line[i].FEN() {
+				ucis = append(ucis, m.String())
+			}
+		}
+	}
+	return strings.Join(ucis, ",")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func containsInt(list []int, n int) bool {
+	for _, x := range list {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}

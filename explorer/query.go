@@ -1,0 +1,173 @@
+package explorer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/stats"
+)
+
+// The filters and list sizes of a query, read the same way from the
+// command's flags and the API's parameters (the lichess explorer's names:
+// speeds, ratings, since, until, topGames, recentGames).
+
+// DefaultGames is how many top and how many recent games a query lists
+// unless it asks otherwise, as the lichess explorer does.
+const DefaultGames = 4
+
+// MaxGames is the most top or recent games a query may ask for: the
+// lichess explorer's bound for masters' topGames. A position lists fewer
+// when its moves' references hold fewer (each move keeps its 4 best-rated
+// and 4 latest games, stats.MaxRefs).
+const MaxGames = 15
+
+// Query is what a query asks beyond its position.
+type Query struct {
+	// Sel selects the games counted and listed; the zero Selection
+	// counts every game, and only then are the moves' performance and
+	// first and last dates given (the store keeps them unfiltered).
+	Sel book.Selection
+	// TopGames and RecentGames are how many top and recent games to list
+	// (0 to MaxGames); see NewQuery for the defaults.
+	TopGames, RecentGames int
+}
+
+// NewQuery returns the query of every game with the default list sizes.
+func NewQuery() Query { return Query{TopGames: DefaultGames, RecentGames: DefaultGames} }
+
+// Filters are the filters of a query as text: the lichess explorer's
+// parameters, the command's flags.
+type Filters struct {
+	Speeds  string // "blitz,rapid": lichess's speeds (ultraBullet ... correspondence)
+	Ratings string // "2000,2200": lichess's rating band floors
+	Since   string // "2024-01" (a month) or "1952" (a year)
+	Until   string // as Since, both included
+}
+
+// Selection parses f into a Selection. Errors match ErrBadInput and name
+// the parameter (with the command's flags: name "-speeds" and so on).
+func (f Filters) Selection(prefix string) (book.Selection, error) {
+	var sel book.Selection
+	var err error
+	if sel.Speeds, err = book.ParseSpeeds(f.Speeds); err != nil {
+		return sel, badParam(prefix+"speeds", f.Speeds, err.Error())
+	}
+	if sel.Bands, err = ParseRatings(f.Ratings); err != nil {
+		return sel, badParam(prefix+"ratings", f.Ratings, err.Error())
+	}
+	if sel.Since, err = ParsePeriod(f.Since, false); err != nil {
+		return sel, badParam(prefix+"since", f.Since, err.Error())
+	}
+	if sel.Until, err = ParsePeriod(f.Until, true); err != nil {
+		return sel, badParam(prefix+"until", f.Until, err.Error())
+	}
+	if sel.Since != 0 && sel.Until != 0 && sel.Since > sel.Until {
+		return sel, fmt.Errorf("%w: %ssince %s is after %suntil %s", ErrBadInput, prefix, f.Since, prefix, f.Until)
+	}
+	return sel, nil
+}
+
+// ParamError is the error for a query parameter (or flag) with a bad value.
+type ParamError struct {
+	Name, Value, Reason string
+}
+
+// Error implements error.
+func (e *ParamError) Error() string {
+	return fmt.Sprintf("%s=%s: %s", e.Name, quoteBounded(e.Value), e.Reason)
+}
+
+// Unwrap returns ErrBadInput.
+func (e *ParamError) Unwrap() error { return ErrBadInput }
+
+func badParam(name, value, reason string) error {
+	return &ParamError{Name: name, Value: value, Reason: reason}
+}
+
+// quoteBounded quotes at most maxEcho bytes of s; a short value of plain
+// characters is not quoted (moves=-1).
+func quoteBounded(s string) string {
+	if len(s) <= maxEcho && s != "" && !strings.ContainsAny(s, " \"") && strconv.Quote(s) == `"`+s+`"` {
+		return s
+	}
+	if len(s) > maxEcho {
+		return strconv.Quote(s[:maxEcho]) + fmt.Sprintf("... (%d bytes more)", len(s)-maxEcho)
+	}
+	return strconv.Quote(s)
+}
+
+// ParseRatings parses a comma-separated list of lichess rating band floors
+// (0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500) into a set of bands
+// (bit b for book.BandOf's band b); "" is no filter.
+func ParseRatings(list string) (uint16, error) {
+	var bands uint16
+	for _, v := range strings.Split(list, ",") {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		found := false
+		for b := 0; err == nil && b < book.NumBands; b++ {
+			if book.BandFloor(b) == n {
+				bands |= 1 << b
+				found = true
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("unknown rating band %q (want some of 0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500)", v)
+		}
+	}
+	return bands, nil
+}
+
+// ParsePeriod parses a month "2024-01" (or "2024.01") or a year "2024"
+// into a period; "" is no bound. A year stands for its first month when
+// it starts a range (undated-month games of the year included: they sort
+// before January) and for December when it ends one (end true).
+func ParsePeriod(s string, end bool) (stats.Period, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	ys, ms, hasMonth := strings.Cut(strings.ReplaceAll(s, ".", "-"), "-")
+	y, err := strconv.Atoi(ys)
+	if err != nil || len(ys) != 4 || y < 1 {
+		return 0, fmt.Errorf("want a month YYYY-MM or a year YYYY")
+	}
+	if !hasMonth {
+		if end {
+			return stats.Period(y<<4 | 12), nil
+		}
+		return stats.Period(y << 4), nil
+	}
+	m, err := strconv.Atoi(ms)
+	if err != nil || len(ms) != 2 || m < 1 || m > 12 {
+		return 0, fmt.Errorf("want a month YYYY-MM (01 to 12) or a year YYYY")
+	}
+	return stats.Period(y<<4 | m), nil
+}
+
+// ParseCount parses a count parameter ("topGames=10"): a whole number from
+// 0 to most; "" gives def.
+func ParseCount(name, s string, def, most int) (int, error) {
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 0 || n > most {
+		return 0, badParam(name, s, fmt.Sprintf("want a whole number from 0 to %d", most))
+	}
+	return n, nil
+}
+
+// FormatPeriod formats a period as the lichess explorer's month,
+// "2024-01"; a period known to its year only is "2024".
+func FormatPeriod(p stats.Period) string {
+	if p.Month() == 0 {
+		return fmt.Sprintf("%04d", p.Year())
+	}
+	return fmt.Sprintf("%04d-%02d", p.Year(), p.Month())
+}
