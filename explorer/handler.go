@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
 )
@@ -87,6 +88,7 @@ type refresher interface {
 // server answers the API's requests from one store.
 type server struct {
 	src  Source
+	opts HandlerOptions
 	bufs sync.Pool // *bytes.Buffer for the answers
 }
 
@@ -97,9 +99,15 @@ type server struct {
 //
 // The handler logs the failures of the store (500) to the ErrorLog of the
 // http.Server that serves it, else to the standard logger.
-func NewHandler(src Source) http.Handler {
-	s := &server{src: src}
+func NewHandler(src Source) http.Handler { return NewHandlerWith(src, HandlerOptions{}) }
+
+// NewHandlerWith is NewHandler with options: a Polyglot book to show.
+func NewHandlerWith(src Source, opts HandlerOptions) http.Handler {
+	s := &server{src: src, opts: opts}
 	mux := http.NewServeMux()
+	s.routePage(mux)
+	s.get(mux, "/position/{code}", s.position)
+	s.get(mux, "/polyglot", s.polyglotMoves)
 	s.get(mux, "/moves", s.movesOf(ours))
 	s.get(mux, "/lichess", s.movesOf(lichessAPI))
 	s.get(mux, "/masters", s.movesOf(mastersAPI))
@@ -194,7 +202,7 @@ func (s *server) get(mux *http.ServeMux, pattern string, h http.HandlerFunc) {
 }
 
 func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no such path %q (the API has GET /moves, /lichess, /masters, /lichess/history, /games, /game/{id}, /masters/pgn/{id})", r.URL.Path))
+	s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no such path %q (the API has GET /moves, /lichess, /masters, /lichess/history, /games, /game/{id}, /masters/pgn/{id}, /position/{code}, /polyglot; the page is at /)", r.URL.Path))
 }
 
 // endpoint is what one of the moves endpoints takes.
@@ -204,16 +212,20 @@ type endpoint struct {
 	sanMoves          bool
 	defTop, defRecent int // topGames and recentGames when not given
 	filters           bool
+	// performance says whether the answer gives the moves' performance
+	// (ours; the lichess explorer's answers have none, which saves
+	// reading the position after every move).
+	performance bool
 }
 
 // The moves endpoints: ours (/moves), and the lichess explorer's /lichess
 // and /masters with their parameters and defaults.
 var (
-	ours        = endpoint{params: []string{"variant", "fen", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames"}, sanMoves: true, defTop: DefaultGames, defRecent: DefaultGames, filters: true}
+	ours        = endpoint{params: []string{"variant", "fen", "pos", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames"}, sanMoves: true, defTop: DefaultGames, defRecent: DefaultGames, filters: true, performance: true}
 	lichessAPI  = endpoint{params: []string{"variant", "fen", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames"}, defTop: DefaultGames, defRecent: DefaultGames, filters: true}
 	mastersAPI  = endpoint{params: []string{"variant", "fen", "play", "moves", "since", "until", "topGames"}, defTop: MaxGames}
 	historyAPI  = endpoint{params: []string{"variant", "fen", "play", "speeds", "ratings", "since", "until"}, filters: true}
-	gamesParams = []string{"variant", "fen", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames", "page", "perPage"}
+	gamesParams = []string{"variant", "fen", "pos", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames", "page", "perPage"}
 )
 
 // request is a parsed request of the moves, history and games endpoints.
@@ -239,7 +251,7 @@ func parseRequest(r *http.Request, ep endpoint) (*request, error) {
 	if v := q.Get("variant"); v != "" && v != "standard" {
 		return nil, badParam("variant", v, "only standard chess is stored")
 	}
-	req := &request{q: q, query: Query{TopGames: ep.defTop, RecentGames: ep.defRecent}}
+	req := &request{q: q, query: Query{TopGames: ep.defTop, RecentGames: ep.defRecent, Performance: ep.performance}}
 	sans := q.Get("moves")
 	if n, err := strconv.Atoi(sans); err == nil { // lichess: moves=12
 		if n < 0 {
@@ -249,7 +261,22 @@ func parseRequest(r *http.Request, ep endpoint) (*request, error) {
 	} else if sans != "" && !ep.sanMoves {
 		return nil, badParam("moves", sans, "want the most moves to list (give the moves played with play=e2e4,e7e5)")
 	}
-	if req.line, err = requestLine(q.Get("fen"), q.Get("play"), sans); err != nil {
+	fen := q.Get("fen")
+	if code := q.Get("pos"); code != "" {
+		if fen != "" {
+			return nil, fmt.Errorf("%w: give the position with fen or pos, not both", ErrBadInput)
+		}
+		k, err := keys.ParseCode(code)
+		var p board.Position
+		if err == nil {
+			p, err = keys.Decode(k)
+		}
+		if err != nil {
+			return nil, badParam("pos", code, err.Error())
+		}
+		fen = p.FEN()
+	}
+	if req.line, err = requestLine(fen, q.Get("play"), sans); err != nil {
 		return nil, err
 	}
 	f := Filters{Since: q.Get("since"), Until: q.Get("until")}

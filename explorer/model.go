@@ -11,6 +11,7 @@ import "github.com/chessbook/chessbook/pgn"
 // opening) with a few fields of our own (fen, unknown).
 type Moves struct {
 	FEN     string `json:"fen"`     // the position looked up
+	Key     string `json:"key"`     // its key as URL-safe text (keys.Text)
 	White   uint64 `json:"white"`   // games won by White, over all moves
 	Draws   uint64 `json:"draws"`   // games drawn
 	Black   uint64 `json:"black"`   // games won by Black

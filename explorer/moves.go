@@ -30,7 +30,10 @@ import (
 //     the move, where the opponent is the mover: the mean rating of whoever
 //     moved from it. That position's games include transpositions into it
 //     and leave out games that ended on it, so the performance is an
-//     estimate; it is null when no opponent rating is known.
+//     estimate; it is null when no opponent rating is known, and in the
+//     answers of /lichess and /masters (Query.Performance false), as in
+//     the lichess explorer's: reading the position after every move is
+//     most of the cost of an answer.
 //   - the position totals are the sums over every move played from it
 //     (games that ended in the position are not recorded by the book). In
 //     a -count game book that is the number of games that played on from
@@ -71,6 +74,7 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}
+	out.Key = keys.Text(k)
 	out.Opening = OpeningOf(line)
 	if !found {
 		return out, nil
@@ -105,9 +109,12 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 			if !p.IsLegal(me.Move) {
 				return nil, fmt.Errorf("position %s: stored move %s is not legal (corrupt store?)", p.FEN(), me.Move)
 			}
-			opp, oppKnown, err := x.opponentRating(p, me.Move)
-			if err != nil {
-				return nil, err
+			var opp float64
+			var oppKnown bool
+			if q.Performance {
+				if opp, oppKnown, err = x.opponentRating(p, me.Move); err != nil {
+					return nil, err
+				}
 			}
 			add(me.Move, moveOf(p.SAN(me.Move), me, white, opp, oppKnown))
 		}

@@ -32,10 +32,17 @@ type Query struct {
 	// TopGames and RecentGames are how many top and recent games to list
 	// (0 to MaxGames); see NewQuery for the defaults.
 	TopGames, RecentGames int
+	// Performance asks for the moves' rating performance, which reads the
+	// position after every move (for the opponents' ratings). The lichess
+	// explorer's answers have none.
+	Performance bool
 }
 
-// NewQuery returns the query of every game with the default list sizes.
-func NewQuery() Query { return Query{TopGames: DefaultGames, RecentGames: DefaultGames} }
+// NewQuery returns the query of every game with the default list sizes and
+// the moves' performance.
+func NewQuery() Query {
+	return Query{TopGames: DefaultGames, RecentGames: DefaultGames, Performance: true}
+}
 
 // Filters are the filters of a query as text: the lichess explorer's
 // parameters, the command's flags.

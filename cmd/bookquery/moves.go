@@ -89,7 +89,7 @@ func (qf *queryFlags) addFilters(fs *flag.FlagSet) {
 
 // query returns the query the flags give. Errors match explorer.ErrBadInput.
 func (qf *queryFlags) query() (explorer.Query, error) {
-	q := explorer.Query{TopGames: qf.top, RecentGames: qf.recent}
+	q := explorer.Query{TopGames: qf.top, RecentGames: qf.recent, Performance: true}
 	var err error
 	if q.Sel, err = qf.f.Selection("-"); err != nil {
 		return q, err

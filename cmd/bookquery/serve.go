@@ -9,12 +9,14 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -28,7 +30,7 @@ import (
 
 var serveCmd = &command{
 	name:    "serve",
-	args:    "[-addr HOST:PORT] [-cache MiB]",
+	args:    "[-addr HOST:PORT] [-cache MiB] [-max-conns N] [-book BOOK.bin]",
 	summary: "serve the store over HTTP with the lichess explorer's API: GET /lichess?play=e2e4,e7e5, /masters, /lichess/history; ours: /moves, /games, /game/ID (-db DIR)",
 	run:     runServe,
 }
@@ -44,6 +46,7 @@ func runServe(e *env, args []string) error {
 	addr := fs.String("addr", "localhost:8080", "the address to listen on, HOST:PORT (port 0: any free port, logged at start)")
 	cache := fs.Int("cache", 512, "the store's block cache in MiB: the more of the store it holds, the fewer reads from disk")
 	maxConns := fs.Int("max-conns", 1024, "the most client connections open at once; more wait to be accepted")
+	bookPath := fs.String("book", "", "a Polyglot book (BOOK.bin) that the page shows beside the store's moves (GET /polyglot)")
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
@@ -58,6 +61,14 @@ func runServe(e *env, args []string) error {
 	}
 	if e.db == "" {
 		return badInput("no book given: use 'bookquery -db DIR serve ...' with DIR a store built by bookbuild")
+	}
+	var opts explorer.HandlerOptions
+	if *bookPath != "" {
+		b, err := polyglot.OpenBook(*bookPath)
+		if err != nil {
+			return badInput("-book: %v", err)
+		}
+		opts.Book, opts.BookName = b, filepath.Base(*bookPath)
 	}
 	live, err := store.OpenLive(e.db, store.Options{CacheSize: int64(*cache) << 20})
 	if errors.Is(err, store.ErrNotExist) {
@@ -80,8 +91,8 @@ func runServe(e *env, args []string) error {
 		stop() // a second signal during the shutdown kills the process
 	}()
 	go follow(ctx, live, logger)
-	logger.Printf("serving %s on http://%s (GET /lichess?play=e2e4,e7e5, /masters, /moves, /games, /game/ID); stop with SIGINT or SIGTERM", live.Dir(), ln.Addr())
-	return serve(ctx, ln, explorer.NewHandler(live), logger)
+	logger.Printf("serving %s on http://%s (the explorer page at /; the API: GET /lichess?play=e2e4,e7e5, /masters, /moves, /games, /game/ID); stop with SIGINT or SIGTERM", live.Dir(), ln.Addr())
+	return serve(ctx, ln, explorer.NewHandlerWith(live, opts), logger)
 }
 
 // follow refreshes live every refreshEvery until ctx is done, logging
