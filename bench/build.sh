@@ -54,13 +54,13 @@ row "polyglot make-book -max-ply 40" "$games" "$t_pg40" "$rss_pg40" "$(size "$ca
 
 same=(-q -count occurrence -keep-duplicates)
 read -r t_bb rss_bb < <(measure bb "$bb" -db "$cache/bb.db" "${same[@]}" -max-ply 1024 "$clean")
-row "bookbuild, make-book's work, -max-ply 1024 (cleaned)" "$(field bb 'games ingested')" "$t_bb" "$rss_bb" "$(size "$cache/bb.db")"
+row "bookbuild, make-book's work, -max-ply 1024 (cleaned)" "$(field bb 'games stored')" "$t_bb" "$rss_bb" "$(size "$cache/bb.db")"
 read -r t_bb40 rss_bb40 < <(measure bb40 "$bb" -db "$cache/bb40.db" "${same[@]}" -max-ply 40 "$clean")
-row "bookbuild, make-book's work, -max-ply 40 (cleaned)" "$(field bb40 'games ingested')" "$t_bb40" "$rss_bb40" "$(size "$cache/bb40.db")"
+row "bookbuild, make-book's work, -max-ply 40 (cleaned)" "$(field bb40 'games stored')" "$t_bb40" "$rss_bb40" "$(size "$cache/bb40.db")"
 read -r t_zst rss_zst < <(measure zst "$bb" -db "$cache/zst.db" "${same[@]}" -max-ply 1024 "$input")
-row "bookbuild, make-book's work, original input" "$(field zst 'games ingested')" "$t_zst" "$rss_zst" "$(size "$cache/zst.db")"
+row "bookbuild, make-book's work, original input" "$(field zst 'games stored')" "$t_zst" "$rss_zst" "$(size "$cache/zst.db")"
 read -r t_def rss_def < <(measure def "$bb" -db "$cache/def.db" -q "$input")
-n_def=$(field def 'games ingested')
+n_def=$(field def 'games stored')
 row "bookbuild (defaults), original input" "$n_def" "$t_def" "$rss_def" "$(size "$cache/def.db")"
 
 if [ "$scale" -gt 0 ]; then
@@ -75,21 +75,21 @@ if [ "$scale" -gt 0 ]; then
   fi
   read -r t_x rss_x < <(measure x "$bb" -db "$cache/x.db" -q -progress none - <"$xin")
   repeat=$saved
-  n_x=$(field x 'games ingested')
+  n_x=$(field x 'games stored')
   row "bookbuild (defaults), ${scale}x the input, distinct, stdin" "$n_x" "$t_x" "$rss_x" "$(size "$cache/x.db")"
 fi
 
 if [ -n "$add" ]; then
   read -r t_alone rss_alone < <(measure alone "$bb" -db "$cache/alone.db" -q "$add")
-  row "bookbuild (defaults), ADD alone" "$(field alone 'games ingested')" "$t_alone" "$rss_alone" "$(size "$cache/alone.db")"
+  row "bookbuild (defaults), ADD alone" "$(field alone 'games stored')" "$t_alone" "$rss_alone" "$(size "$cache/alone.db")"
   copy_def() { cp -r "$cache/def.db" "$1"; }
   read -r t_added rss_added < <(setup=copy_def measure added "$bb" -db "$cache/added.db" -q "$add")
-  row "bookbuild (defaults), ADD added to the input's store" "$(field added 'games ingested')" "$t_added" "$rss_added" "$(size "$cache/added.db")"
+  row "bookbuild (defaults), ADD added to the input's store" "$(field added 'games stored')" "$t_added" "$rss_added" "$(size "$cache/added.db")"
 fi
 
 if [ -n "$project" ]; then
   read -r t_proj rss_proj < <(measure proj "$bb" -db "$cache/proj.db" -q "$project")
-  n_proj=$(field proj 'games ingested')
+  n_proj=$(field proj 'games stored')
   row "bookbuild (defaults), PROJECT" "$n_proj" "$t_proj" "$rss_proj" "$(size "$cache/proj.db")"
 fi
 

@@ -34,6 +34,34 @@ type BuildOptions struct {
 	Compact bool
 	// Progress, if not nil, is called with the pipeline's progress.
 	Progress func(ingest.Progress)
+	// Phase, if not nil, is called as each phase after the reading starts:
+	// PhaseWrite once the inputs are read (sum: the pipeline's final
+	// counts), PhaseCompact before a compaction, PhaseClose before the
+	// store is closed (its background work waited for).
+	Phase func(phase Phase, sum *ingest.Summary)
+}
+
+// Phase is a phase of a build after the reading, for progress displays.
+type Phase int
+
+// The phases of a build, in order.
+const (
+	PhaseWrite   Phase = iota + 1 // the workers' last tables are merged and committed
+	PhaseCompact                  // the store is compacted
+	PhaseClose                    // the store is closed
+)
+
+// String names the phase as progress displays say it.
+func (p Phase) String() string {
+	switch p {
+	case PhaseWrite:
+		return "writing the store"
+	case PhaseCompact:
+		return "compacting the store"
+	case PhaseClose:
+		return "closing the store"
+	}
+	return "phase?"
 }
 
 // BuildResult is what a build did, as far as it went.
@@ -93,8 +121,10 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 	b := NewBuilder(st, o.Options, workers)
 	sum, runErr := ingestInto(ctx, b, o, workers)
 	if runErr == nil && o.Compact && st.Meta().Runs >= compactRuns {
+		o.phase(PhaseCompact, sum)
 		runErr = compact(ctx, st)
 	}
+	o.phase(PhaseClose, sum)
 	res.Store, err = closeStore(st)
 	if err != nil && runErr == nil {
 		runErr = err
@@ -117,6 +147,7 @@ func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers int) (*
 	if ctx.Err() != nil {
 		b.Abort() // AfterFunc's call may still be on its way
 	}
+	o.phase(PhaseWrite, sum)
 	// Whole games only ever reach a table, so what the workers hold is
 	// consistent; after an interruption (Abort) it is dropped.
 	if ferr := b.Finish(); ferr != nil && err == nil {
@@ -126,6 +157,13 @@ func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers int) (*
 		err = ctx.Err() // interrupted after the input ended: Finish dropped what it held
 	}
 	return sum, err
+}
+
+// phase calls o.Phase, if set.
+func (o *BuildOptions) phase(p Phase, sum *ingest.Summary) {
+	if o.Phase != nil {
+		o.Phase(p, sum)
+	}
 }
 
 // compactRuns is the number of ingestions since the last compaction

@@ -41,7 +41,8 @@ func TestServeErrors(t *testing.T) {
 		{"GET", "/moves?fen=%zz", 400, []string{"bad query"}},
 		{"GET", "/moves?play=" + long, 400, []string{"more than 1000 moves"}},
 		{"GET", "/moves/", 404, []string{"no such path", "/moves/"}},
-		{"GET", "/", 404, []string{"no such path"}},
+		{"GET", "/nowhere", 404, []string{"no such path"}},
+		{"GET", "/static/", 404, []string{"no such path"}},
 		{"GET", "/game/12", 400, []string{"want 16 hex digits"}},
 		{"POST", "/moves", 405, []string{"method POST not allowed", "GET"}},
 		{"DELETE", "/moves?play=e2e4", 405, []string{"method DELETE not allowed"}},
@@ -155,6 +156,11 @@ func TestLichessEndpoints(t *testing.T) {
 	get("/games?play=e2e4,e7e5&page=1&perPage=3", &page)
 	if len(page.Games) != 3 || !page.More || page.Games[0].Ply != 2 {
 		t.Errorf("/games page 1: %+v", page)
+	}
+	for path, want := range map[string]string{"/": "text/html", "/static/app.js": "javascript", "/static/vendor/chess.js/chess.js": "javascript", "/static/vendor/cm-chessboard/assets/pieces/standard.svg": "image/svg"} {
+		if code, body, ctype := querytest.Get(t, srv, path); code != 200 || !strings.Contains(ctype, want) || len(body) < 100 {
+			t.Errorf("GET %s: %d %s, %d bytes; want the page's file", path, code, ctype, len(body))
+		}
 	}
 	code, body, ctype := querytest.Get(t, srv, "/masters/pgn/"+page.Games[0].ID)
 	if code != 200 || ctype != "application/x-chess-pgn" || !strings.Contains(body, "1. e4 e5") {

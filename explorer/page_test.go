@@ -240,6 +240,13 @@ func TestPage(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
+	var eventTag string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`[...document.querySelectorAll("#game-tags tr")].filter(tr => tr.children[0].textContent === "Event").map(tr => tr.children[1].textContent).join("")`, &eventTag)); err != nil {
+		t.Fatal(err)
+	}
+	if eventTag == "" {
+		t.Error("the open game's tags show no Event")
+	}
 	if current != "2" || title == "" {
 		t.Errorf("the top game %q opens at ply %s, want 2", title, current)
 	}

@@ -17,10 +17,11 @@ type Tag struct {
 
 // tagJSON is the JSON form of a Tag: its name and value as strings.
 type tagJSON struct {
-	Name, Value string
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
-// MarshalJSON encodes t as {"Name": name, "Value": value} with both as
+// MarshalJSON encodes t as {"name": name, "value": value} with both as
 // JSON strings (tag text is UTF-8), not as base64 byte arrays.
 func (t Tag) MarshalJSON() ([]byte, error) {
 	return json.Marshal(tagJSON{Name: string(t.Name), Value: string(t.Value)})

@@ -110,7 +110,7 @@ func TestTagJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `[{"Name":"White","Value":"Müller \"Jörg\""}]`; string(b) != want {
+	if want := `[{"name":"White","value":"Müller \"Jörg\""}]`; string(b) != want {
 		t.Errorf("JSON %s, want %s", b, want)
 	}
 	var back []Tag
@@ -120,7 +120,7 @@ func TestTagJSON(t *testing.T) {
 	if len(back) != 1 || !bytes.Equal(back[0].Name, tags[0].Name) || !bytes.Equal(back[0].Value, tags[0].Value) {
 		t.Errorf("JSON round trip gives %q", back)
 	}
-	if err := json.Unmarshal([]byte(`[{"Name":1}]`), &back); err == nil {
+	if err := json.Unmarshal([]byte(`[{"name":1}]`), &back); err == nil {
 		t.Error("a number as a tag name was accepted")
 	}
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -71,10 +72,11 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.quiet, "q", false, "no progress output")
 	fs.StringVar(&c.progress, "progress", "auto", "progress display: auto (bar on a terminal, lines otherwise), bar, lines, none")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: bookbuild -db DIR [flags] INPUT...\n\nINPUT is a PGN file (plain, .zst, .gz or .bz2, detected by content) or - for stdin.\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: bookbuild -db DIR [flags] INPUT...\n       bookbuild savings [flags] INPUT...   (every encoding measured on the input: 'bookbuild savings -h')\n\n"+
+			"INPUT is a PGN file (plain, .zst, .gz or .bz2, detected by content), a directory (its PGN files,\nin name order) or - for stdin. Flags may come before or after the inputs.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		return nil, err
 	}
 	c.inputs = fs.Args()
@@ -130,6 +132,14 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 			return nil, fmt.Errorf("-report %s: %w", c.report, err)
 		}
 	}
+	files, notes, err := ingest.ExpandInputs(c.inputs)
+	if err != nil {
+		return nil, fmt.Errorf("no work done: %w", err)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "bookbuild: %s\n", n)
+	}
+	c.inputs, c.build.Inputs = files, files
 	if c.quiet {
 		c.progress = "none"
 	}
@@ -179,7 +189,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	prog := newProgress(c.progress, stderr)
-	res, err := book.Build(ctx, book.BuildOptions{Options: c.build, Dir: c.db, Workers: c.workers, Compact: c.compact, Progress: prog.update})
+	res, err := book.Build(ctx, book.BuildOptions{Options: c.build, Dir: c.db, Workers: c.workers, Compact: c.compact, Progress: prog.update, Phase: prog.phase})
 	prog.finish()
 	if res.Summary != nil {
 		printSummary(stdout, res.Summary, res.Stats, res.Store)
@@ -266,7 +276,7 @@ func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *book.Store
 	}
 	fmt.Fprintf(w, "games read:      %d\n", s.Games)
 	if bs != nil {
-		fmt.Fprintf(w, "games ingested:  %d (stored)\n", bs.Games)
+		fmt.Fprintf(w, "games stored:    %d\n", bs.Games)
 		fmt.Fprintf(w, "duplicates:      %d (same players, date, round, result and moves as a game stored before)\n", bs.Duplicates)
 		if bs.Uncommitted > 0 {
 			fmt.Fprintf(w, "not written:     %d (not committed to the store: the run was interrupted or failed; a re-run adds them)\n", bs.Uncommitted)
@@ -309,7 +319,7 @@ func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *book.Store
 		fmt.Fprintf(w, "  ... %d more (all of them with -report FILE.json)\n", rest)
 	}
 	if s.Warned > 0 {
-		fmt.Fprintf(w, "warnings:        %d (games ingested all the same)\n", s.Warned)
+		fmt.Fprintf(w, "warnings:        %d (about games stored all the same)\n", s.Warned)
 		for i, x := range s.Warnings {
 			if i == perReason {
 				fmt.Fprintf(w, "  ... %d more (all of them with -report FILE.json)\n", s.Warned-perReason)
@@ -335,12 +345,13 @@ func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *book.Store
 
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
-// reportJSON is the shape of the -report file. Games = Ingested + the
-// skipped games; with -db, Ingested = Stored + Uncommitted + Duplicates +
+// reportJSON is the shape of the -report file, in the summary's words:
+// read, replayed, stored. Games = Replayed + the
+// skipped games; with -db, Replayed = Stored + Uncommitted + Duplicates +
 // NotStored + Filtered (without -db those are 0).
 type reportJSON struct {
 	Games       int64            `json:"games"`       // games read
-	Ingested    int64            `json:"ingested"`    // games replayed and handed to the builder
+	Replayed    int64            `json:"replayed"`    // games replayed and handed to the builder (the summary's "games replayed" without -db)
 	Stored      int64            `json:"stored"`      // games added to the store
 	Uncommitted int64            `json:"uncommitted"` // games whose write to the store failed (the run failed)
 	Duplicates  int64            `json:"duplicates"`  // games already stored, or earlier in the input
@@ -368,7 +379,7 @@ type errorJSON struct {
 }
 
 func writeReport(path string, s *ingest.Summary, bs *book.Stats) error {
-	r := reportJSON{Games: s.Games, Ingested: s.Ingested, Plies: s.Plies, FilteredBy: map[string]int64{}, Skipped: map[string]int64{}, Errors: []errorJSON{},
+	r := reportJSON{Games: s.Games, Replayed: s.Ingested, Plies: s.Plies, FilteredBy: map[string]int64{}, Skipped: map[string]int64{}, Errors: []errorJSON{},
 		Warned: s.Warned, Warnings: []warningJSON{}}
 	for _, x := range s.Warnings {
 		r.Warnings = append(r.Warnings, warningJSON{File: x.File, Line: x.Line, Detail: x.Detail})

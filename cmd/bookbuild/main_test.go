@@ -24,14 +24,14 @@ func TestBuildAndAddAgain(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"games read:      500", "games ingested:  500", "games skipped:   0", "plies replayed:  38955", "500 games in all (max-ply 0, count game)"} {
+	for _, want := range []string{"games read:      500", "games stored:    500", "games skipped:   0", "plies replayed:  38955", "500 games in all (max-ply 0, count game)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
 	}
 	// The same input again: every game is a duplicate, nothing changes.
 	if code, out, errOut = runCLI(t, "-db", db, "../../testdata/champions500.pgn"); code != 0 ||
-		!strings.Contains(out, "games ingested:  0") || !strings.Contains(out, "duplicates:      500") || !strings.Contains(out, "500 games in all") {
+		!strings.Contains(out, "games stored:    0") || !strings.Contains(out, "duplicates:      500") || !strings.Contains(out, "500 games in all") {
 		t.Fatalf("second run: exit %d, %s %s", code, out, errOut)
 	}
 	// Other build options than the store's: refused, naming both values.
@@ -63,7 +63,7 @@ func TestDuplicates(t *testing.T) {
 	}
 	db := filepath.Join(t.TempDir(), "once")
 	code, out, errOut := runCLI(t, "-db", db, twice)
-	if code != 0 || !strings.Contains(out, "games read:      1000") || !strings.Contains(out, "games ingested:  500") ||
+	if code != 0 || !strings.Contains(out, "games read:      1000") || !strings.Contains(out, "games stored:    500") ||
 		!strings.Contains(out, "duplicates:      500") || !strings.Contains(out, "500 games in all") {
 		t.Fatalf("default: exit %d, %s %s", code, out, errOut)
 	}
@@ -74,7 +74,7 @@ func TestDuplicates(t *testing.T) {
 		if run == 1 {
 			ingested, dups = "0", "1000"
 		}
-		if code != 0 || !strings.Contains(out, "games ingested:  "+ingested) || !strings.Contains(out, "duplicates:      "+dups) ||
+		if code != 0 || !strings.Contains(out, "games stored:    "+ingested) || !strings.Contains(out, "duplicates:      "+dups) ||
 			!strings.Contains(out, "1000 games in all") {
 			t.Fatalf("-keep-duplicates run %d: exit %d, %s %s", run, code, out, errOut)
 		}
@@ -112,10 +112,57 @@ func TestBadUsage(t *testing.T) {
 	}
 }
 
+// TestMissingInput: every input is checked before any work: a missing one,
+// even after a good one, is refused at once (exit 2), with no store made
+// and nothing read.
 func TestMissingInput(t *testing.T) {
-	code, _, errOut := runCLI(t, "-db", filepath.Join(t.TempDir(), "b"), "no/such/file.pgn")
-	if code != 1 || !strings.Contains(errOut, "no/such/file.pgn") {
-		t.Fatalf("exit %d, %q; want 1 and the file named", code, errOut)
+	db := filepath.Join(t.TempDir(), "b")
+	code, out, errOut := runCLI(t, "-db", db, champions, "no/such/file.pgn")
+	if code != 2 || !strings.Contains(errOut, "no/such/file.pgn: no such file or directory") || out != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want 2, no summary and the file named", code, out, errOut)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("a refused run created the store")
+	}
+}
+
+// TestInputsChecked: a directory stands for its PGN files, flags may
+// follow the inputs, and a file that is no PGN (a Polyglot book, an HTML
+// page) is refused before any work, saying what it is.
+func TestInputsChecked(t *testing.T) {
+	dir := t.TempDir()
+	pgnText, err := os.ReadFile(champions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"b.pgn", "a.pgn"} {
+		if err := os.WriteFile(filepath.Join(dir, name), pgnText, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not read"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "db")
+	code, out, errOut := runCLI(t, dir, "-db", db, "-progress", "none", "-keep-duplicates")
+	if code != 0 || !strings.Contains(errOut, dir+": a directory: reading its 2 PGN files in name order") || !strings.Contains(out, "games read:      1000") {
+		t.Fatalf("a directory of 2 PGN files: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	html := filepath.Join(dir, "page.pgn")
+	if err := os.WriteFile(html, []byte("<!DOCTYPE html>\n<html><body>Not found</body></html>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	book := filepath.Join(dir, "book.bin")
+	if err := os.WriteFile(book, make([]byte, 64), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db2 := filepath.Join(t.TempDir(), "db")
+	code, out, errOut = runCLI(t, "-db", db2, html, book)
+	if code != 2 || out != "" || !strings.Contains(errOut, html+": not PGN: an HTML page") || !strings.Contains(errOut, book+": not PGN: a binary file, maybe a Polyglot book") {
+		t.Errorf("an HTML page and a book: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat(db2); err == nil {
+		t.Error("a refused run created the store")
 	}
 }
 
@@ -128,7 +175,7 @@ func TestReportAndFilters(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"games read:      10001", "games ingested:  9894", "starts from a FEN:   104", "illegal move:        1", "bad FEN:             2",
+	for _, want := range []string{"games read:      10001", "games stored:    9894", "starts from a FEN:   104", "illegal move:        1", "bad FEN:             2",
 		"pgnmentor_Gelfand_illegal_move_31Qxe1.pgn:16: illegal move: 31.Qxe1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)

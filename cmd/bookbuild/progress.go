@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -22,6 +23,10 @@ type progress struct {
 	file  int
 	last  time.Time
 	start time.Time
+	// readDone is set once the reading's final counts are shown;
+	// phaseStart is when the current phase began.
+	readDone   bool
+	phaseStart time.Time
 }
 
 func newProgress(mode string, w io.Writer) *progress {
@@ -71,11 +76,38 @@ func (p *progress) update(pr ingest.Progress) {
 	}
 }
 
+// phase shows a build's phase after the reading: the reading's final
+// counts first (the bar at its end, a last line), then what the build does
+// now, so that no phase passes in silence.
+func (p *progress) phase(ph book.Phase, sum *ingest.Summary) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.mode == "none" {
+		return
+	}
+	if ph == book.PhaseWrite && !p.readDone {
+		p.readDone = true
+		if p.bar != nil {
+			_ = p.bar.Finish()
+			fmt.Fprintln(p.w)
+			p.bar = nil
+		}
+		if sum != nil {
+			fmt.Fprintf(p.w, "read %d games, %d plies in %.1fs\n", sum.Games, sum.Plies, time.Since(p.start).Seconds())
+		}
+	}
+	p.phaseStart = time.Now()
+	fmt.Fprintf(p.w, "%s...\n", ph)
+}
+
 func (p *progress) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar != nil {
 		_ = p.bar.Finish()
 		fmt.Fprintln(p.w)
+	}
+	if p.mode != "none" && p.readDone {
+		fmt.Fprintf(p.w, "done in %.1fs\n", time.Since(p.start).Seconds())
 	}
 }

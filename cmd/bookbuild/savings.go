@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/internal/savings"
 )
 
@@ -35,7 +36,7 @@ func runSavings(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "text", "output format: text, markdown or json")
 	chart := fs.String("chart", "", "also draw the distributions as box plots into this SVG file")
 	workers := fs.Int("workers", 0, "measuring goroutines (0: one per CPU)")
-	bands := fs.String("bands", "ply", "split the figures by ply or by men on the board: ply or men")
+	bands := fs.String("bands", "auto", "split the figures by ply or by men on the board: auto, ply or men (auto: ply, which the input always gives)")
 	every := fs.Int("gamecode-every", 1, "measure the game code on one game in N only (it is the costliest measurement; 1: every game)")
 	keepDups := fs.Bool("keep-duplicates", false, "measure every copy of a game (by default a game met again is skipped, as bookbuild skips it)")
 	quiet := fs.Bool("q", false, "no progress output")
@@ -44,7 +45,7 @@ func runSavings(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, savingsUsage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -52,8 +53,11 @@ func runSavings(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	f, err := savings.ParseFormat(*format)
+	if *bands == "auto" {
+		*bands = string(savings.BandPly)
+	}
 	if err == nil && *bands != string(savings.BandPly) && *bands != string(savings.BandMen) {
-		err = fmt.Errorf("-bands %q: want ply or men", *bands)
+		err = fmt.Errorf("-bands %q: want auto, ply or men", *bands)
 	}
 	if err == nil && *every < 1 {
 		err = fmt.Errorf("-gamecode-every %d: want 1 or more", *every)

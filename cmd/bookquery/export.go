@@ -14,6 +14,7 @@ import (
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/polyglot"
+	"github.com/chessbook/chessbook/store"
 )
 
 var exportCmd = &command{
@@ -40,7 +41,7 @@ func runExport(e *env, args []string) error {
 	fs := e.flags()
 	out := fs.String("o", "", "the Polyglot book to write")
 	var o book.ExportOptions
-	fs.IntVar(&o.MaxPly, "max-ply", 0, "keep moves played before this ply in some game (0: all; make-book's default is 1024)")
+	fs.IntVar(&o.MaxPly, "max-ply", 0, "keep only moves first played before this ply (0: all). It cannot drop a move's later occurrences, so on a -count occurrence store it must be at least the build's -max-ply: for make-book -max-ply N's counts, build with 'bookbuild -max-ply N'")
 	fs.Uint64Var(&o.MinGame, "min-game", 3, "keep moves played at least N times")
 	fs.Float64Var(&o.MinScore, "min-score", 0, "keep moves scoring at least P percent for the mover")
 	fs.BoolVar(&o.OnlyWhite, "only-white", false, "only positions with White to move")
@@ -82,6 +83,14 @@ func runExport(e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
+	if m := st.Meta(); o.MaxPly > 0 && m.CountMode == store.CountOccurrence && (m.MaxPly == 0 || o.MaxPly < m.MaxPly) {
+		built := "all plies"
+		if m.MaxPly > 0 {
+			built = fmt.Sprintf("the first %d plies", m.MaxPly)
+		}
+		return badInput("-max-ply %d: this store counts every occurrence of a position in %s of each game, and export cannot drop the occurrences past ply %d of a position first reached before it, as make-book -max-ply %d does; build a store with 'bookbuild -max-ply %d -count occurrence -keep-duplicates' and export it without -max-ply",
+			o.MaxPly, built, o.MaxPly, o.MaxPly, o.MaxPly)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	entries, es, err := book.Export(ctx, st, o)

@@ -31,6 +31,7 @@ import (
 	"strings"
 
 	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -79,12 +80,14 @@ func (e *env) flags() *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	fs.BoolVar(&e.json, "json", false, "print JSON (one object per line) instead of text")
+	fs.StringVar(&e.db, "db", e.db, "the book store directory (before or after the command's name)")
 	return fs
 }
 
-// parse parses args with fs, turning flag errors into bad-usage errors.
+// parse parses args with fs (flags before, between or after the
+// arguments: see cli.Parse), turning flag errors into bad-usage errors.
 func (e *env) parse(fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
+	err := cli.Parse(fs, args)
 	switch {
 	case err == nil:
 		return nil

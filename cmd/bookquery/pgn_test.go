@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/store"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -102,4 +103,23 @@ func gameKeys(text string) []string {
 	}
 	slices.Sort(keys)
 	return slices.Compact(keys)
+}
+
+// TestExportMaxPlyRefused: export -max-ply below what an occurrence store
+// counts would promise make-book's book and give another; it is refused
+// with the build to run instead, and allowed where it means what it says.
+func TestExportMaxPlyRefused(t *testing.T) {
+	db := buildBookCount(t, store.CountOccurrence, championsPGN)
+	out := filepath.Join(t.TempDir(), "b.bin")
+	stdout, errOut, code := runCmd(t, "-db", db, "export", "-o", out, "-max-ply", "20")
+	if code != 2 || stdout != "" || !strings.Contains(errOut, "bookbuild -max-ply 20 -count occurrence -keep-duplicates") {
+		t.Errorf("export -max-ply 20 of an occurrence store: exit %d, stderr %q; want 2 and the build to run", code, errOut)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("the refused export wrote a book")
+	}
+	game := buildBookCount(t, store.CountGame, championsPGN)
+	if _, errOut, code := runCmd(t, "-db", game, "export", "-o", out, "-max-ply", "20"); code != 0 {
+		t.Errorf("export -max-ply 20 of a game store: exit %d, %s", code, errOut)
+	}
 }

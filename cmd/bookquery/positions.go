@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -140,10 +141,19 @@ func positionsFlags(e *env, args []string) (positionsOptions, error) {
 	if err := e.parse(fs, args); err != nil {
 		return positionsOptions{}, err
 	}
-	if e.json {
+	formatSet := false
+	fs.Visit(func(f *flag.Flag) { formatSet = formatSet || f.Name == "format" })
+	switch {
+	case e.json && formatSet && *format != "ndjson":
+		return positionsOptions{}, badInput("-json and -format %s: -json prints NDJSON; give one of them", *format)
+	case e.json:
 		*format = "ndjson"
 	}
 	switch {
+	case *maxPly >= 0 && *minPly > *maxPly:
+		return positionsOptions{}, badInput("-min-ply %d is above -max-ply %d: no position could be listed", *minPly, *maxPly)
+	case *maxPly < -1:
+		return positionsOptions{}, badInput("-max-ply %d: want -1 (no limit), 0 or more", *maxPly)
 	case fs.NArg() > 0:
 		return positionsOptions{}, badInput("unexpected arguments %q", strings.Join(fs.Args(), " "))
 	case *format != "ndjson" && *format != "csv":

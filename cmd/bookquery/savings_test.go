@@ -40,7 +40,7 @@ func TestSavings(t *testing.T) {
 	// visit), so it has fewer entries; a -count occurrence store has them
 	// all.
 	var r savings.Report
-	if err := json.Unmarshal([]byte(mustRun(t, "-db", db, "savings", "-json")), &r); err != nil {
+	if err := json.Unmarshal([]byte(mustRun(t, "-db", db, "savings", "-full", "-json")), &r); err != nil {
 		t.Fatal(err)
 	}
 	fromPGN, err := savings.FromPGN(context.Background(), []string{pgn}, savings.Options{})
@@ -52,7 +52,7 @@ func TestSavings(t *testing.T) {
 	}
 	var occ savings.Report
 	occDB := buildBookCount(t, store.CountOccurrence, pgn)
-	if err := json.Unmarshal([]byte(mustRun(t, "-db", occDB, "savings", "-json")), &occ); err != nil {
+	if err := json.Unmarshal([]byte(mustRun(t, "-db", occDB, "savings", "-full", "-json")), &occ); err != nil {
 		t.Fatal(err)
 	}
 	if occ.Distinct != fromPGN.Distinct || occ.Entries != fromPGN.Entries {
@@ -78,6 +78,28 @@ func TestSavings(t *testing.T) {
 	}
 	if h := r.Hashes[0]; h.Positions != r.Distinct || h.Collisions != 0 {
 		t.Errorf("hash row: %+v", h)
+	}
+
+	// The short answer: the store against its games as PGN (about the
+	// input's size: the same games, printed by our writer), zstd, and a
+	// Polyglot book of every entry of the full report.
+	var short savingsSummary
+	if err := json.Unmarshal([]byte(mustRun(t, "-db", db, "savings", "-json")), &short); err != nil {
+		t.Fatal(err)
+	}
+	in, err := os.Stat(pgn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if short.Games != 500 || short.PGN < in.Size()*8/10 || short.PGN > in.Size()*12/10 || short.PGNZstd <= 0 || short.PGNZstd >= short.PGN/2 ||
+		short.Polyglot != 16*int64(r.Entries) || short.Store <= 0 || short.KeyBits < 80 || short.KeyBits > 112 || short.FENBits < 3*short.KeyBits {
+		t.Errorf("short answer %+v; input %d bytes", short, in.Size())
+	}
+	text := mustRun(t, "-db", db, "savings")
+	for _, want := range []string{"the store takes", "the games as PGN", "the PGN under zstd -3", "a Polyglot book of every move", "less than FEN", "savings -full"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("short answer lacks %q:\n%s", want, text)
+		}
 	}
 
 	// Men bands on request, Markdown.

@@ -43,7 +43,7 @@ const refreshEvery = 2 * time.Second
 
 func runServe(e *env, args []string) error {
 	fs := e.flags()
-	addr := fs.String("addr", "localhost:8080", "the address to listen on, HOST:PORT (port 0: any free port, logged at start)")
+	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on, HOST:PORT (port 0: any free port, logged at start)")
 	cache := fs.Int("cache", 512, "the store's block cache in MiB: the more of the store it holds, the fewer reads from disk")
 	maxConns := fs.Int("max-conns", 1024, "the most client connections open at once; more wait to be accepted")
 	bookPath := fs.String("book", "", "a Polyglot book (BOOK.bin) that the page shows beside the store's moves (GET /polyglot)")
@@ -52,6 +52,9 @@ func runServe(e *env, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return badInput("unexpected arguments %q", strings.Join(fs.Args(), " "))
+	}
+	if e.json {
+		return badInput("-json: serve always answers JSON (and the page at /); -json is for the other commands")
 	}
 	if *cache < 1 {
 		return badInput("-cache %d: want at least 1 (MiB)", *cache)

@@ -40,21 +40,37 @@ func (r *Report) writeSVG(w io.Writer) error {
 		title string
 		rows  []Row
 	}
-	var moveRows []Row
-	for _, row := range r.MoveRows {
-		if !row.TotalOnly {
-			moveRows = append(moveRows, row)
+	// Only rows with a distribution are drawn, and the titles name only
+	// what is drawn.
+	drawn := func(rows []Row) []Row {
+		var out []Row
+		for _, row := range rows {
+			if !row.TotalOnly && row.All.Count > 0 {
+				out = append(out, row)
+			}
+		}
+		return out
+	}
+	moveRows := drawn(r.MoveRows)
+	moveTitle := "Moves: bits per move"
+	for _, row := range moveRows {
+		if row.Unit == "bits per move (per game)" {
+			moveTitle += " (game codes: each game's mean, weighted by its moves)"
+			break
 		}
 	}
 	panels := []panel{
-		{"Positions: bits per position", r.PositionRows},
-		{"Moves: bits per move (game codes: each game's mean, weighted by its moves)", moveRows},
+		{"Positions: bits per position", drawn(r.PositionRows)},
+		{moveTitle, moveRows},
 	}
+	// Each panel takes its title (30), its rows, the axis (4) and a gap
+	// (40) holding the axis labels (baseline at 14); the last ends below
+	// its labels.
 	height := top
 	for _, p := range panels {
-		height += 50 + rowH*len(p.rows) + 30
+		height += 30 + rowH*len(p.rows) + 4 + 40
 	}
-	height += 30
+	height += 14 + 10 - 40
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	fmt.Fprintf(&b, `<text x="%d" y="24" font-size="16" font-weight="bold">Storage savings: %s</text>`+"\n", left-150, html.EscapeString(chartTitle(r.Inputs)))
