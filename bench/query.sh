@@ -6,13 +6,17 @@
 #   bench/query.sh [INPUT]      default: ../shared/data/large/pgnmentor_players_239files.pgn.zst
 #   BENCH_DB=DIR bench/query.sh reuse a store built by bookbuild from INPUT
 #   REPEAT=20 REQUESTS=30000 CLIENTS=64 COMPACT=1 bench/query.sh
+#   ENDPOINTS="/moves /lichess" bench/query.sh   the endpoints serve is measured on
 #
 # The store is built once into $BENCH_CACHE/query.db (bookbuild defaults)
 # and reused. The measures are the Go benchmarks of cmd/bookquery
 # (bench_test.go says how they work):
 #   - cold moves: the built binary run REPEAT times on positions of real
 #     games, median and p99 in ms (target: 100 ms at most);
-#   - serve max: REQUESTS requests from CLIENTS connections, each sending
+#   - serve max, for each of ENDPOINTS (default /moves, ours with the
+#     moves' performance, and /lichess, the lichess explorer's answer,
+#     which reads no child position): REQUESTS requests from CLIENTS
+#     connections, each sending
 #     its next request when answered: requests/s;
 #   - serve rate=5000, rate=20000: REQUESTS requests on a fixed schedule,
 #     latency from when each was due: p50 and p99 in ms (targets: 5,000/s
@@ -28,6 +32,7 @@ repeat=${REPEAT:-20}
 requests=${REQUESTS:-30000}
 clients=${CLIENTS:-64}
 compact=${COMPACT:-1}
+endpoints=${ENDPOINTS:-/moves /lichess}
 cache=${BENCH_CACHE:-${TMPDIR:-/tmp}/chessbook-bench}
 db=${BENCH_DB:-$cache/query.db}
 mkdir -p "$cache"
@@ -54,7 +59,10 @@ bench() { # label, extra env...
   echo
   echo "== $label"
   gobench ColdMoves "${repeat}x" "$@"
-  gobench Serve "${requests}x" "$@"
+  for ep in $endpoints; do
+    echo "-- serve $ep"
+    gobench Serve "${requests}x" BOOKQUERY_BENCH_PATH="$ep" "$@"
+  done
 }
 bench "store as bookbuild leaves it"
 if [ "$compact" != 0 ]; then

@@ -193,3 +193,23 @@ func TestReportAndFilters(t *testing.T) {
 		t.Fatalf("report %+v", r)
 	}
 }
+
+// TestProgressPhases: with -progress lines the progress goes to the end of
+// the reading (all games counted) and names every phase after it, on
+// stderr only.
+func TestProgressPhases(t *testing.T) {
+	var out, errOut bytes.Buffer
+	db := filepath.Join(t.TempDir(), "db")
+	if code := run([]string{"-progress", "lines", "-db", db, champions}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	text := errOut.String()
+	for _, want := range []string{"read 500 games, 38955 plies", "writing the store...", "closing the store...", "done in "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("progress lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(out.String(), "writing the store") {
+		t.Error("progress on stdout")
+	}
+}
