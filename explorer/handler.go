@@ -299,40 +299,42 @@ func parseRequest(r *http.Request, ep endpoint) (*request, error) {
 	return req, nil
 }
 
-// movesOf returns the handler of a moves endpoint (/moves, /lichess,
-// /masters): see the top of this file.
-func (s *server) movesOf(ep endpoint) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		req, err := parseRequest(r, ep)
-		if err != nil {
-			s.fail(w, r, http.StatusBadRequest, err.Error())
-			return
-		}
-		var out *Moves
-		err = s.query(func(x *Explorer) (err error) { out, err = x.Moves(req.line, req.query); return err })
-		if err != nil {
-			s.fail(w, r, http.StatusInternalServerError, store.ErrorLine(err))
-			return
-		}
-		out.Limit(req.limit)
-		s.reply(w, r, http.StatusOK, out)
-	}
-}
-
-// history answers GET /lichess/history.
-func (s *server) history(w http.ResponseWriter, r *http.Request) {
-	req, err := parseRequest(r, historyAPI)
+// answer answers a request of endpoint ep with what f computes from the
+// store: 400 for a bad request, 500 when the store fails.
+func answer[T any](s *server, w http.ResponseWriter, r *http.Request, ep endpoint, f func(x *Explorer, req *request) (T, error)) {
+	req, err := parseRequest(r, ep)
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	var out *History
-	err = s.query(func(x *Explorer) (err error) { out, err = x.History(req.line, req.query); return err })
+	var out T
+	err = s.query(func(x *Explorer) (err error) { out, err = f(x, req); return err })
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, store.ErrorLine(err))
 		return
 	}
 	s.reply(w, r, http.StatusOK, out)
+}
+
+// movesOf returns the handler of a moves endpoint (/moves, /lichess,
+// /masters): see the top of this file.
+func (s *server) movesOf(ep endpoint) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		answer(s, w, r, ep, func(x *Explorer, req *request) (*Moves, error) {
+			m, err := x.Moves(req.line, req.query)
+			if err == nil {
+				m.Limit(req.limit)
+			}
+			return m, err
+		})
+	}
+}
+
+// history answers GET /lichess/history.
+func (s *server) history(w http.ResponseWriter, r *http.Request) {
+	answer(s, w, r, historyAPI, func(x *Explorer, req *request) (*History, error) {
+		return x.History(req.line, req.query)
+	})
 }
 
 // DefaultPerPage and MaxPerPage bound the pages of GET /games and

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -19,7 +18,6 @@ import (
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/store"
-	"github.com/klauspost/compress/zstd"
 )
 
 // The filters of /lichess and /masters against an oracle that knows no
@@ -189,23 +187,7 @@ func oracleCount(games []oracleGame, prefix []string, keep func(*oracleGame) boo
 	return out
 }
 
-func readZst(t *testing.T, path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := zstd.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	var b strings.Builder
-	if _, err := zr.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
+func readZst(t *testing.T, path string) string { return string(testutil.ReadZst(t, path)) }
 
 func TestFiltersOracle(t *testing.T) {
 	data := testutil.SharedData(t)

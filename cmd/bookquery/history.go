@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/gamecode"
@@ -37,35 +39,59 @@ var pgnCmd = &command{
 	run:     runPGN,
 }
 
-func runHistory(e *env, args []string) error {
-	fs := e.flags()
+// positionQuery is what history and pgn read from their command lines: a
+// position (-fen, -moves) and filters, with the store opened.
+type positionQuery struct {
+	line []board.Position
+	q    explorer.Query
+	st   *store.Store
+}
+
+// openPositionQuery parses args with fs (to which the caller has added its
+// own flags; -fen, -moves and the filters are added here), checks them
+// with check (nil: nothing more), and opens the store. The caller closes
+// the store.
+func openPositionQuery(e *env, fs *flag.FlagSet, args []string, check func() error) (*positionQuery, error) {
 	fen := fs.String("fen", "", "the position in FEN (default: the start position)")
 	moves := fs.String("moves", "", `moves to play from the position, in SAN or UCI`)
 	var qf queryFlags
 	qf.addFilters(fs)
 	if err := e.parse(fs, args); err != nil {
-		return err
+		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return badInput("unexpected arguments %q: give the position with -fen \"FEN\" and the moves with -moves \"e4 e5\" (quoted)", strings.Join(fs.Args(), " "))
+		return nil, badInput("unexpected arguments %q: give the position with -fen \"FEN\" and the moves with -moves \"e4 e5\" (quoted)", strings.Join(fs.Args(), " "))
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return nil, err
+		}
 	}
 	q, err := qf.query()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	line, err := movesLine(*fen, *moves)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if e.db == "" {
-		return badInput("no book given: use 'bookquery -db DIR history ...'")
+		return nil, badInput("no book given: use 'bookquery -db DIR %s ...'", e.cmd.name)
 	}
 	st, err := openBook(e.db)
 	if err != nil {
+		return nil, err
+	}
+	return &positionQuery{line: line, q: q, st: st}, nil
+}
+
+func runHistory(e *env, args []string) error {
+	pq, err := openPositionQuery(e, e.flags(), args, nil)
+	if err != nil {
 		return err
 	}
-	defer st.Close()
-	out, err := explorer.New(st).History(line, q)
+	defer pq.st.Close()
+	out, err := explorer.New(pq.st).History(pq.line, pq.q)
 	if err != nil {
 		return err
 	}
@@ -89,36 +115,18 @@ func runHistory(e *env, args []string) error {
 
 func runPGN(e *env, args []string) error {
 	fs := e.flags()
-	fen := fs.String("fen", "", "the position in FEN (default: the start position)")
-	moves := fs.String("moves", "", `moves to play from the position, in SAN or UCI`)
 	quiet := fs.Bool("q", false, "no progress output")
-	var qf queryFlags
-	qf.addFilters(fs)
-	if err := e.parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return badInput("unexpected arguments %q: give the position with -fen \"FEN\" and the moves with -moves \"e4 e5\" (quoted)", strings.Join(fs.Args(), " "))
-	}
-	if e.json {
-		return badInput("-json: pgn writes PGN; use 'games -page N -json' for the games as JSON")
-	}
-	q, err := qf.query()
+	pq, err := openPositionQuery(e, fs, args, func() error {
+		if e.json {
+			return badInput("-json: pgn writes PGN; use 'games -page N -json' for the games as JSON")
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	line, err := movesLine(*fen, *moves)
-	if err != nil {
-		return err
-	}
-	if e.db == "" {
-		return badInput("no book given: use 'bookquery -db DIR pgn ...'")
-	}
-	st, err := openBook(e.db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
+	defer pq.st.Close()
+	st, line, q := pq.st, pq.line, pq.q
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

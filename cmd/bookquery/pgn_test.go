@@ -11,7 +11,6 @@ import (
 
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/store"
-	"github.com/klauspost/compress/zstd"
 )
 
 // TestPGNAgainstPGNExtract compares the games 'pgn' writes through a
@@ -28,25 +27,10 @@ func TestPGNAgainstPGNExtract(t *testing.T) {
 		}
 	}
 	data := testutil.SharedData(t)
-	f, err := os.Open(filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := zstd.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
 	input := filepath.Join(t.TempDir(), "champions.pgn")
-	out, err := os.Create(input)
-	if err != nil {
+	if err := os.WriteFile(input, testutil.ReadZst(t, filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := zr.WriteTo(out); err != nil {
-		t.Fatal(err)
-	}
-	out.Close()
 	db := buildBook(t, input)
 
 	lines := []string{
