@@ -116,6 +116,10 @@ func TestBadInputStoreCommands(t *testing.T) {
 	add([]string{"-weights"}, "-db", db, "export", "-o", filepath.Join(t.TempDir(), "b.bin"), "-weights", "luck")
 	add([]string{"-max-ply"}, "-db", db, "export", "-o", filepath.Join(t.TempDir(), "b.bin"), "-max-ply", "-2")
 	add([]string{"-o"}, "-db", db, "export")
+	// Flags that contradict each other or do nothing.
+	add([]string{"-min-ply 5 is above -max-ply 3"}, "-db", db, "positions", "-min-ply", "5", "-max-ply", "3")
+	add([]string{"-json and -format csv"}, "-db", db, "positions", "-json", "-format", "csv")
+	add([]string{"serve always answers JSON"}, "-db", db, "serve", "-json")
 	for _, c := range cases {
 		checkBadInput(t, c.args, c.want...)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/chessbook/chessbook/internal/testutil"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/pgn"
 )
@@ -368,5 +369,23 @@ func TestBinary(t *testing.T) {
 		if out, errOut, code := exe(args...); code != 2 || out != "" || !strings.HasPrefix(errOut, "bookquery: ") {
 			t.Errorf("%q: exit status %d, stdout %q, stderr %q; want 2 and a message", args, code, out, errOut)
 		}
+	}
+}
+
+// TestFlagsAnywhere: -db may follow the command's name, and flags may
+// follow the arguments, as in bookbuild.
+func TestFlagsAnywhere(t *testing.T) {
+	db := championsBook(t)
+	before := mustRun(t, "-db", db, "moves", "-moves", "e4", "-json")
+	if after := mustRun(t, "moves", "-moves", "e4", "-db", db, "-json"); after != before {
+		t.Errorf("moves -db DIR after the command:\n%s\nwant\n%s", after, before)
+	}
+	var g explorer.Games
+	if err := json.Unmarshal([]byte(mustRun(t, "games", "-db", db, "-json")), &g); err != nil || len(g.TopGames) == 0 {
+		t.Fatalf("games: %v %+v", err, g)
+	}
+	id := g.TopGames[0].ID
+	if out := mustRun(t, "game", id, "-db", db, "-json"); !strings.Contains(out, `"tags":[{"name":"Event"`) {
+		t.Errorf("game ID -db DIR -json: %.200s", out)
 	}
 }
