@@ -157,7 +157,7 @@ func TestLichessEndpoints(t *testing.T) {
 	if len(page.Games) != 3 || !page.More || page.Games[0].Ply != 2 {
 		t.Errorf("/games page 1: %+v", page)
 	}
-	for path, want := range map[string]string{"/": "text/html", "/static/app.js": "javascript", "/static/vendor/chess.js/chess.js": "javascript", "/static/vendor/cm-chessboard/assets/pieces/standard.svg": "image/svg"} {
+	for path, want := range map[string]string{"/": "text/html", "/static/app.js": "javascript", "/static/vendor/bundle.js": "javascript", "/static/vendor/cm-chessboard/assets/pieces/standard.svg": "image/svg"} {
 		if code, body, ctype := querytest.Get(t, srv, path); code != 200 || !strings.Contains(ctype, want) || len(body) < 100 {
 			t.Errorf("GET %s: %d %s, %d bytes; want the page's file", path, code, ctype, len(body))
 		}

@@ -6,9 +6,7 @@
 // key unless it is the start position, play: UCI moves, ply: the cursor
 // when not at the end, pos: the key of the position on the board, and the
 // filters), so a link reopens the same position and back and forward work.
-import {Chessboard, INPUT_EVENT_TYPE, COLOR} from "./vendor/cm-chessboard/src/Chessboard.js"
-import {Markers, MARKER_TYPE} from "./vendor/cm-chessboard/src/extensions/markers/Markers.js"
-import {Chess} from "./vendor/chess.js/chess.js"
+import {Chessboard, INPUT_EVENT_TYPE, COLOR, Markers, MARKER_TYPE, Chess} from "./vendor/bundle.js"
 
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 const SPEEDS = ["ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"]
