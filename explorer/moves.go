@@ -30,7 +30,8 @@ import (
 //     the move, where the opponent is the mover: the mean rating of whoever
 //     moved from it. That position's games include transpositions into it
 //     and leave out games that ended on it, so the performance is an
-//     estimate; it is null when no opponent rating is known, and in the
+//     estimate; a move played in one game only takes that game's
+//     opponent's rating, exact and without reading the next position; it is null when no opponent rating is known, and in the
 //     answers of /lichess and /masters (Query.Performance false), as in
 //     the lichess explorer's: reading the position after every move is
 //     most of the cost of an answer.
@@ -112,7 +113,11 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 			var opp float64
 			var oppKnown bool
 			if q.Performance {
-				if opp, oppKnown, err = x.opponentRating(p, me.Move); err != nil {
+				if g, ok := games.first(&me.Refs); ok && me.Games() == 1 {
+					// One game played the move: its opponent's rating is
+					// known without reading the position after it.
+					opp, oppKnown = opponentOf(g, white)
+				} else if opp, oppKnown, err = x.opponentRating(p, me.Move); err != nil {
 					return nil, err
 				}
 			}
@@ -219,6 +224,16 @@ func (x *Explorer) opponentRating(p board.Position, m board.Move) (float64, bool
 	}
 	avg, ok := child.Total().AverageRating()
 	return avg, ok, nil
+}
+
+// opponentOf returns the rating of the mover's opponent in game g (the
+// mover is White when white), and whether it is known.
+func opponentOf(g GameRef, white bool) (float64, bool) {
+	r := g.Black.Rating
+	if !white {
+		r = g.White.Rating
+	}
+	return float64(r), r > 0
 }
 
 // moveOf turns one stored move into its explorer form. white says whether
