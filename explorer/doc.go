@@ -33,6 +33,11 @@
 //     package; cmd/bookquery keeps what makes a server of it (the address,
 //     the http.Server and its timeouts, signals and shutdown).
 //
+//   - web.go and web/: the explorer page served at / (index.html, app.js,
+//     style.css, and the board and rules libraries bundled into
+//     web/vendor/bundle.js by web/vendor.sh), embedded in the binary, over
+//     the same API; page_test.go drives it in headless Chromium.
+//
 // The text tables bookquery prints are presentation and stay in the
 // command.
 package explorer
