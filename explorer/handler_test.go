@@ -211,7 +211,8 @@ func TestServeCORSAndPaths(t *testing.T) {
 // 400, with JSON, never a failure of the server.
 func FuzzServeMoves(f *testing.F) {
 	for _, q := range []string{"", "play=e2e4,e7e5", "moves=e4+e5+Nf3", "fen=8/8/8/8/8/8/8/K1k5+w+-+-+0+1", "moves=12", "play=e2e4&moves=3",
-		"fen=" + url.QueryEscape("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1") + "&play=e1g1,e8c8", "moves=1.e4+1...c5+2.Nf3", "fen=%00", "play=,,,"} {
+		"fen=" + url.QueryEscape("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1") + "&play=e1g1,e8c8", "moves=1.e4+1...c5+2.Nf3", "fen=%00", "play=,,,",
+		"play=e2e4&speeds=blitz,rapid&ratings=2000,2200&since=1880-01&until=1890", "pos=UAAkHAQC&topGames=15&recentGames=0", "since=1900&until=1880", "ratings=,,&speeds=,"} {
 		f.Add(q)
 	}
 	h := NewHandler(championsStore(f))
