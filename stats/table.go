@@ -471,7 +471,9 @@ func (t *Table) encodeHistory(occs []uint32) []byte {
 				break
 			}
 			r := &t.occs[idx]
-			row.Add(t.games[r.game].result, int(r.moverRating))
+			g := &t.games[r.game]
+			row.Add(g.result, int(r.moverRating))
+			row.AddRef(g.ref)
 		}
 		out.put(&row)
 	}
