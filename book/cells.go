@@ -108,14 +108,10 @@ func (s Selection) keeps(c stats.Cell, p stats.Period) bool {
 }
 
 // FilteredMove is what the games a Selection keeps played from a position:
-// one move's results and movers' ratings, and the best-rated and latest
-// stored games of each of its kept (month, speed, band) rows, in no order
-// (a game may be listed more than once): the candidates for a filtered query's top and recent games.
-// The best and the latest game the Selection keeps are always among them.
+// one move's results and movers' ratings.
 type FilteredMove struct {
 	Move board.Move
 	stats.CellStats
-	Refs []stats.GameRef
 }
 
 // PeriodGames is the games of one month a Selection keeps.
@@ -130,20 +126,13 @@ type PeriodGames struct {
 // stats.History) and the tags of the games kept as single references to
 // it. found is false when the store knows nothing of the position.
 func Filtered(st *store.Store, pos []byte, sel Selection) (moves []FilteredMove, months []PeriodGames, found bool, err error) {
-	byMove := map[board.Move]*FilteredMove{}
+	byMove := map[board.Move]*stats.CellStats{}
 	byPeriod := map[stats.Period]*stats.CellStats{}
-	add := func(m board.Move, p stats.Period, s *stats.CellStats, refs ...stats.GameRef) {
-		fm := byMove[m]
-		if fm == nil {
-			fm = &FilteredMove{Move: m}
-			byMove[m] = fm
+	add := func(m board.Move, p stats.Period, s *stats.CellStats) {
+		if byMove[m] == nil {
+			byMove[m] = new(stats.CellStats)
 		}
-		fm.Merge(*s)
-		for _, r := range refs {
-			if r.ID != 0 && (len(fm.Refs) == 0 || fm.Refs[len(fm.Refs)-1] != r) {
-				fm.Refs = append(fm.Refs, r)
-			}
-		}
+		byMove[m].Merge(*s)
 		if byPeriod[p] == nil {
 			byPeriod[p] = new(stats.CellStats)
 		}
@@ -155,21 +144,21 @@ func Filtered(st *store.Store, pos []byte, sel Selection) (moves []FilteredMove,
 	}
 	for i := range h {
 		if r := &h[i]; sel.keeps(r.Cell, r.Period) {
-			add(r.Move, r.Period, &r.CellStats, r.Top, r.Recent)
+			add(r.Move, r.Period, &r.CellStats)
 		}
 	}
 	single, err := eachSingle(st, pos, func(mv board.Move, occ *stats.Occurrence) {
 		if p := stats.PeriodOf(occ.Date); sel.keeps(occ.Cell, p) {
 			var s stats.CellStats
 			s.Add(occ.Result, occ.MoverRating)
-			add(mv, p, &s, occ.Game)
+			add(mv, p, &s)
 		}
 	})
 	if err != nil {
 		return nil, nil, false, err
 	}
 	for _, mv := range slices.Sorted(maps.Keys(byMove)) {
-		moves = append(moves, *byMove[mv])
+		moves = append(moves, FilteredMove{Move: mv, CellStats: *byMove[mv]})
 	}
 	for _, p := range slices.Sorted(maps.Keys(byPeriod)) {
 		months = append(months, PeriodGames{Period: p, CellStats: *byPeriod[p]})

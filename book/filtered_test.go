@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -181,7 +180,7 @@ func TestFilteredOracle(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer stSub.Close()
-			positions, kept, refsChecked := 0, 0, 0
+			positions, kept := 0, 0
 			err = book.Positions(context.Background(), stAll, 0, func(pos []byte, _ *stats.Entry) error {
 				if store.SingleHash(pos)%4 != 0 {
 					return nil // a sample, for time
@@ -198,27 +197,6 @@ func TestFilteredOracle(t *testing.T) {
 				got := describeFiltered(moves)
 				if w := describeEntry(want); got != w {
 					return fmt.Errorf("position %x: filtered %s, want %s", pos, got, w)
-				}
-				// Each move's best and latest game the filter keeps: those
-				// of the store of the kept games alone.
-				for i, m := range moves {
-					if m.Games() == 0 {
-						continue
-					}
-					w := want.Moves[slices.IndexFunc(want.Moves, func(e stats.MoveEntry) bool { return e.Move == moves[i].Move })].Refs
-					var top, recent stats.GameRef
-					for _, r := range m.Refs {
-						if top.ID == 0 || stats.TopBefore(r, top) {
-							top = r
-						}
-						if recent.ID == 0 || stats.RecentBefore(r, recent) {
-							recent = r
-						}
-					}
-					if top != w.Top[0] || recent != w.Recent[0] {
-						return fmt.Errorf("position %x move %v: filtered best %+v and latest %+v, want %+v and %+v", pos, m.Move, top, recent, w.Top[0], w.Recent[0])
-					}
-					refsChecked++
 				}
 				var total, byMonth uint64
 				for _, m := range moves {
@@ -238,10 +216,7 @@ func TestFilteredOracle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if refsChecked == 0 {
-				t.Fatal("no move's games were compared")
-			}
-			t.Logf("%d of %d games, %d of %d positions, %d moves' best and latest games", n, len(games), kept, positions, refsChecked)
+			t.Logf("%d of %d games, %d of %d positions", n, len(games), kept, positions)
 		})
 	}
 }

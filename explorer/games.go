@@ -36,34 +36,12 @@ func (x *Explorer) Game(id store.GameID) (*pgn.Game, error) {
 // selects, q.TopGames and q.RecentGames of them at most: the best of
 // every move's lists, each with the move it played.
 func (x *Explorer) Games(p board.Position, q Query) (*Games, error) {
-	var entry stats.Entry
-	if q.Sel.IsZero() {
-		var err error
-		if entry, _, err = book.Entry(x.st, keys.Encode(&p)); err != nil {
-			return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
-		}
+	entry, _, err := book.Entry(x.st, keys.Encode(&p))
+	if err != nil {
+		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}
 	games := x.newGameList(q.Sel)
-	var cands []candidate
-	if q.Sel.IsZero() {
-		for i := range entry.Moves {
-			for _, r := range refList(&entry.Moves[i].Refs) {
-				cands = append(cands, candidate{r, entry.Moves[i].Move})
-			}
-		}
-	} else {
-		// With a filter, the best and latest games of the kept rows.
-		filtered, _, _, err := book.Filtered(x.st, keys.Encode(&p), q.Sel)
-		if err != nil {
-			return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
-		}
-		for _, fm := range filtered {
-			for _, r := range fm.Refs {
-				cands = append(cands, candidate{r, fm.Move})
-			}
-		}
-	}
-	top, recent := games.position(cands, q.TopGames, q.RecentGames)
+	top, recent := games.position(entry, q.TopGames, q.RecentGames)
 	return &Games{FEN: p.FEN(), TopGames: top, RecentGames: recent, Warnings: games.warnings}, nil
 }
 
@@ -153,60 +131,41 @@ func (l *gameList) read(id store.GameID) (pgn.Game, int, error) {
 	return g, plies, nil
 }
 
-// candidate is a game that may be listed among a position's top and recent
-// games, with the move it played from the position.
-type candidate struct {
-	ref  stats.GameRef
-	move board.Move
-}
-
-// refList returns the references of refs, top games then recent ones.
-func refList(refs *stats.Refs) []stats.GameRef {
-	var out []stats.GameRef
+// first returns the first game of refs (top games, then recent ones) that
+// the selection keeps.
+func (l *gameList) first(refs *stats.Refs) (GameRef, bool) {
+	if refs == nil {
+		return GameRef{}, false
+	}
 	for _, list := range [][stats.MaxRefs]stats.GameRef{refs.Top, refs.Recent} {
 		for _, r := range list {
 			if r.ID == 0 {
 				break
 			}
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// compareTop orders references by stats.TopBefore.
-func compareTop(a, b stats.GameRef) int {
-	switch {
-	case stats.TopBefore(a, b):
-		return -1
-	case stats.TopBefore(b, a):
-		return 1
-	}
-	return 0
-}
-
-// first returns the first game of refs that the selection keeps.
-func (l *gameList) first(refs []stats.GameRef) (GameRef, bool) {
-	for _, r := range refs {
-		if g, ok := l.get(r); ok {
-			return g, true
+			if g, ok := l.get(r); ok {
+				return g, true
+			}
 		}
 	}
 	return GameRef{}, false
 }
 
-// position returns the top and recent games among the candidates that the
-// selection keeps, at most nTop and nRecent, in the order of
-// stats.TopBefore and stats.RecentBefore, each with the move it played (a
-// game listed twice counts once). Games are read in rank order, only
-// until the lists are full.
-func (l *gameList) position(cands []candidate, nTop, nRecent int) (top, recent []GameRef) {
+// position returns the top and recent games of a position's entry that the
+// selection keeps, at most nTop and nRecent: the best of every move's
+// lists, in the order of stats.TopBefore and stats.RecentBefore, each with
+// the move it played. Games are read in rank order, only until the lists
+// are full.
+func (l *gameList) position(entry stats.Entry, nTop, nRecent int) (top, recent []GameRef) {
 	var refs []stats.GameRef
 	moveOf := map[uint64]board.Move{}
-	for _, c := range cands {
-		if _, dup := moveOf[c.ref.ID]; c.ref.ID != 0 && !dup {
-			moveOf[c.ref.ID] = c.move
-			refs = append(refs, c.ref)
+	for _, me := range entry.Moves {
+		for _, list := range [][stats.MaxRefs]stats.GameRef{me.Refs.Top, me.Refs.Recent} {
+			for _, r := range list {
+				if _, dup := moveOf[r.ID]; r.ID != 0 && !dup {
+					moveOf[r.ID] = me.Move
+					refs = append(refs, r)
+				}
+			}
 		}
 	}
 	pick := func(n int, before func(a, b stats.GameRef) bool) []GameRef {

@@ -3,7 +3,6 @@ package explorer
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/chessbook/chessbook/board"
@@ -88,19 +87,17 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 	}
 	games := x.newGameList(q.Sel)
 	white := p.SideToMove() == board.White
-	// The games of each move that may be listed: its references, or
-	// with a filter the best and latest games of its kept rows.
-	var cands []candidate
-	add := func(m board.Move, mj Move, refs []stats.GameRef) {
+	refsOf := map[board.Move]*stats.Refs{}
+	for i := range entry.Moves {
+		refsOf[entry.Moves[i].Move] = &entry.Moves[i].Refs
+	}
+	add := func(m board.Move, mj Move) {
 		mj.Opening = openingAfter(p, m)
 		if mj.Games == 1 {
-			if g, ok := games.first(refs); ok {
+			if g, ok := games.first(refsOf[m]); ok {
 				g.UCI = mj.UCI
 				mj.Game = &g
 			}
-		}
-		for _, r := range refs {
-			cands = append(cands, candidate{r, m})
 		}
 		out.Moves = append(out.Moves, mj)
 		out.White += mj.White
@@ -116,7 +113,7 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 			var opp float64
 			var oppKnown bool
 			if q.Performance {
-				if g, ok := games.first(refList(&me.Refs)); ok && me.Games() == 1 {
+				if g, ok := games.first(&me.Refs); ok && me.Games() == 1 {
 					// One game played the move: its opponent's rating is
 					// known without reading the position after it.
 					opp, oppKnown = opponentOf(g, white)
@@ -124,7 +121,7 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 					return nil, err
 				}
 			}
-			add(me.Move, moveOf(p.SAN(me.Move), me, white, opp, oppKnown), refList(&me.Refs))
+			add(me.Move, moveOf(p.SAN(me.Move), me, white, opp, oppKnown))
 		}
 	} else {
 		filtered, _, _, err := book.Filtered(x.st, k, q.Sel)
@@ -138,11 +135,10 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 			me := stats.MoveEntry{Move: fm.Move, MoveStats: stats.MoveStats{
 				WhiteWins: fm.WhiteWins, Draws: fm.Draws, BlackWins: fm.BlackWins, Unknown: fm.Unknown,
 				RatingSum: fm.RatingSum, RatingCount: fm.RatingCount}}
-			slices.SortFunc(fm.Refs, compareTop)
-			add(fm.Move, moveOf(p.SAN(fm.Move), me, white, 0, false), fm.Refs)
+			add(fm.Move, moveOf(p.SAN(fm.Move), me, white, 0, false))
 		}
 	}
-	out.TopGames, out.RecentGames = games.position(cands, q.TopGames, q.RecentGames)
+	out.TopGames, out.RecentGames = games.position(entry, q.TopGames, q.RecentGames)
 	out.Warnings = append(out.Warnings, games.warnings...)
 	sort.SliceStable(out.Moves, func(i, j int) bool {
 		a, b := out.Moves[i], out.Moves[j]

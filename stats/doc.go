@@ -19,11 +19,7 @@
 // an Entry's totals: the same position's games by [Period] (month), move
 // and [Cell] (speed and rating band), as flat rows that merge by adding up
 // the rows of each (period, move, cell), associatively and commutatively
-// too ([MergeHistory], [MergeHistories]). Each row also keeps its
-// best-rated and its latest stored game; merging keeps the better of each
-// under [TopBefore] and [RecentBefore], total orders, so that too is
-// associative and commutative, and the best and latest game of any set of
-// rows is among their rows' own. Its encoding is described at
+// too ([MergeHistory], [MergeHistories]); its encoding is described at
 // [HistoryVersion].
 //
 // # Encoding

@@ -81,36 +81,12 @@ func (s CellStats) Games() uint64 {
 	return addSat(addSat(s.WhiteWins, s.Draws), addSat(s.BlackWins, s.Unknown))
 }
 
-// HistoryRow is the games of one (period, move, cell): their counts, and
-// the best-rated (Top, by [TopBefore]) and the latest (Recent, by
-// [RecentBefore]) of their stored games, for the top and recent games of
-// a filtered query (zero when none of the games was stored).
+// HistoryRow is the games of one (period, move, cell).
 type HistoryRow struct {
 	Period Period
 	Move   board.Move
 	Cell   Cell
 	CellStats
-	Top, Recent GameRef
-}
-
-// AddRef takes game r into the row's Top and Recent.
-func (h *HistoryRow) AddRef(r GameRef) {
-	if r.ID == 0 {
-		return
-	}
-	if h.Top.ID == 0 || TopBefore(r, h.Top) {
-		h.Top = r
-	}
-	if h.Recent.ID == 0 || RecentBefore(r, h.Recent) {
-		h.Recent = r
-	}
-}
-
-// mergeRow adds o, a row of the same (period, move, cell), to h.
-func (h *HistoryRow) mergeRow(o *HistoryRow) {
-	h.CellStats.Merge(o.CellStats)
-	h.AddRef(o.Top)
-	h.AddRef(o.Recent)
 }
 
 // History is one position's games by period, move and cell: rows in
@@ -135,14 +111,10 @@ func compareRows(a, b *HistoryRow) int {
 // the period is the previous row's, its difference from the previous
 // move (uvarint); the cell, or when period and move are the previous
 // row's, its difference from the previous cell (uvarint, not 0); a flags
-// byte (bits 0-4: WhiteWins, Draws, BlackWins, Unknown, rating; bit 5: a
-// top game; bit 6: a recent game other than the top one), then the
+// byte (bits 0-4: WhiteWins, Draws, BlackWins, Unknown, rating), then the
 // counters whose flag is set, as uvarints, in that order (the rating as
-// RatingSum then RatingCount), then the top game and the recent game when
-// their flags are set, each as a game reference (id as 8 bytes big-endian,
-// uvarint rating, uvarint date). Without bit 6 the recent game is the top
-// one.
-const HistoryVersion = 2
+// RatingSum then RatingCount).
+const HistoryVersion = 1
 
 // ErrCorruptHistory is returned (wrapped) for bytes that are not a valid
 // encoded History.
@@ -180,12 +152,6 @@ func AppendHistoryRow(dst []byte, prev, r *HistoryRow) []byte {
 			flags |= 1 << i
 		}
 	}
-	if r.Top.ID != 0 {
-		flags |= 1 << 5
-		if r.Recent != r.Top && r.Recent.ID != 0 {
-			flags |= 1 << 6
-		}
-	}
 	dst = append(dst, flags)
 	for _, v := range vals[:4] {
 		if v != 0 {
@@ -195,12 +161,6 @@ func AppendHistoryRow(dst []byte, prev, r *HistoryRow) []byte {
 	if r.RatingCount != 0 {
 		dst = binary.AppendUvarint(dst, r.RatingSum)
 		dst = binary.AppendUvarint(dst, r.RatingCount)
-	}
-	if flags&(1<<5) != 0 {
-		dst = appendRef(dst, r.Top)
-	}
-	if flags&(1<<6) != 0 {
-		dst = appendRef(dst, r.Recent)
 	}
 	return dst
 }
@@ -286,7 +246,7 @@ func (r *historyReader) next() (ok bool, err error) {
 	}
 	flags := r.b[r.off]
 	r.off++
-	if flags>>7 != 0 || flags&31 == 0 || flags&(1<<6) != 0 && flags&(1<<5) == 0 {
+	if flags>>5 != 0 || flags == 0 {
 		return false, fmt.Errorf("%w: row %d: bad flags %#x", ErrCorruptHistory, r.n, flags)
 	}
 	dst := [...]*uint64{&row.WhiteWins, &row.Draws, &row.BlackWins, &row.Unknown}
@@ -305,42 +265,9 @@ func (r *historyReader) next() (ok bool, err error) {
 			return false, err
 		}
 	}
-	if flags&(1<<5) != 0 {
-		if row.Top, err = r.ref(); err != nil {
-			return false, err
-		}
-		row.Recent = row.Top
-	}
-	if flags&(1<<6) != 0 {
-		if row.Recent, err = r.ref(); err != nil {
-			return false, err
-		}
-	}
 	r.row = row
 	r.n++
 	return true, nil
-}
-
-// ref decodes a game reference, as appendRef writes it.
-func (r *historyReader) ref() (GameRef, error) {
-	if len(r.b)-r.off < 8 {
-		return GameRef{}, fmt.Errorf("%w: row %d: game reference cut short", ErrCorruptHistory, r.n)
-	}
-	ref := GameRef{ID: binary.BigEndian.Uint64(r.b[r.off:])}
-	r.off += 8
-	rating, err := r.uvarint()
-	if err != nil {
-		return GameRef{}, err
-	}
-	date, err := r.uvarint()
-	if err != nil {
-		return GameRef{}, err
-	}
-	if ref.ID == 0 || rating > 0xffff || date > 0xffffffff {
-		return GameRef{}, fmt.Errorf("%w: row %d: bad game reference", ErrCorruptHistory, r.n)
-	}
-	ref.Rating, ref.Date = uint16(rating), Date(date)
-	return ref, nil
 }
 
 func (r *historyReader) uvarint() (uint64, error) {
@@ -411,7 +338,7 @@ func MergeHistory(dst, a, b []byte) ([]byte, error) {
 			}
 		default:
 			row := ra.row
-			row.mergeRow(&rb.row)
+			row.CellStats.Merge(rb.row.CellStats)
 			out.put(&row)
 			if oka, err = ra.next(); err != nil {
 				return dst, fmt.Errorf("merging first operand: %w", err)
@@ -455,7 +382,7 @@ func MergeHistories(dst []byte, rows History, vals ...[]byte) ([]byte, History, 
 	cur := src[0]
 	for i := 1; i < n; i++ {
 		if compareRows(&cur, &src[i]) == 0 {
-			cur.mergeRow(&src[i])
+			cur.CellStats.Merge(src[i].CellStats)
 			continue
 		}
 		out.put(&cur)

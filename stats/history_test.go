@@ -12,20 +12,16 @@ import (
 // randomHistory returns a History of up to n rows over few periods, moves
 // and cells, so that merges meet equal rows.
 func randomHistory(rng *rand.Rand, n int) History {
-	rows := map[[3]int]HistoryRow{}
+	rows := map[[3]int]CellStats{}
 	for range rng.IntN(n + 1) {
 		k := [3]int{rng.IntN(4) * 7000, rng.IntN(5) * 300, rng.IntN(4) * 40}
-		r := rows[k]
-		r.Add(resultOf[rng.IntN(4)], rng.IntN(3)*1500)
-		if rng.IntN(4) > 0 { // a stored game, with ties in rating and date
-			r.AddRef(GameRef{ID: uint64(1 + rng.IntN(1<<40)), Rating: uint16(rng.IntN(3) * 1000), Date: Date(rng.IntN(3) * 20240101)})
-		}
-		rows[k] = r
+		s := rows[k]
+		s.Add(resultOf[rng.IntN(4)], rng.IntN(3)*1500)
+		rows[k] = s
 	}
 	var h History
-	for k, r := range rows {
-		r.Period, r.Move, r.Cell = Period(k[0]), board.Move(k[1]), Cell(k[2])
-		h = append(h, r)
+	for k, s := range rows {
+		h = append(h, HistoryRow{Period: Period(k[0]), Move: board.Move(k[1]), Cell: Cell(k[2]), CellStats: s})
 	}
 	slices.SortFunc(h, func(a, b HistoryRow) int { return compareRows(&a, &b) })
 	return h
@@ -42,27 +38,14 @@ func TestHistoryEncoding(t *testing.T) {
 		if err != nil || !slices.Equal(got, a) && len(a) > 0 {
 			t.Fatalf("case %d: decoded %v (%v), want %v", i, got, err, a)
 		}
-		// The expected merge: counts added up, and the best and latest
-		// games of both by their own rule, found here by sorting.
-		sum := map[[3]int]HistoryRow{}
-		refs := map[[3]int][]GameRef{}
+		sum := map[[3]int]CellStats{}
 		for _, h := range []History{a, b} {
 			for _, r := range h {
 				k := [3]int{int(r.Period), int(r.Move), int(r.Cell)}
 				s := sum[k]
-				s.CellStats.Merge(r.CellStats)
-				s.Period, s.Move, s.Cell = r.Period, r.Move, r.Cell
+				s.Merge(r.CellStats)
 				sum[k] = s
-				if r.Top.ID != 0 {
-					refs[k] = append(refs[k], r.Top, r.Recent)
-				}
 			}
-		}
-		for k, list := range refs {
-			s := sum[k]
-			s.Top = slices.MinFunc(list, func(x, y GameRef) int { return boolCmp(TopBefore(x, y), TopBefore(y, x)) })
-			s.Recent = slices.MinFunc(list, func(x, y GameRef) int { return boolCmp(RecentBefore(x, y), RecentBefore(y, x)) })
-			sum[k] = s
 		}
 		m, err := MergeHistory(nil, ea, eb)
 		if err != nil {
@@ -76,7 +59,7 @@ func TestHistoryEncoding(t *testing.T) {
 			t.Fatalf("case %d: merged %d rows (%v), want %d", i, len(merged), err, len(sum))
 		}
 		for _, r := range merged {
-			if sum[[3]int{int(r.Period), int(r.Move), int(r.Cell)}] != r {
+			if sum[[3]int{int(r.Period), int(r.Move), int(r.Cell)}] != r.CellStats {
 				t.Fatalf("case %d: row %+v: want %+v", i, r, sum[[3]int{int(r.Period), int(r.Move), int(r.Cell)}])
 			}
 		}
@@ -90,18 +73,6 @@ func TestHistoryEncoding(t *testing.T) {
 	if _, err := MergeHistory(nil, []byte{HistoryVersion, 0, 5, 0, 1, 1, 0, 0, 0, 1, 1}, []byte{HistoryVersion}); !errors.Is(err, ErrCorruptHistory) {
 		t.Fatalf("rows out of order: %v, want ErrCorruptHistory", err)
 	}
-}
-
-// boolCmp orders by two "before" answers: -1 when a is before b, 1 when
-// b is before a.
-func boolCmp(aBefore, bBefore bool) int {
-	switch {
-	case aBefore:
-		return -1
-	case bBefore:
-		return 1
-	}
-	return 0
 }
 
 // validPrefix reports whether m[:cut] ends exactly at a row boundary of m

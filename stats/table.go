@@ -471,9 +471,7 @@ func (t *Table) encodeHistory(occs []uint32) []byte {
 				break
 			}
 			r := &t.occs[idx]
-			g := &t.games[r.game]
-			row.Add(g.result, int(r.moverRating))
-			row.AddRef(g.ref)
+			row.Add(t.games[r.game].result, int(r.moverRating))
 		}
 		out.put(&row)
 	}

@@ -132,7 +132,6 @@ func TestFlushSplit(t *testing.T) {
 			tab.AddOccurrence([]byte(key), m, &o)
 			row := HistoryRow{Period: PeriodOf(o.Date), Move: m, Cell: o.Cell}
 			row.Add(o.Result, o.MoverRating)
-			row.AddRef(o.Game)
 			all = append(all, occ{key, o.Hash, o.Local, o.Game.ID != 0, row})
 		}
 	}
@@ -156,19 +155,15 @@ func TestFlushSplit(t *testing.T) {
 	var lastKey string
 	var lastHash uint32
 	gotEmit, gotSingles := 0, 0
-	wantRows := map[string]map[[3]int]HistoryRow{}
+	wantRows := map[string]map[[3]int]CellStats{}
 	for _, o := range all {
 		if wantEmit[o.key] {
 			if wantRows[o.key] == nil {
-				wantRows[o.key] = map[[3]int]HistoryRow{}
+				wantRows[o.key] = map[[3]int]CellStats{}
 			}
 			k := [3]int{int(o.row.Period), int(o.row.Move), int(o.row.Cell)}
-			s, ok := wantRows[o.key][k]
-			if !ok {
-				s = HistoryRow{Period: o.row.Period, Move: o.row.Move, Cell: o.row.Cell}
-			}
-			s.CellStats.Merge(o.row.CellStats)
-			s.AddRef(o.row.Top)
+			s := wantRows[o.key][k]
+			s.Merge(o.row.CellStats)
 			wantRows[o.key][k] = s
 		}
 	}
@@ -184,7 +179,7 @@ func TestFlushSplit(t *testing.T) {
 			return fmt.Errorf("emit %q: history of %d rows (%v), want %d", key, len(h), err, len(wantRows[string(key)]))
 		}
 		for _, r := range h {
-			if w := wantRows[string(key)][[3]int{int(r.Period), int(r.Move), int(r.Cell)}]; w != r {
+			if w := wantRows[string(key)][[3]int{int(r.Period), int(r.Move), int(r.Cell)}]; w != r.CellStats {
 				return fmt.Errorf("emit %q: history row %+v, want %+v", key, r, w)
 			}
 		}

@@ -89,10 +89,8 @@
 // Histories. The query-time filters of an explorer (speeds, rating bands,
 // months) and its per-month history need more than a 'p' record's totals:
 // each position with a 'p' record also has an 'h' record, its games by
-// (period, move, cell) (see stats.History), each with its best-rated and
-// latest stored game, written by the same flushes and merged by adding up
-// (and keeping the better games). A filtered query adds up the rows that
-// pass, and takes its top and recent games from their games;
+// (period, move, cell) (see stats.History), written by the same flushes
+// and merged by adding up. A filtered query adds up the rows that pass;
 // a position kept as single references needs none, its games' tags say
 // it all. They sit apart from the 'p' records so that unfiltered lookups
 // and exports do not read them.

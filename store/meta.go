@@ -34,11 +34,7 @@ import (
 // Version 7 ranks top games by the mean rating of rated pairs only: a game
 // with an unrated player ranks 0 (it ranked by the one known rating), so
 // that games against unrated opponents no longer lead the top games.
-//
-// Version 8 keeps in each history row its best-rated and its latest
-// stored game (stats.HistoryVersion 2), for the top and recent games of
-// filtered queries.
-const FormatVersion = 8
+const FormatVersion = 7
 
 // CountMode says what one game adds to a position it reaches more than
 // once (a repetition, or a transposition back into it).
