@@ -55,6 +55,7 @@ func browser(t *testing.T) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true), // small /dev/shm in containers
 		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 1000),
 	)
