@@ -190,7 +190,7 @@ func commandNames() string {
 func usage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "usage: bookquery [-db DIR] <command> [flags] [arguments]\n\ncommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nglobal flags:\n")
 	fs.SetOutput(w)

@@ -31,7 +31,7 @@ import (
 var serveCmd = &command{
 	name:    "serve",
 	args:    "[-addr HOST:PORT] [-cache MiB] [-max-conns N] [-book BOOK.bin]",
-	summary: "serve the store over HTTP with the lichess explorer's API: GET /lichess?play=e2e4,e7e5, /masters, /lichess/history; ours: /moves, /games, /game/ID (-db DIR)",
+	summary: "serve the store over HTTP: the explorer page at /, the lichess explorer's API (/lichess, /masters, /lichess/history) and ours (/moves, /games, /game/ID) (-db DIR)",
 	run:     runServe,
 }
 
