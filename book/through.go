@@ -159,43 +159,31 @@ func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 			return -1, nil
 		}
 	}
-	at := -1
-	_, err := gamecode.DecodeGameUntil(rec, func(ply int, q *board.Position, _ board.Move) bool {
+	at, lost := -1, false
+	g, err := gamecode.DecodeGameUntil(rec, func(ply int, q *board.Position, _ board.Move) bool {
 		if keys.Hash(q) == s.hash && keys.Equal(q, s.p) {
 			at = ply
 			return true
 		}
-		return !s.target.reachableFrom(q)
+		lost = !s.target.reachableFrom(q)
+		return lost
 	})
 	if err != nil {
 		return -1, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
 	}
-	if at >= 0 {
+	if at >= 0 || lost {
 		return at, nil
 	}
-	// The game's last position is not given to the callback: a game may
-	// end on p.
-	g, err := gamecode.DecodeGame(rec)
-	if err != nil {
-		return -1, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
+	// The game stayed able to reach p to its end, and its last position
+	// is not given to the callback: the game, decoded whole, may end on p.
+	q := g.Start
+	for _, m := range g.Moves {
+		q.Play(m)
 	}
-	if endsOn(&g.Start, g.Moves, s.target, s.p) {
+	if keys.Equal(&q, s.p) {
 		return len(g.Moves), nil
 	}
 	return -1, nil
-}
-
-// endsOn reports whether the game from start through moves ends on p,
-// replaying it only while p stays reachable.
-func endsOn(start *board.Position, moves []board.Move, target reach, p *board.Position) bool {
-	q := *start
-	for _, m := range moves {
-		if !target.reachableFrom(&q) {
-			return false
-		}
-		q.Play(m)
-	}
-	return keys.Equal(&q, p)
 }
 
 // reach is what a position needs of the positions it can be reached from:

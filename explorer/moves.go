@@ -76,14 +76,17 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}
 	out.Key = keys.Text(k)
-	out.Opening = OpeningOf(line)
+	// The position's own name, else that of its best game's line, else
+	// that of the query's line.
+	out.Opening = openingAt(&p)
+	if out.Opening == nil && found {
+		out.Opening, _ = x.openingByGame(p, entry)
+	}
+	if out.Opening == nil {
+		out.Opening = OpeningOf(line)
+	}
 	if !found {
 		return out, nil
-	}
-	if out.Opening == nil || !named(&p) {
-		if o, ok := x.openingByGame(p, entry); ok {
-			out.Opening = o
-		}
 	}
 	games := x.newGameList(q.Sel)
 	white := p.SideToMove() == board.White

@@ -66,6 +66,3 @@ func openingAt(p *board.Position) *Opening {
 	}
 	return nil
 }
-
-// named reports whether the lichess list names p.
-func named(p *board.Position) bool { return openingAt(p) != nil }

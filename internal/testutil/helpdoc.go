@@ -81,18 +81,13 @@ func READMEFlags(t *testing.T, readme, prog string, globalWithValue map[string]b
 			continue
 		}
 		for _, cmd := range strings.Split(line, "&&") {
+			cmd, _, _ = strings.Cut(cmd, "#") // a comment
 			fields := strings.Fields(cmd)
 			for len(fields) > 0 && fields[0] != prog && !strings.HasSuffix(fields[0], "/"+prog) {
 				fields = fields[1:]
 			}
 			if len(fields) == 0 {
 				continue
-			}
-			if c := strings.Index(cmd, "#"); c >= 0 {
-				fields = strings.Fields(cmd[:c])
-				for len(fields) > 0 && fields[0] != prog && !strings.HasSuffix(fields[0], "/"+prog) {
-					fields = fields[1:]
-				}
 			}
 			l := READMELine{Text: strings.TrimSpace(cmd)}
 			for i := 1; i < len(fields); i++ {
