@@ -115,7 +115,9 @@ func (p *Position) MoveSets(ms *MoveSets) {
 	if tk := p.byType[King] & theirs; tk != 0 {
 		tK = kingAttacks[tk.LSB()]
 	}
-	ms.Threats = [King + 1]Bitboard{0, tP, tN, tB, tR, tQ, tK}
+	// Field by field: an array literal is built aside and copied.
+	th := &ms.Threats
+	th[0], th[Pawn], th[Knight], th[Bishop], th[Rook], th[Queen], th[King] = 0, tP, tN, tB, tR, tQ, tK
 	danger := tP | tN | tB | tR | tQ | tK
 	ms.Danger = danger
 
@@ -155,7 +157,7 @@ func (p *Position) MoveSets(ms *MoveSets) {
 	// The pawns.
 	up := p.byType[Pawn] & ours
 	ps := pawnSets(us, up&^pinned, occ, theirs)
-	ms.Pawns = [numPawnKinds]Bitboard{ps[0] & target, ps[1] & target, ps[2] & target, ps[3] & target}
+	ms.Pawns[0], ms.Pawns[1], ms.Pawns[2], ms.Pawns[3] = ps[0]&target, ps[1]&target, ps[2]&target, ps[3]&target
 	var ep Bitboard
 	if p.ep < NoSquare && !double {
 		for b := pawnAttacks[them][p.ep] & up; b != 0; b &= b - 1 {

@@ -716,7 +716,7 @@ func (w *worker) storeGame(g *pgn.Game, stamp uint64) (id store.GameID, added bo
 	}
 	gb := &w.unit.games
 	off := len(gb.buf)
-	gb.buf, err = gamecode.AppendGame(gb.buf, g)
+	gb.buf, err = gamecode.AppendGameCoded(gb.buf, g, w.b.opts.GameCoding)
 	if err != nil {
 		w.b.dedupe.release([]pendingGame{{id: id}}, false)
 		w.stats.Unstorable++

@@ -57,8 +57,11 @@ func (s *collectSink) Game(g *pgn.Game) error {
 
 func (s *collectSink) Skip(*ingest.GameError) {}
 
-// TestStoredGamesRoundTrip builds the medium corpus into a store, then
-// reads every stored game back: its tags and moves equal the input game's
+// codings are the game codings, the default first.
+var codings = []gamecode.Coding{gamecode.Indexed, gamecode.Ranked}
+
+// TestStoredGamesRoundTrip builds the medium corpus into a store, each
+// input in another game coding, then reads every stored game back: its tags and moves equal the input game's
 // with the same id, and its PGN, parsed again, gives the same tags and
 // moves.
 func TestStoredGamesRoundTrip(t *testing.T) {
@@ -80,20 +83,31 @@ func TestStoredGamesRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	b := NewBuilder(st, Options{MaxPly: 0}, 2)
-	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink); err != nil {
-		t.Fatal(err)
+	// One input per build, the codings taking turns: one store holds
+	// records of both.
+	var stored int64
+	for i, in := range inputs {
+		b := NewBuilder(st, Options{MaxPly: 0, GameCoding: codings[i%2]}, 2)
+		if _, err := ingest.Run(context.Background(), []string{in}, ingest.Options{Workers: 2}, b.Sink); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if s := b.Stats(); s.Unstorable != 0 {
+			t.Fatalf("%s: %d games not storable", in, s.Unstorable)
+		}
+		stored += b.Stats().Games
 	}
-	if err := b.Finish(); err != nil {
-		t.Fatal(err)
-	}
-	if s := b.Stats(); s.Games != int64(len(want)) || s.Unstorable != 0 {
-		t.Fatalf("stored %d games (%d not storable), the input has %d distinct", s.Games, s.Unstorable, len(want))
+	if stored != int64(len(want)) {
+		t.Fatalf("stored %d games, the input has %d distinct", stored, len(want))
 	}
 
 	n := 0
+	versions := map[byte]int{}
 	err = st.Games(func(id store.GameID, rec []byte) (bool, error) {
 		n++
+		versions[rec[0]]++
 		w, ok := want[id]
 		if !ok {
 			t.Fatalf("stored game %s is not an input game", id)
@@ -127,7 +141,10 @@ func TestStoredGamesRoundTrip(t *testing.T) {
 	if n != len(want) {
 		t.Fatalf("%d games stored, want %d", n, len(want))
 	}
-	t.Logf("%d stored games round-trip (input: %v)", n, inputs)
+	if len(inputs) > 1 && (versions[gamecode.VersionIndexed] == 0 || versions[gamecode.VersionRanked] == 0) {
+		t.Errorf("records by version %v, want both codings", versions)
+	}
+	t.Logf("%d stored games round-trip (input: %v; records by version %v)", n, inputs, versions)
 }
 
 type oneGameSink struct{ fn func(*pgn.Game) }

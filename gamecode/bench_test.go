@@ -57,16 +57,17 @@ func benchChampions(b *testing.B) []*pgn.Game {
 	return games
 }
 
-// benchGames returns the champions' games decoded, their records and
-// their number of plies.
-func benchGames(b *testing.B) ([]*pgn.Game, [][]byte, int) {
-	r := championRecords()
+// benchGames returns the champions' games decoded, their records in
+// coding c and their number of plies.
+func benchGames(b *testing.B, c Coding) ([]*pgn.Game, [][]byte, int) {
+	r := championRecords()[c]
 	if r.err != nil {
 		b.Fatal(r.err)
 	}
 	return r.dec, r.recs, r.plies
 }
 
+// recordSet is the champions' games coded one way.
 type recordSet struct {
 	dec   []*pgn.Game
 	recs  [][]byte
@@ -74,14 +75,24 @@ type recordSet struct {
 	err   error
 }
 
-var championRecords = sync.OnceValue(func() (r recordSet) {
+// championRecords codes the champions' games once per coding.
+var championRecords = sync.OnceValue(func() map[Coding]*recordSet {
+	rs := map[Coding]*recordSet{}
+	for _, c := range codings {
+		rs[c] = codeRecords(c)
+	}
+	return rs
+})
+
+func codeRecords(c Coding) (r *recordSet) {
+	r = &recordSet{}
 	games, err := championGames()
 	if err != nil {
 		r.err = err
 		return r
 	}
 	for _, g := range games {
-		rec, err := AppendGame(nil, g)
+		rec, err := AppendGameCoded(nil, g, c)
 		if err != nil {
 			r.err = err
 			return r
@@ -92,7 +103,7 @@ var championRecords = sync.OnceValue(func() (r recordSet) {
 		r.dec = append(r.dec, &dg)
 	}
 	return r
-})
+}
 
 func BenchmarkEncode(b *testing.B) {
 	games := benchChampions(b)
@@ -100,31 +111,39 @@ func BenchmarkEncode(b *testing.B) {
 	for _, g := range games {
 		plies += len(g.Moves)
 	}
-	var buf []byte
-	c := startCPU(b)
-	for i := 0; i < b.N; i++ {
-		for _, g := range games {
-			buf, _ = AppendGame(buf[:0], g)
-		}
+	for _, cd := range codings {
+		b.Run(cd.String(), func(b *testing.B) {
+			var buf []byte
+			c := startCPU(b)
+			for i := 0; i < b.N; i++ {
+				for _, g := range games {
+					buf, _ = AppendGameCoded(buf[:0], g, cd)
+				}
+			}
+			c.report(b, plies)
+		})
 	}
-	c.report(b, plies)
 }
 
 func BenchmarkDecode(b *testing.B) {
-	_, recs, plies := benchGames(b)
-	c := startCPU(b)
-	for i := 0; i < b.N; i++ {
-		for _, r := range recs {
-			if _, err := DecodeGame(r); err != nil {
-				b.Fatal(err)
+	for _, cd := range codings {
+		b.Run(cd.String(), func(b *testing.B) {
+			_, recs, plies := benchGames(b, cd)
+			c := startCPU(b)
+			for i := 0; i < b.N; i++ {
+				for _, r := range recs {
+					if _, err := DecodeGame(r); err != nil {
+						b.Fatal(err)
+					}
+				}
 			}
-		}
+			c.report(b, plies)
+		})
 	}
-	c.report(b, plies)
 }
 
 func BenchmarkPGN(b *testing.B) {
-	games, _, plies := benchGames(b)
+	games, _, plies := benchGames(b, Indexed)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, g := range games {

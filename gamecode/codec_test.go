@@ -96,18 +96,28 @@ type collectSink struct {
 func (s *collectSink) Game(g *pgn.Game) error   { s.game(g); return nil }
 func (s *collectSink) Skip(e *ingest.GameError) { s.skip(e) }
 
-// checkRoundTrip encodes, decodes, prints and re-parses one game.
+// codings are the move codings, the default first.
+var codings = []Coding{Indexed, Ranked}
+
+// checkRoundTrip encodes g in each coding and decodes it, then prints the
+// last decoded game and re-parses it.
 func checkRoundTrip(g *pgn.Game, buf []byte) ([]byte, error) {
-	rec, err := AppendGame(buf[:0], g)
-	if err != nil {
-		return buf, fmt.Errorf("encode: %w", err)
-	}
-	dg, err := DecodeGame(rec)
-	if err != nil {
-		return rec, fmt.Errorf("decode: %w", err)
-	}
-	if err := sameGame(g, &dg, true); err != nil {
-		return rec, fmt.Errorf("decoded: %w", err)
+	var dg pgn.Game
+	var rec []byte
+	for _, c := range codings {
+		var err error
+		rec, err = AppendGameCoded(buf[:0], g, c)
+		if err != nil {
+			return buf, fmt.Errorf("%v: encode: %w", c, err)
+		}
+		buf = rec
+		dg, err = DecodeGame(rec)
+		if err != nil {
+			return rec, fmt.Errorf("%v: decode: %w", c, err)
+		}
+		if err := sameGame(g, &dg, true); err != nil {
+			return rec, fmt.Errorf("%v: decoded: %w", c, err)
+		}
 	}
 	text := pgn.Append(nil, &dg)
 	pg, err := reparse(text)
@@ -202,21 +212,33 @@ func roundTrip(t *testing.T, files []string) (games, bad int, err error) {
 
 func TestGarbage(t *testing.T) {
 	g := readGames(t, "../testdata/champions500.pgn")
-	rec, err := AppendGame(nil, g[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A truncated record decodes to an error or to some legal game (the
-	// store keeps record lengths; the format has no checksum): never a panic.
-	for i := range rec {
-		if _, err := DecodeGame(rec[:i]); err != nil && !IsCorrupt(err) {
-			t.Errorf("truncated to %d bytes: error %v does not wrap the corrupt error", i, err)
+	for _, c := range codings {
+		rec, err := AppendGameCoded(nil, g[0], c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A truncated record decodes to an error or to some legal game (the
+		// store keeps record lengths; the format has no checksum): never a panic.
+		for i := range rec {
+			if _, err := DecodeGame(rec[:i]); err != nil && !IsCorrupt(err) {
+				t.Errorf("%v, truncated to %d bytes: error %v does not wrap the corrupt error", c, i, err)
+			}
+		}
+		// The moves of one coding read as the other's: an error or some
+		// legal game.
+		other := append([]byte(nil), rec...)
+		other[0] ^= VersionIndexed ^ VersionRanked
+		if _, err := DecodeGame(other); err != nil && !IsCorrupt(err) {
+			t.Errorf("%v read as the other coding: error %v does not wrap the corrupt error", c, err)
 		}
 	}
-	for _, b := range [][]byte{nil, {0}, {Version}, {2, 1, 2, 3}, bytes.Repeat([]byte{0xFF}, 100)} {
+	for _, b := range [][]byte{nil, {0}, {1, 5}, {4, 5}, {VersionRanked}, {VersionIndexed}, {2, 1, 2, 3}, {3, 1, 2, 3}, bytes.Repeat([]byte{0xFF}, 100), append([]byte{3}, bytes.Repeat([]byte{0xFF}, 100)...)} {
 		if _, err := DecodeGame(b); err != nil && !IsCorrupt(err) {
 			t.Errorf("%x: error %v does not wrap the corrupt error", b, err)
 		}
+	}
+	if _, err := DecodeGame([]byte{4, 0}); err == nil || !strings.Contains(err.Error(), "version 4") {
+		t.Errorf("version 4: %v, want an error naming the version", err)
 	}
 }
 
@@ -226,29 +248,31 @@ func TestGarbage(t *testing.T) {
 func TestAllocs(t *testing.T) {
 	games := readGames(t, "../testdata/champions500.pgn")
 	buf := make([]byte, 0, 1<<16)
-	var recs [][]byte
-	for _, g := range games[:50] {
-		rec, err := AppendGame(nil, g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, rec)
-	}
-	if n := testing.AllocsPerRun(10, func() {
+	for _, c := range codings {
+		var recs [][]byte
 		for _, g := range games[:50] {
-			buf, _ = AppendGame(buf[:0], g)
-		}
-	}); n != 0 {
-		t.Errorf("AppendGame: %v allocations for 50 games", n)
-	}
-	if n := testing.AllocsPerRun(10, func() {
-		for _, r := range recs {
-			if _, err := DecodeGame(r); err != nil {
-				panic(err)
+			rec, err := AppendGameCoded(nil, g, c)
+			if err != nil {
+				t.Fatal(err)
 			}
+			recs = append(recs, rec)
 		}
-	}); n > 3*50 {
-		t.Errorf("DecodeGame: %v allocations for 50 games, want at most 3 a game", n)
+		if n := testing.AllocsPerRun(10, func() {
+			for _, g := range games[:50] {
+				buf, _ = AppendGameCoded(buf[:0], g, c)
+			}
+		}); n != 0 {
+			t.Errorf("%v: AppendGame: %v allocations for 50 games", c, n)
+		}
+		if n := testing.AllocsPerRun(10, func() {
+			for _, r := range recs {
+				if _, err := DecodeGame(r); err != nil {
+					panic(err)
+				}
+			}
+		}); n > 3*50 {
+			t.Errorf("%v: DecodeGame: %v allocations for 50 games, want at most 3 a game", c, n)
+		}
 	}
 }
 
@@ -258,7 +282,7 @@ func TestAllocs(t *testing.T) {
 func TestDecodeGameUntil(t *testing.T) {
 	games := readGames(t, filepath.Join(testutil.SharedData(t), "small", "notnil_twic0920.pgn"))
 	for i, g := range games[:min(len(games), 300)] {
-		rec, err := AppendGame(nil, g)
+		rec, err := AppendGameCoded(nil, g, codings[i%len(codings)])
 		if err != nil {
 			continue
 		}

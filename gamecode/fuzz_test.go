@@ -11,9 +11,9 @@ import (
 
 // FuzzDecodeGame feeds DecodeGame arbitrary bytes, seeded with the records
 // of real games. DecodeGame must never panic, and whatever it accepts must
-// be a legal game that prints, re-encodes, decodes back to the same game
-// and re-encodes to the same record (records made by AppendGame are
-// canonical); when its tags are plain text, it starts from the standard
+// be a legal game that prints, re-encodes (in the record's coding),
+// decodes back to the same game and re-encodes to the same record (records
+// made by AppendGameCoded are canonical); when its tags are plain text, it starts from the standard
 // position and it has tags or moves, its PGN must parse back to the same
 // moves.
 func FuzzDecodeGame(f *testing.F) {
@@ -26,15 +26,19 @@ func FuzzDecodeGame(f *testing.F) {
 			if i%100 != 0 && i != len(games)-1 {
 				continue
 			}
-			rec, err := AppendGame(nil, g)
-			if err != nil {
-				f.Fatal(err)
+			for _, c := range codings {
+				rec, err := AppendGameCoded(nil, g, c)
+				if err != nil {
+					f.Fatal(err)
+				}
+				f.Add(rec)
 			}
-			f.Add(rec)
 		}
 	}
-	f.Add([]byte{Version, 0xFF, 0xFF, 0xFF})
-	f.Add([]byte{Version})
+	for _, v := range []byte{VersionIndexed, VersionRanked} {
+		f.Add([]byte{v, 0xFF, 0xFF, 0xFF})
+		f.Add([]byte{v})
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		g, err := DecodeGame(b)
 		if err != nil {
@@ -45,7 +49,11 @@ func FuzzDecodeGame(f *testing.F) {
 		}
 		text := pgn.Append(nil, &g)
 		ig := g.Clone()
-		rec, err := AppendGame(nil, ig)
+		c := Ranked // the coding of b, so that the record is b's canonical form
+		if b[0] == VersionIndexed {
+			c = Indexed
+		}
+		rec, err := AppendGameCoded(nil, ig, c)
 		if err != nil {
 			t.Fatalf("re-encoding a decoded game: %v", err)
 		}
@@ -56,7 +64,7 @@ func FuzzDecodeGame(f *testing.F) {
 		if err := sameGame(ig, &g2, true); err != nil {
 			t.Fatalf("re-encoded game differs: %v", err)
 		}
-		rec2, err := AppendGame(nil, &g2)
+		rec2, err := AppendGameCoded(nil, &g2, c)
 		if err != nil || !bytes.Equal(rec, rec2) {
 			t.Fatalf("record not canonical: %x then %x (%v)", rec, rec2, err)
 		}

@@ -18,9 +18,20 @@ import (
 )
 
 // goldenRecords are the SHA-256 digests of the records of every game of
-// each input (see recordsDigest), made by Version 2's encoder. A change
-// here is a change of the stored format.
-var goldenRecords = map[string]string{
+// each input (see recordsDigest), by coding: Ranked's made by Version 2's
+// encoder, Indexed's by Version 3's. A change here is a change of the
+// stored format.
+var goldenRecords = map[Coding]map[string]string{Ranked: goldenRanked, Indexed: goldenIndexed}
+
+var goldenIndexed = map[string]string{
+	"testdata/champions500.pgn":  "faf152e9d0c2a973c804c4aa3c63ceef425dd003b770decc76d8410f8f920cb5",
+	"small/notnil_twic0920.pgn":  "2234eefeab748df2da0eee6acdbd2029c79a0e4c1eab3fc9736d4d37ddff3f71",
+	"tricky":                     "653fad41c6088fb85a1619e00ba44052ce2c275a84f2e142338eb6b0644f22f5",
+	"medium/lichess_10k.pgn.zst": "3aeb595b524603d6e7080c49f9a2d18774e1b6e6830585bf0603b0e974b4d636",
+	"medium/pgnmentor_world_champions_16players.pgn.zst": "3a376b1635d3ef4ca8c7ac033e5c7c5ee8134115014680225c7cb990c6a85313",
+}
+
+var goldenRanked = map[string]string{
 	"testdata/champions500.pgn": "b5716a0ff60d20a4f7c0b9f5c9bcd9df8864f953b3124abc704e02d46fd8c5a8",
 	"small/notnil_twic0920.pgn": "0d071e67555f05aa44a808ebc9d364902e9caeaf37123a6208f036b6d90e62d8",
 	// tricky: 5,414 games (five files end inside a line of a game with no
@@ -30,12 +41,12 @@ var goldenRecords = map[string]string{
 	"medium/pgnmentor_world_champions_16players.pgn.zst": "b67ee80475fb6cf78063ecb5f6666ab78c3231197003d3b7251c8714272a4c7e",
 }
 
-// recordsDigest encodes every game of files with AppendGame, checks that
+// recordsDigest encodes every game of files in coding c, checks that
 // each record decodes to the same moves, result and start, and returns
 // the SHA-256 of the records in file and line order (each preceded by
 // its file's path under root, its line and its length; a game that cannot be
 // encoded contributes its error text instead), and the number of games.
-func recordsDigest(t *testing.T, root string, files []string) (string, int) {
+func recordsDigest(t *testing.T, root string, files []string, c Coding) (string, int) {
 	t.Helper()
 	type rec struct {
 		file string
@@ -46,7 +57,7 @@ func recordsDigest(t *testing.T, root string, files []string) (string, int) {
 	var recs []rec
 	_, err := ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
 		return funcSink(func(g *pgn.Game) error {
-			data, err := AppendGame(nil, g)
+			data, err := AppendGameCoded(nil, g, c)
 			if err != nil {
 				data = []byte("error: " + err.Error())
 			} else {
@@ -89,35 +100,38 @@ func recordsDigest(t *testing.T, root string, files []string) (string, int) {
 // byte-identical to those of the frozen format.
 func TestGoldenRecords(t *testing.T) {
 	root := testutil.SharedData(t)
-	keys := make([]string, 0, len(goldenRecords))
-	for k := range goldenRecords {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		t.Run(k, func(t *testing.T) {
-			var files []string
-			switch {
-			case k == "tricky":
-				for _, pat := range []string{"tricky/*.pgn", "tricky/*/*.pgn"} {
-					m, _ := filepath.Glob(filepath.Join(root, pat))
-					files = append(files, m...)
+	for _, c := range []Coding{Indexed, Ranked} {
+		golden := goldenRecords[c]
+		keys := make([]string, 0, len(golden))
+		for k := range golden {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			t.Run(c.String()+"/"+k, func(t *testing.T) {
+				var files []string
+				switch {
+				case k == "tricky":
+					for _, pat := range []string{"tricky/*.pgn", "tricky/*/*.pgn"} {
+						m, _ := filepath.Glob(filepath.Join(root, pat))
+						files = append(files, m...)
+					}
+				case filepath.Dir(k) == "testdata":
+					files = []string{filepath.Join("..", k)}
+				default:
+					if testing.Short() && filepath.Dir(k) == "medium" {
+						t.Skip("medium input: not with -short")
+					}
+					files = []string{filepath.Join(root, k)}
 				}
-			case filepath.Dir(k) == "testdata":
-				files = []string{filepath.Join("..", k)}
-			default:
-				if testing.Short() && filepath.Dir(k) == "medium" {
-					t.Skip("medium input: not with -short")
+				got, n := recordsDigest(t, root, files, c)
+				if n == 0 {
+					t.Fatalf("no games in %v", files)
 				}
-				files = []string{filepath.Join(root, k)}
-			}
-			got, n := recordsDigest(t, root, files)
-			if n == 0 {
-				t.Fatalf("no games in %v", files)
-			}
-			if want := goldenRecords[k]; got != want {
-				t.Errorf("%d games: records digest %s, want %s", n, got, want)
-			}
-		})
+				if want := golden[k]; got != want {
+					t.Errorf("%d games: records digest %s, want %s", n, got, want)
+				}
+			})
+		}
 	}
 }

@@ -20,7 +20,8 @@ func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); retur
 // measurement is what measureFiles reports.
 type measurement struct {
 	games, plies   int64
-	record, noTags int64
+	record, noTags int64 // Indexed records, with and without tags
+	ranked         int64 // Ranked records
 	pgn, zstdPGN   int64
 	stats          train.Stats
 }
@@ -30,6 +31,7 @@ func (m *measurement) add(o *measurement) {
 	m.plies += o.plies
 	m.record += o.record
 	m.noTags += o.noTags
+	m.ranked += o.ranked
 	m.pgn += o.pgn
 	m.stats.Merge(&o.stats)
 }
@@ -55,6 +57,10 @@ func measureFiles(t *testing.T, files []string) *measurement {
 			if err != nil {
 				return err
 			}
+			ranked, err := AppendGameCoded(nil, g, Ranked)
+			if err != nil {
+				return err
+			}
 			bare = *g
 			bare.Tags = nil
 			noTags, err := AppendGame(nil, &bare)
@@ -73,6 +79,7 @@ func measureFiles(t *testing.T, files []string) *measurement {
 			m.plies += int64(len(g.Moves))
 			m.record += int64(len(rec))
 			m.noTags += int64(len(noTags))
+			m.ranked += int64(len(ranked))
 			m.pgn += int64(len(text))
 			mu.Lock()
 			defer mu.Unlock()
@@ -98,14 +105,17 @@ func report(t *testing.T, m *measurement) {
 	g, p := float64(m.games), float64(m.plies)
 	bits := (m.stats.PieceBits + m.stats.DestBits) / p
 	t.Logf("%d games, %d plies", m.games, m.plies)
-	t.Logf("moves: %.3f bits/ply (%.3f for the piece, %.3f for the destination)", bits, m.stats.PieceBits/p, m.stats.DestBits/p)
-	t.Logf("record: %.1f bytes/game, %.1f without tags", float64(m.record)/g, float64(m.noTags)/g)
+	t.Logf("ranked moves: %.3f bits/ply (%.3f for the piece, %.3f for the destination)", bits, m.stats.PieceBits/p, m.stats.DestBits/p)
+	t.Logf("indexed record: %.1f bytes/game, %.1f without tags; ranked record %.1f bytes/game", float64(m.record)/g, float64(m.noTags)/g, float64(m.ranked)/g)
 	t.Logf("PGN %.1f bytes/game, zstd best %.1f bytes/game; record/zstd = %.3f", float64(m.pgn)/g, float64(m.zstdPGN)/g, float64(m.record)/float64(m.zstdPGN))
 	if bits > 8 {
 		t.Errorf("%.3f bits/ply, want <= 8", bits)
 	}
 	if r := float64(m.record) / float64(m.zstdPGN); r > 1 {
-		t.Errorf("records are %.3f of zstd -19's PGN, want <= 1", r)
+		t.Errorf("indexed records are %.3f of zstd -19's PGN, want <= 1", r)
+	}
+	if m.ranked >= m.record {
+		t.Errorf("ranked records (%d bytes) not smaller than indexed ones (%d)", m.ranked, m.record)
 	}
 }
 

@@ -112,7 +112,9 @@
 // counts once per position, at its first visit, under the move it played
 // then; version 4: single references and game numbers). Opening a store
 // written with another format version fails with an [*IncompatibleError]
-// (errors.Is(err, [ErrIncompatible])) that asks for a rebuild. So does
+// (errors.Is(err, [ErrIncompatible])) that asks for a rebuild, unless it is
+// an older one this package still reads ([MinFormatVersion]; such a store
+// is upgraded by the first commit that adds to it). So does
 // opening a store for writing with build options that change what the
 // numbers mean (MaxPly, CountMode) other than the ones it was built with:
 // adding games counted one way to games counted another would silently mix

@@ -34,7 +34,18 @@ import (
 // Version 7 ranks top games by the mean rating of rated pairs only: a game
 // with an unrated player ranks 0 (it ranked by the one known rating), so
 // that games against unrated opponents no longer lead the top games.
-const FormatVersion = 7
+//
+// Version 8 lets game records use gamecode's Indexed coding (record
+// version 3, the builder's default), which version 7 readers cannot
+// decode. Nothing else changed: a version 7 store ([MinFormatVersion]) is
+// read as it is, and becomes version 8 with the first commit that adds to
+// it, so that older readers then refuse it instead of failing on its new
+// records.
+const FormatVersion = 8
+
+// MinFormatVersion is the oldest format version this package reads (and
+// adds to, upgrading the store to [FormatVersion]).
+const MinFormatVersion = 7
 
 // CountMode says what one game adds to a position it reaches more than
 // once (a repetition, or a transposition back into it).
@@ -111,7 +122,7 @@ func (m *Meta) checkBuildOptions() error {
 // checkCompatible returns an *IncompatibleError if the stored meta has
 // another format version, or (when want is not nil) other build options.
 func (m *Meta) checkCompatible(dir string, want *Meta) error {
-	if m.FormatVersion != FormatVersion {
+	if m.FormatVersion < MinFormatVersion || m.FormatVersion > FormatVersion {
 		return &IncompatibleError{Dir: dir, Field: "format version",
 			Stored: strconv.Itoa(m.FormatVersion), Requested: strconv.Itoa(FormatVersion), Hint: rebuildHint}
 	}

@@ -272,6 +272,11 @@ func (s *Store) loadMeta() error {
 	if err := m.checkCompatible(s.dir, s.opts.Meta); err != nil {
 		return err
 	}
+	if !s.opts.ReadOnly {
+		// An older format this version reads: the first commit, which may
+		// add what its readers cannot read, writes the current version.
+		m.FormatVersion = FormatVersion
+	}
 	s.meta = m
 	return nil
 }

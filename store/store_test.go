@@ -152,6 +152,50 @@ func TestOpenFormatVersion(t *testing.T) {
 	}
 }
 
+// TestOpenOlderFormat: a store of MinFormatVersion opens for reading and
+// writing; it stays at its version until a commit, which upgrades it.
+func TestOpenOlderFormat(t *testing.T) {
+	dir := t.TempDir()
+	s := mustOpen(t, dir, buildOpts())
+	m := s.Meta()
+	m.FormatVersion = MinFormatVersion
+	raw, _ := m.marshal()
+	if err := s.db.Set([]byte(metaKey), raw, pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	stored := func() int {
+		r, err := Open(dir, Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		return r.Meta().FormatVersion
+	}
+	if v := stored(); v != MinFormatVersion {
+		t.Fatalf("read-only open: format %d, want %d", v, MinFormatVersion)
+	}
+	w := mustOpen(t, dir, buildOpts())
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if v := stored(); v != MinFormatVersion {
+		t.Fatalf("after opening for writing, no commit: format %d, want %d", v, MinFormatVersion)
+	}
+	w = mustOpen(t, dir, buildOpts())
+	if err := w.commitMeta(w.db.NewBatch(), 1, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if v := stored(); v != FormatVersion {
+		t.Fatalf("after a commit: format %d, want %d", v, FormatVersion)
+	}
+}
+
 // TestOpenLocked: a second writer is refused while one has the store
 // open; readers are not (see TestReadersBesideWriter).
 func TestOpenLocked(t *testing.T) {

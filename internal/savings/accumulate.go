@@ -76,6 +76,7 @@ const (
 // The game codes, measured per game.
 const (
 	gmGamecode = iota
+	gmRanked
 	gmZstdGame
 	numGameCodes
 )
@@ -316,32 +317,42 @@ func (a *accumulator) AddGame(g *pgn.Game) error {
 			if wantGC {
 				a.gamecodeGames++
 				a.addGameCode(gmGamecode, int(sz[0]), len(g.Moves))
+				a.addGameCode(gmRanked, int(sz[1]), len(g.Moves))
 			}
-			a.addGameCode(gmZstdGame, int(sz[1]), len(g.Moves))
+			a.addGameCode(gmZstdGame, int(sz[2]), len(g.Moves))
 			return a.writeStream()
 		}
 	}
-	gcBits := int32(-1)
+	gcBits := [2]int32{-1, -1}
 	if wantGC {
 		bare := *g
 		bare.Tags = nil
-		rec, err := gamecode.AppendGame(a.rec[:0], &bare)
-		if err != nil {
-			a.gameFail[gmGamecode]++
-			if a.gameErr == nil {
-				a.gameErr = fmt.Errorf("%s:%d: %w", g.File, g.Line, err)
+		ok := true
+		for i, c := range [2]gamecode.Coding{gamecode.Indexed, gamecode.Ranked} {
+			rec, err := gamecode.AppendGameCoded(a.rec[:0], &bare, c)
+			if err != nil {
+				a.gameFail[gmGamecode+i]++
+				if a.gameErr == nil {
+					a.gameErr = fmt.Errorf("%s:%d: %w", g.File, g.Line, err)
+				}
+				ok = false
+				break
 			}
-		} else {
 			a.rec = rec
+			gcBits[i] = int32(8 * len(rec))
+		}
+		if ok {
 			a.gamecodeGames++
-			gcBits = int32(8 * len(rec))
-			a.addGameCode(gmGamecode, 8*len(rec), len(g.Moves))
+			a.addGameCode(gmGamecode, int(gcBits[0]), len(g.Moves))
+			a.addGameCode(gmRanked, int(gcBits[1]), len(g.Moves))
+		} else {
+			gcBits = [2]int32{-1, -1}
 		}
 	}
 	a.zbuf = a.perGame.EncodeAll(a.text, a.zbuf[:0])
 	a.addGameCode(gmZstdGame, 8*len(a.zbuf), len(g.Moves))
 	if a.cache != nil {
-		a.cache.put(h, [2]int32{gcBits, int32(8 * len(a.zbuf))})
+		a.cache.put(h, [3]int32{gcBits[0], gcBits[1], int32(8 * len(a.zbuf))})
 	}
 	return a.writeStream()
 }
@@ -360,12 +371,12 @@ func (a *accumulator) writeStream() error {
 type gameCache struct {
 	seed  maphash.Seed
 	mu    sync.Mutex
-	sizes map[uint64][2]int32 // gamecode bits (-1: not measured), zstd bits
+	sizes map[uint64][3]int32 // gamecode bits, indexed and ranked (-1: not measured), zstd bits
 }
 
 // newGameCache returns an empty cache.
 func newGameCache() *gameCache {
-	return &gameCache{seed: maphash.MakeSeed(), sizes: map[uint64][2]int32{}}
+	return &gameCache{seed: maphash.MakeSeed(), sizes: map[uint64][3]int32{}}
 }
 
 func (c *gameCache) hash(g *pgn.Game) uint64 {
@@ -388,14 +399,14 @@ func (c *gameCache) hash(g *pgn.Game) uint64 {
 	return h.Sum64()
 }
 
-func (c *gameCache) get(h uint64) ([2]int32, bool) {
+func (c *gameCache) get(h uint64) ([3]int32, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sz, ok := c.sizes[h]
 	return sz, ok
 }
 
-func (c *gameCache) put(h uint64, sz [2]int32) {
+func (c *gameCache) put(h uint64, sz [3]int32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.sizes[h]; ok && old[0] >= 0 {

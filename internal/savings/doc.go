@@ -116,7 +116,8 @@
 // legalradix (the same indexes as one variable-base number per game:
 // log2 n per move). Game codes, per game: gamecode (gamecode.AppendGame on
 // the game with its tags removed: the store's move bytes, with its
-// version, result, start and ply count), zstd-game (each game's SAN text,
+// version, result, start and ply count, in the default Indexed coding),
+// gamecode-ranked (the same in the Ranked coding), zstd-game (each game's SAN text,
 // one zstd frame, default level, no checksum), zstd-stream (all the SAN
 // text of a worker as one stream: a total only) and the input file as
 // given (a total only).

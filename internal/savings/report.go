@@ -113,7 +113,8 @@ var moveCodeInfo = [numMoveCodes]struct{ id, name, seed, note string }{
 }
 
 var gameCodeInfo = [numGameCodes]struct{ id, name, seed, note string }{
-	gmGamecode: {"gamecode", "the store's game code (gamecode, tags removed)", "ours", "record: version, result, start, ply count, moves; median over moves of each game's mean"},
+	gmGamecode: {"gamecode", "the store's game code (gamecode, indexed moves, tags removed)", "ours", "record: version, result, start, ply count, moves; bookbuild's default; median over moves of each game's mean"},
+	gmRanked:   {"gamecode-ranked", "the store's game code with ranked moves (bookbuild -game-coding ranked)", "ours", "as gamecode, each move coded by the move model; median over moves of each game's mean"},
 	gmZstdGame: {"zstd-game", "zstd of each game's SAN text", "002", "one zstd frame per game (default level, no checksum); median over moves of each game's mean"},
 }
 
@@ -150,7 +151,7 @@ func (a *accumulator) build() *Report {
 				Note: info.note, Unrepresentable: a.gameFail[i]}
 			row.All = a.game[i].Stat()
 			n := a.games - a.gameFail[i]
-			if i == gmGamecode {
+			if i == gmGamecode || i == gmRanked {
 				n = a.gamecodeGames
 			}
 			if n > 0 {

@@ -10,5 +10,5 @@ package gamemodel
 
 // The frozen tables are made by the measuring tool (it trains the move
 // weights and counts the tag symbols) on the shared data beside the module
-// root; any change to them needs a new gamecode.Version.
+// root; any change to them needs a new gamecode.VersionRanked.
 //go:generate go run ../measure -quick -gen tables_gen.go ../../../../shared/data/medium/*.pgn.zst ../../../../shared/data/small/*.pgn ../../../../shared/data/small/*.PGN ../../../../shared/data/small/*.bz2

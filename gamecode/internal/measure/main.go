@@ -75,7 +75,7 @@ func (s *sink) Game(g *pgn.Game) error {
 		s.t.plies += int64(len(g.Moves))
 		return s.t.stats.Add(g)
 	}
-	rec, err := gamecode.AppendGame(s.buf[:0], g)
+	rec, err := gamecode.AppendGameCoded(s.buf[:0], g, gamecode.Ranked)
 	if err != nil {
 		return fmt.Errorf("%s:%d: %w", g.File, g.Line, err)
 	}
@@ -83,13 +83,13 @@ func (s *sink) Game(g *pgn.Game) error {
 	s.t.record += int64(len(rec))
 	s.bare = *g
 	s.bare.Tags = nil
-	rec, err = gamecode.AppendGame(s.buf[:0], &s.bare)
+	rec, err = gamecode.AppendGameCoded(s.buf[:0], &s.bare, gamecode.Ranked)
 	if err != nil {
 		return err
 	}
 	s.t.noTags += int64(len(rec))
 	s.bare.Moves = nil
-	rec, _ = gamecode.AppendGame(rec[:0], &s.bare)
+	rec, _ = gamecode.AppendGameCoded(rec[:0], &s.bare, gamecode.Ranked)
 	s.t.noMove += int64(len(rec))
 	s.buf = rec
 	if err := s.t.stats.Add(g); err != nil {
@@ -98,7 +98,7 @@ func (s *sink) Game(g *pgn.Game) error {
 	s.t.games++
 	s.t.plies += int64(len(g.Moves))
 
-	full, _ := gamecode.AppendGame(nil, g)
+	full, _ := gamecode.AppendGameCoded(nil, g, gamecode.Ranked)
 	dg, err := gamecode.DecodeGame(full)
 	if err != nil {
 		return fmt.Errorf("%s:%d: decode: %w", g.File, g.Line, err)
