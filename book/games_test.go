@@ -61,9 +61,9 @@ func (s *collectSink) Skip(*ingest.GameError) {}
 var codings = []gamecode.Coding{gamecode.Indexed, gamecode.Ranked}
 
 // TestStoredGamesRoundTrip builds the medium corpus into a store, each
-// input in another game coding, then reads every stored game back: its tags and moves equal the input game's
-// with the same id, and its PGN, parsed again, gives the same tags and
-// moves.
+// input in another game coding, then reads every stored game back: its
+// tags and moves equal the input game's with the same id, and its PGN,
+// parsed again, gives the same tags and moves.
 func TestStoredGamesRoundTrip(t *testing.T) {
 	data := testutil.SharedData(t)
 	inputs, err := filepath.Glob(filepath.Join(data, "medium", "*.pgn.zst"))

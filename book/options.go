@@ -29,12 +29,12 @@
 //     every reader goes through them. The oracle test builds the same
 //     input with and without single references and compares every
 //     position.
-//   - Every game is stored (package gamecode, in Options.GameCoding) under an id that is a hash of
-//     its content, in the same ingestion as the statistics it adds. A game
-//     whose id is already in the store, or pending in this run, is a
-//     duplicate and adds nothing; so a build killed at any point and run
-//     again on the same inputs ends with exactly the statistics of an
-//     uninterrupted build.
+//   - Every game is stored (package gamecode, in Options.GameCoding)
+//     under an id that is a hash of its content, in the same ingestion
+//     as the statistics it adds. A game whose id is already in the store,
+//     or pending in this run, is a duplicate and adds nothing; so a build
+//     killed at any point and run again on the same inputs ends with
+//     exactly the statistics of an uninterrupted build.
 //   - For a PolyGlot-exact export, each flush also writes, in the same
 //     ingestion, two kinds of side records (see package store): after a
 //     double pawn step beside a pawn of the side to move whose en-passant
@@ -101,8 +101,9 @@ type Options struct {
 	Inputs []string
 	// GameCoding is how the stored game records code their moves:
 	// gamecode.Indexed (the default: the fastest) or gamecode.Ranked
-	// (records 10-15% smaller with their tags, game coding about 2.5 times slower).
-	// Records name their coding, so one store may hold both.
+	// (records 10-15% smaller with their tags, game coding about 2.5
+	// times slower). Records name their coding, so one store may hold
+	// both.
 	GameCoding gamecode.Coding
 
 	// noSingles writes every position as a statistics record, even in

@@ -67,6 +67,15 @@ func (c Coding) version() byte {
 	return VersionIndexed
 }
 
+// codingOf returns the coding of records whose first byte is v (one of
+// the versions).
+func codingOf(v byte) Coding {
+	if v == VersionRanked {
+		return Ranked
+	}
+	return Indexed
+}
+
 // Limits that bound what DecodeGame accepts, so that garbage cannot make
 // it loop or allocate without bound.
 const (
@@ -321,7 +330,7 @@ func DecodeGameUntil(b []byte, stop func(ply int, pos *board.Position, m board.M
 	if err != nil {
 		return g, err
 	}
-	stopped, err := decodeMoves(&d, sc, &g, b[0] == VersionIndexed, stop)
+	stopped, err := decodeMoves(&d, sc, &g, codingOf(b[0]), stop)
 	if err != nil || stopped {
 		return g, err
 	}
@@ -509,9 +518,9 @@ func (td *textDecoder) fillTags(g *pgn.Game) {
 	}
 }
 
-// decodeMoves decodes the ply count and the moves from g.Start into
-// g.Moves, in the Indexed coding when indexed is true, else Ranked.
-func decodeMoves(d *rcDecoder, sc *scratch, g *pgn.Game, indexed bool, stop func(int, *board.Position, board.Move) bool) (stopped bool, err error) {
+// decodeMoves decodes the ply count and the moves, in coding c, from
+// g.Start into g.Moves.
+func decodeMoves(d *rcDecoder, sc *scratch, g *pgn.Game, c Coding, stop func(int, *board.Position, board.Move) bool) (stopped bool, err error) {
 	n, err := decodeCount(d)
 	if err != nil {
 		return false, fmt.Errorf("%w: ply count", err)
@@ -519,7 +528,7 @@ func decodeMoves(d *rcDecoder, sc *scratch, g *pgn.Game, indexed bool, stop func
 	g.Moves = make([]board.Move, 0, n)
 	pos := &sc.pos
 	*pos = g.Start
-	if indexed {
+	if c == Indexed {
 		return decodeIndexed(d, sc, g, int(n), stop)
 	}
 	var h gamemodel.History

@@ -232,7 +232,7 @@ func TestGarbage(t *testing.T) {
 			t.Errorf("%v read as the other coding: error %v does not wrap the corrupt error", c, err)
 		}
 	}
-	for _, b := range [][]byte{nil, {0}, {1, 5}, {4, 5}, {VersionRanked}, {VersionIndexed}, {2, 1, 2, 3}, {3, 1, 2, 3}, bytes.Repeat([]byte{0xFF}, 100), append([]byte{3}, bytes.Repeat([]byte{0xFF}, 100)...)} {
+	for _, b := range [][]byte{nil, {0}, {1, 5}, {4, 5}, {VersionRanked}, {VersionIndexed}, {VersionRanked, 1, 2, 3}, {VersionIndexed, 1, 2, 3}, bytes.Repeat([]byte{0xFF}, 100), append([]byte{VersionIndexed}, bytes.Repeat([]byte{0xFF}, 100)...)} {
 		if _, err := DecodeGame(b); err != nil && !IsCorrupt(err) {
 			t.Errorf("%x: error %v does not wrap the corrupt error", b, err)
 		}

@@ -49,10 +49,7 @@ func FuzzDecodeGame(f *testing.F) {
 		}
 		text := pgn.Append(nil, &g)
 		ig := g.Clone()
-		c := Ranked // the coding of b, so that the record is b's canonical form
-		if b[0] == VersionIndexed {
-			c = Indexed
-		}
+		c := codingOf(b[0]) // b's coding: the record is b's canonical form
 		rec, err := AppendGameCoded(nil, ig, c)
 		if err != nil {
 			t.Fatalf("re-encoding a decoded game: %v", err)

@@ -75,23 +75,13 @@ func (ix *indexer) set(p *board.Position) int {
 	ix.add(moveGroup{dests: ms.KingDests, from: ms.King, kind: groupKing})
 	if ms.Target != 0 {
 		occ := p.Occupied()
-		for b := p.Pieces(us, board.Knight); b != 0; b &= b - 1 {
-			s := b.LSB()
-			ix.add(moveGroup{dests: ms.Dests(s, board.KnightAttacks(s)), from: s, kind: groupPiece})
+		for _, pt := range pieceTypes {
+			for b := p.Pieces(us, pt); b != 0; b &= b - 1 {
+				s := b.LSB()
+				ix.add(moveGroup{dests: ms.Dests(s, pieceAttacks(pt, s, occ)), from: s, kind: groupPiece})
+			}
 		}
-		for b := p.Pieces(us, board.Bishop); b != 0; b &= b - 1 {
-			s := b.LSB()
-			ix.add(moveGroup{dests: ms.Dests(s, board.BishopAttacks(s, occ)), from: s, kind: groupPiece})
-		}
-		for b := p.Pieces(us, board.Rook); b != 0; b &= b - 1 {
-			s := b.LSB()
-			ix.add(moveGroup{dests: ms.Dests(s, board.RookAttacks(s, occ)), from: s, kind: groupPiece})
-		}
-		for b := p.Pieces(us, board.Queen); b != 0; b &= b - 1 {
-			s := b.LSB()
-			ix.add(moveGroup{dests: ms.Dests(s, board.QueenAttacks(s, occ)), from: s, kind: groupPiece})
-		}
-		last := promoRanks(us)
+		last := promoRank(us)
 		for kind := range ms.Pawns {
 			ix.add(moveGroup{dests: ms.Pawns[kind], promo: last, step: int8(board.PawnStep(us, kind)), kind: groupPawns})
 		}
@@ -104,12 +94,39 @@ func (ix *indexer) set(p *board.Position) int {
 	return int(ix.n)
 }
 
-// promoRanks returns the rank where the pawns of colour c promote.
-func promoRanks(c board.Color) board.Bitboard {
+// pieceTypes are the types of the pieces other than king and pawns, in
+// the order their moves are numbered.
+var pieceTypes = [...]board.PieceType{board.Knight, board.Bishop, board.Rook, board.Queen}
+
+// pieceAttacks returns the squares a piece of type pt (one of pieceTypes)
+// on s attacks, given the occupied squares occ.
+func pieceAttacks(pt board.PieceType, s board.Square, occ board.Bitboard) board.Bitboard {
+	switch pt {
+	case board.Knight:
+		return board.KnightAttacks(s)
+	case board.Bishop:
+		return board.BishopAttacks(s, occ)
+	case board.Rook:
+		return board.RookAttacks(s, occ)
+	}
+	return board.QueenAttacks(s, occ)
+}
+
+// promoRank returns the rank where the pawns of colour c promote.
+func promoRank(c board.Color) board.Bitboard {
 	if c == board.White {
 		return board.Rank8
 	}
 	return board.Rank1
+}
+
+// kingMove returns the king's move from one square to another: castling
+// when it goes two squares sideways.
+func kingMove(from, to board.Square) board.Move {
+	if board.KingAttacks(from).Has(to) {
+		return board.NewMove(from, to)
+	}
+	return board.NewMove(from, to) | board.MoveCastling
 }
 
 // add appends g, unless it has no moves.
@@ -134,59 +151,25 @@ func (ix *indexer) number(p *board.Position, m board.Move) (i, n int) {
 		return -1, 0
 	}
 	from, to := m.From(), m.To()
-	// kind is m's kind, or an invalid one when a move of its kind would
-	// have other bits: the only moves with piece bits are promotions.
-	kind := m.Kind()
-	if kind != board.MovePromotion && m&(3<<12) != 0 {
-		kind = 1 << 12
-	}
+	plain := m == board.NewMove(from, to) // no flag, no promotion piece
 	i = -1
-	if d := ms.KingDests; from == ms.King && d.Has(to) {
-		want := board.MoveNormal
-		if !board.KingAttacks(from).Has(to) {
-			want = board.MoveCastling
-		}
-		if kind == want {
-			i = countBelow(d, to)
-		}
+	if d := ms.KingDests; from == ms.King && d.Has(to) && m == kingMove(from, to) {
+		i = countBelow(d, to)
 	}
 	n = count(ms.KingDests)
 	if ms.Target != 0 {
 		us, occ := p.SideToMove(), p.Occupied()
-		normal := kind == board.MoveNormal
-		for b := p.Pieces(us, board.Knight); b != 0; b &= b - 1 {
-			s := b.LSB()
-			d := ms.Dests(s, board.KnightAttacks(s))
-			if s == from && normal && d.Has(to) {
-				i = n + countBelow(d, to)
+		for _, pt := range pieceTypes {
+			for b := p.Pieces(us, pt); b != 0; b &= b - 1 {
+				s := b.LSB()
+				d := ms.Dests(s, pieceAttacks(pt, s, occ))
+				if s == from && plain && d.Has(to) {
+					i = n + countBelow(d, to)
+				}
+				n += count(d)
 			}
-			n += count(d)
 		}
-		for b := p.Pieces(us, board.Bishop); b != 0; b &= b - 1 {
-			s := b.LSB()
-			d := ms.Dests(s, board.BishopAttacks(s, occ))
-			if s == from && normal && d.Has(to) {
-				i = n + countBelow(d, to)
-			}
-			n += count(d)
-		}
-		for b := p.Pieces(us, board.Rook); b != 0; b &= b - 1 {
-			s := b.LSB()
-			d := ms.Dests(s, board.RookAttacks(s, occ))
-			if s == from && normal && d.Has(to) {
-				i = n + countBelow(d, to)
-			}
-			n += count(d)
-		}
-		for b := p.Pieces(us, board.Queen); b != 0; b &= b - 1 {
-			s := b.LSB()
-			d := ms.Dests(s, board.QueenAttacks(s, occ))
-			if s == from && normal && d.Has(to) {
-				i = n + countBelow(d, to)
-			}
-			n += count(d)
-		}
-		last := promoRanks(us)
+		last := promoRank(us)
 		step := int(to) - int(from)
 		for k, d := range ms.Pawns {
 			if step == board.PawnStep(us, k) && d.Has(to) {
@@ -203,7 +186,7 @@ func (ix *indexer) number(p *board.Position, m board.Move) (i, n int) {
 			n += count(d) + 3*count(d&last)
 		}
 	}
-	if d := ms.EPFrom; kind == board.MoveEnPassant && to == p.EPSquare() && d.Has(from) {
+	if d := ms.EPFrom; d.Has(from) && m == board.NewMove(from, p.EPSquare())|board.MoveEnPassant {
 		i = n + countBelow(d, from)
 	}
 	n += count(ms.EPFrom)
@@ -226,7 +209,7 @@ func pawnNumber(base int, d, last board.Bitboard, m board.Move) int {
 	to := m.To()
 	k := base + countBelow(d, to) + 3*countBelow(d&last, to)
 	if !last.Has(to) {
-		if m&^(1<<12-1) != 0 {
+		if m != board.NewMove(m.From(), to) {
 			return -1
 		}
 		return k
@@ -277,9 +260,7 @@ func (ix *indexer) moveIn(g *moveGroup, k int) board.Move {
 	from := g.from
 	switch g.kind {
 	case groupKing:
-		if !board.KingAttacks(from).Has(to) {
-			return board.NewMove(from, to) | board.MoveCastling
-		}
+		return kingMove(from, to)
 	case groupPawns:
 		from = board.Square(int(to) - int(g.step))
 	}

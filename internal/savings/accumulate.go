@@ -313,48 +313,69 @@ func (a *accumulator) AddGame(g *pgn.Game) error {
 	var h uint64
 	if a.cache != nil {
 		h = a.cache.hash(g)
-		if sz, ok := a.cache.get(h); ok && (sz[0] >= 0 || !wantGC) {
-			if wantGC {
-				a.gamecodeGames++
-				a.addGameCode(gmGamecode, int(sz[0]), len(g.Moves))
-				a.addGameCode(gmRanked, int(sz[1]), len(g.Moves))
-			}
-			a.addGameCode(gmZstdGame, int(sz[2]), len(g.Moves))
+		if sz, ok := a.cache.get(h); ok && (sz[gmGamecode] >= 0 || !wantGC) {
+			a.addSizes(&sz, wantGC, len(g.Moves))
 			return a.writeStream()
 		}
 	}
-	gcBits := [2]int32{-1, -1}
+	sz := gameSizes{gmGamecode: -1, gmRanked: -1}
 	if wantGC {
-		bare := *g
-		bare.Tags = nil
-		ok := true
-		for i, c := range [2]gamecode.Coding{gamecode.Indexed, gamecode.Ranked} {
-			rec, err := gamecode.AppendGameCoded(a.rec[:0], &bare, c)
-			if err != nil {
-				a.gameFail[gmGamecode+i]++
-				if a.gameErr == nil {
-					a.gameErr = fmt.Errorf("%s:%d: %w", g.File, g.Line, err)
-				}
-				ok = false
-				break
+		if err := a.codeGame(g, &sz); err != nil {
+			sz[gmGamecode], sz[gmRanked] = -1, -1
+			for _, gc := range gamecodeCodings {
+				a.gameFail[gc.code]++
 			}
-			a.rec = rec
-			gcBits[i] = int32(8 * len(rec))
-		}
-		if ok {
-			a.gamecodeGames++
-			a.addGameCode(gmGamecode, int(gcBits[0]), len(g.Moves))
-			a.addGameCode(gmRanked, int(gcBits[1]), len(g.Moves))
-		} else {
-			gcBits = [2]int32{-1, -1}
+			if a.gameErr == nil {
+				a.gameErr = fmt.Errorf("%s:%d: %w", g.File, g.Line, err)
+			}
 		}
 	}
 	a.zbuf = a.perGame.EncodeAll(a.text, a.zbuf[:0])
-	a.addGameCode(gmZstdGame, 8*len(a.zbuf), len(g.Moves))
+	sz[gmZstdGame] = int32(8 * len(a.zbuf))
+	a.addSizes(&sz, wantGC, len(g.Moves))
 	if a.cache != nil {
-		a.cache.put(h, [3]int32{gcBits[0], gcBits[1], int32(8 * len(a.zbuf))})
+		a.cache.put(h, sz)
 	}
 	return a.writeStream()
+}
+
+// gameSizes are a game's sizes in bits by game code (gmGamecode ...); -1
+// for the gamecode rows when they were not measured.
+type gameSizes [numGameCodes]int32
+
+// gamecodeCodings are the game codes that package gamecode makes, with
+// their codings.
+var gamecodeCodings = [...]struct {
+	code   int
+	coding gamecode.Coding
+}{{gmGamecode, gamecode.Indexed}, {gmRanked, gamecode.Ranked}}
+
+// codeGame codes g, its tags removed, in each of gamecode's codings, and
+// sets their sizes in sz.
+func (a *accumulator) codeGame(g *pgn.Game, sz *gameSizes) error {
+	bare := *g
+	bare.Tags = nil
+	for _, gc := range gamecodeCodings {
+		rec, err := gamecode.AppendGameCoded(a.rec[:0], &bare, gc.coding)
+		if err != nil {
+			return err
+		}
+		a.rec = rec
+		sz[gc.code] = int32(8 * len(rec))
+	}
+	return nil
+}
+
+// addSizes adds a game's sizes: zstd's, and gamecode's when wantGC and
+// they were measured.
+func (a *accumulator) addSizes(sz *gameSizes, wantGC bool, plies int) {
+	if wantGC && sz[gmGamecode] >= 0 {
+		a.gamecodeGames++
+		for _, gc := range gamecodeCodings {
+			a.addGameCode(gc.code, int(sz[gc.code]), plies)
+		}
+	}
+	a.addGameCode(gmZstdGame, int(sz[gmZstdGame]), plies)
 }
 
 // writeStream adds the game's SAN text to the worker's zstd stream.
@@ -371,12 +392,12 @@ func (a *accumulator) writeStream() error {
 type gameCache struct {
 	seed  maphash.Seed
 	mu    sync.Mutex
-	sizes map[uint64][3]int32 // gamecode bits, indexed and ranked (-1: not measured), zstd bits
+	sizes map[uint64]gameSizes
 }
 
 // newGameCache returns an empty cache.
 func newGameCache() *gameCache {
-	return &gameCache{seed: maphash.MakeSeed(), sizes: map[uint64][3]int32{}}
+	return &gameCache{seed: maphash.MakeSeed(), sizes: map[uint64]gameSizes{}}
 }
 
 func (c *gameCache) hash(g *pgn.Game) uint64 {
@@ -399,17 +420,17 @@ func (c *gameCache) hash(g *pgn.Game) uint64 {
 	return h.Sum64()
 }
 
-func (c *gameCache) get(h uint64) ([3]int32, bool) {
+func (c *gameCache) get(h uint64) (gameSizes, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sz, ok := c.sizes[h]
 	return sz, ok
 }
 
-func (c *gameCache) put(h uint64, sz [3]int32) {
+func (c *gameCache) put(h uint64, sz gameSizes) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.sizes[h]; ok && old[0] >= 0 {
+	if old, ok := c.sizes[h]; ok && old[gmGamecode] >= 0 {
 		return
 	}
 	c.sizes[h] = sz
