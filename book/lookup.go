@@ -32,11 +32,13 @@ func newOccurrence(g *pgn.Game, id store.GameID, white, black int, date stats.Da
 }
 
 // setPly completes occ, what a game adds to the positions it counts, for
-// the move played at ply ply by side: the ply, the mover's rating (white
-// and black are the players') and the first-seen stamp from the game's
-// stamp (0: none).
-func setPly(occ *stats.Occurrence, ply int, side board.Color, white, black int, stamp uint64) {
-	occ.Ply = ply
+// the move played at ply ply of the game (from 0) by side, from a
+// position at ply absPly of the whole game (see plyOf): the lowest-ply
+// statistic takes absPly, the first-seen stamp from the game's stamp (0:
+// none) takes ply; and the mover's rating (white and black are the
+// players').
+func setPly(occ *stats.Occurrence, ply, absPly int, side board.Color, white, black int, stamp uint64) {
+	occ.Ply = absPly
 	occ.MoverRating = white
 	if side == board.Black {
 		occ.MoverRating = black
@@ -44,6 +46,18 @@ func setPly(occ *stats.Occurrence, ply int, side board.Color, white, black int, 
 	if stamp != 0 {
 		occ.Seen = stamp | uint64(min(ply, 1<<12-1))
 	}
+}
+
+// plyOf returns the ply of position p in its game, counted from White's
+// first move (ply 0) by p's move number and side to move: a game set up
+// from a FEN at move 20 with White to move starts at ply 38, as a game
+// from the start position reaches that move at ply 38.
+func plyOf(p *board.Position) int {
+	ply := 2 * (p.FullMoveNumber() - 1)
+	if p.SideToMove() == board.Black {
+		ply++
+	}
+	return ply
 }
 
 // gameRatings returns the players' ratings and the date of g, as the
@@ -122,10 +136,10 @@ func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.O
 // is scratch space, returned for reuse.
 func visit(rec []byte, id store.GameID, stamp uint64, pos []byte, hash uint64, maxPly int, key []byte) ([]byte, board.Move, stats.Occurrence, error) {
 	var (
-		hit  bool
-		ply  int
-		side board.Color
-		mv   board.Move
+		hit         bool
+		ply, absPly int
+		side        board.Color
+		mv          board.Move
 	)
 	g, err := gamecode.DecodeGameUntil(rec, func(n int, p *board.Position, m board.Move) bool {
 		if maxPly > 0 && n >= maxPly {
@@ -136,7 +150,7 @@ func visit(rec []byte, id store.GameID, stamp uint64, pos []byte, hash uint64, m
 		}
 		key = keys.Append(key[:0], p)
 		if bytes.Equal(key, pos) {
-			hit, ply, side, mv = true, n, p.SideToMove(), m
+			hit, ply, absPly, side, mv = true, n, plyOf(p), p.SideToMove(), m
 			return true
 		}
 		return false
@@ -146,7 +160,7 @@ func visit(rec []byte, id store.GameID, stamp uint64, pos []byte, hash uint64, m
 	}
 	white, black, date := gameRatings(&g)
 	occ := newOccurrence(&g, id, white, black, date)
-	setPly(&occ, ply, side, white, black, stamp)
+	setPly(&occ, ply, absPly, side, white, black, stamp)
 	return key, mv, occ, nil
 }
 
@@ -167,11 +181,40 @@ func visit(rec []byte, id store.GameID, stamp uint64, pos []byte, hash uint64, m
 // with the hashes of the statistics records (held in memory), rather than
 // looked up once per position.
 func Positions(ctx context.Context, st *store.Store, minGames uint64, fn func(pos []byte, e *stats.Entry) error) error {
+	return PositionsWith(ctx, st, PositionsOptions{MinGames: minGames}, fn)
+}
+
+// PositionsOptions are the options of PositionsWith.
+type PositionsOptions struct {
+	// MinGames is Positions' minGames.
+	MinGames uint64
+	// LimitPly, with MaxPly, asks only for the positions reached at ply
+	// MaxPly or earlier (counted as plyOf counts, from White's first
+	// move): the replays of the games for the positions one game reaches
+	// stop there. Positions reached later may still be listed (those with
+	// statistics records, or several games): callers filter on the
+	// statistics.
+	LimitPly bool
+	MaxPly   int
+	// Progress, when not nil, is called now and then with what is being
+	// read ("positions read", "games replayed"), how many so far and how
+	// many in all (0: not known).
+	Progress func(what string, done, total int64)
+}
+
+// PositionsWith is Positions with options: a ply limit, progress.
+func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn func(pos []byte, e *stats.Entry) error) error {
+	minGames := o.MinGames
+	progress := o.Progress
+	if progress == nil {
+		progress = func(string, int64, int64) {}
+	}
 	// The hashes of the statistics records.
 	pHashes := map[uint32][]uint64{} // -> the numbers of the games referenced under it
 	if err := positionKeys(ctx, st, func(pos []byte) { pHashes[store.SingleHash(pos)] = nil }); err != nil {
 		return err
 	}
+	records := int64(len(pHashes))
 	// One pass over the references: those under the hash of a statistics
 	// record, and how many there are and under which hashes several.
 	var total int
@@ -222,6 +265,9 @@ func Positions(ctx context.Context, st *store.Store, minGames uint64, fn func(po
 			_ = it.Close()
 			return err
 		}
+		if n%4096 == 0 {
+			progress("positions with statistics read", int64(n), records)
+		}
 	}
 	if err := it.Close(); err != nil {
 		return err
@@ -259,7 +305,11 @@ func Positions(ctx context.Context, st *store.Store, minGames uint64, fn func(po
 	if minGames > 1 {
 		return nil
 	}
-	return singlePositions(ctx, st, total, pHashes, multi, fn)
+	r := singleReplayer{st: st, maxPly: st.Meta().MaxPly, limit: -1, pHashes: pHashes, multi: multi, fn: fn, progress: progress}
+	if o.LimitPly {
+		r.limit = max(o.MaxPly, 0)
+	}
+	return r.singlePositions(ctx, total)
 }
 
 // positionKeys calls fn with the key of every statistics record.
@@ -291,7 +341,7 @@ func gamesAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64) (
 		}
 	}
 	extra := map[string]*stats.Entry{}
-	r := singleReplayer{st: st, maxPly: st.Meta().MaxPly}
+	r := singleReplayer{st: st, maxPly: st.Meta().MaxPly, limit: -1}
 	for _, num := range slices.Sorted(maps.Keys(games)) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -326,20 +376,21 @@ func gamesAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64) (
 // passes over its games.
 const singleChunk = 32 << 20
 
-// singlePositions calls fn with every position that only single
+// singlePositions calls r.fn with every position that only single
 // references reach, once each. It replays every numbered game and reports
 // each position the game counted and holds a single reference for, unless
 // it has a statistics record (Positions reported it). total is the number
-// of references, pHashes holds the hashes of the statistics records and
-// multi those with references from several games (Positions reported the
-// positions under them). The references are read into memory, a range of
-// game numbers at a time.
-func singlePositions(ctx context.Context, st *store.Store, total int, pHashes, multi map[uint32][]uint64, fn func(pos []byte, e *stats.Entry) error) error {
+// of references, r.pHashes holds the hashes of the statistics records and
+// r.multi those with references from several games (Positions reported
+// the positions under them). The references are read into memory, a range
+// of game numbers at a time.
+func (r *singleReplayer) singlePositions(ctx context.Context, total int) error {
+	st := r.st
 	m := st.Meta()
 	end := max(m.NextGame, 1)
 	passes := uint64(total/singleChunk + 1)
 	step := (end-1)/passes + 1
-	r := singleReplayer{st: st, maxPly: m.MaxPly, pHashes: pHashes, multi: multi, fn: fn}
+	var replayed int64
 	for lo := uint64(1); lo < end; lo += step {
 		hi := min(lo+step, end)
 		refs := make([]uint64, 0, min(total, singleChunk+singleChunk/4))
@@ -354,8 +405,11 @@ func singlePositions(ctx context.Context, st *store.Store, total int, pHashes, m
 		}
 		slices.Sort(refs)
 		err = st.GameNumbers(lo, hi, func(num uint64, id store.GameID, stamp uint64) (bool, error) {
-			if ctx.Err() != nil {
-				return false, ctx.Err()
+			if replayed++; replayed%1024 == 0 {
+				if ctx.Err() != nil {
+					return false, ctx.Err()
+				}
+				r.progress("games replayed", int64(num), int64(end-1))
 			}
 			i, _ := slices.BinarySearch(refs, (num-lo)<<32)
 			j, _ := slices.BinarySearch(refs, (num-lo+1)<<32)
@@ -368,20 +422,25 @@ func singlePositions(ctx context.Context, st *store.Store, total int, pHashes, m
 			return err
 		}
 	}
-	return nil
+	r.progress("games replayed", int64(end-1), int64(end-1))
+	return ctx.Err()
 }
 
 // singleReplayer replays games for singlePositions.
 type singleReplayer struct {
-	st      *store.Store
-	maxPly  int
-	pHashes map[uint32][]uint64
-	multi   map[uint32][]uint64
-	fn      func(pos []byte, e *stats.Entry) error
-	key     []byte
-	visits  visits
-	zobrist keys.Hasher
-	e       stats.Entry
+	st     *store.Store
+	maxPly int // the store's: plies recorded from the start of each game (0: all)
+	// limit is the last ply (see plyOf) replayed, -1 for none: the
+	// positions after it are not wanted.
+	limit    int
+	progress func(what string, done, total int64)
+	pHashes  map[uint32][]uint64
+	multi    map[uint32][]uint64
+	fn       func(pos []byte, e *stats.Entry) error
+	key      []byte
+	visits   visits
+	zobrist  keys.Hasher
+	e        stats.Entry
 }
 
 // game replays game num (id), whose single references are refs (low 32
@@ -419,7 +478,12 @@ func (r *singleReplayer) replay(id store.GameID, stamp uint64, want func(h uint3
 	if err != nil {
 		return fmt.Errorf("single reference: %w", err)
 	}
-	g, err := gamecode.DecodeGame(rec)
+	var stop func(int, *board.Position, board.Move) bool
+	if r.limit >= 0 {
+		// Only the moves played up to the limit are decoded.
+		stop = func(_ int, p *board.Position, _ board.Move) bool { return plyOf(p) >= r.limit }
+	}
+	g, err := gamecode.DecodeGameUntil(rec, stop)
 	if err != nil {
 		return fmt.Errorf("game %s: %w", id, err)
 	}
@@ -432,6 +496,10 @@ func (r *singleReplayer) replay(id store.GameID, stamp uint64, want func(h uint3
 		if r.maxPly > 0 && ply >= r.maxPly {
 			break
 		}
+		absPly := plyOf(&p)
+		if r.limit >= 0 && absPly > r.limit {
+			break
+		}
 		ph := r.zobrist.Hash(&p)
 		h := store.SingleHashOf(ph)
 		r.zobrist.Play(&p, mv)
@@ -442,7 +510,7 @@ func (r *singleReplayer) replay(id store.GameID, stamp uint64, want func(h uint3
 		r.key = keys.Append(r.key[:0], &p)
 		side := p.SideToMove()
 		p.Play(mv)
-		setPly(&occ, ply, side, white, black, stamp)
+		setPly(&occ, ply, absPly, side, white, black, stamp)
 		if err := found(r.key, h, mv, &occ); err != nil {
 			return err
 		}

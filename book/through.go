@@ -33,7 +33,9 @@ type ThroughOptions struct {
 
 // GamesThrough calls fn with every stored game that reaches position p and
 // that opts.Sel keeps, in the order of game ids, with its record (valid
-// during the call only) and the ply at which the game first reaches p. It
+// during the call only) and the ply at which the game first reaches p,
+// counted from White's first move by the game's move numbers (a game set
+// up from a FEN at move 20 starts at ply 38). It
 // stops when fn returns false or an error, or when ctx is done (returning
 // ctx's error). A record that cannot be decoded fails the scan with an
 // error naming the game.
@@ -148,7 +150,8 @@ type throughScan struct {
 }
 
 // game returns the ply at which the game of record rec first reaches the
-// position, -1 if it never does or the selection does not keep it.
+// position (see plyOf), -1 if it never does or the selection does not
+// keep it.
 func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 	if !s.sel.IsZero() {
 		g, _, err := gamecode.DecodeGameInfo(rec)
@@ -160,9 +163,9 @@ func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 		}
 	}
 	at, lost := -1, false
-	g, err := gamecode.DecodeGameUntil(rec, func(ply int, q *board.Position, _ board.Move) bool {
+	g, err := gamecode.DecodeGameUntil(rec, func(_ int, q *board.Position, _ board.Move) bool {
 		if keys.Hash(q) == s.hash && keys.Equal(q, s.p) {
-			at = ply
+			at = plyOf(q)
 			return true
 		}
 		lost = !s.target.reachableFrom(q)
@@ -181,7 +184,7 @@ func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 		q.Play(m)
 	}
 	if keys.Equal(&q, s.p) {
-		return len(g.Moves), nil
+		return plyOf(&q), nil
 	}
 	return -1, nil
 }
