@@ -190,10 +190,13 @@ type PositionsOptions struct {
 	MinGames uint64
 	// LimitPly, with MaxPly, asks only for the positions reached at ply
 	// MaxPly or earlier (counted as plyOf counts, from White's first
-	// move): the replays of the games for the positions one game reaches
-	// stop there. Positions reached later may still be listed (those with
-	// statistics records, or several games): callers filter on the
-	// statistics.
+	// move), each with all its statistics: the games are replayed only
+	// that far, but for those that reach, under the same hash, a position
+	// reached by then, which are replayed in full. Positions with a
+	// statistics record first reached later are still listed, with the
+	// statistics of their record alone: callers filter on the lowest ply.
+	// With MinGames 0 or 1, the positions of one game come first: their
+	// replays find the others reached by the limit.
 	LimitPly bool
 	MaxPly   int
 	// Progress, when not nil, is called now and then with what is being
@@ -209,9 +212,24 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 	if progress == nil {
 		progress = func(string, int64, int64) {}
 	}
-	// The hashes of the statistics records.
+	limit := -1 // the last ply wanted, -1: all
+	if o.LimitPly {
+		limit = max(o.MaxPly, 0)
+	}
+	// The hashes of the statistics records, and with a limit those of
+	// the records reached by then.
 	pHashes := map[uint32][]uint64{} // -> the numbers of the games referenced under it
-	if err := positionKeys(ctx, st, func(pos []byte) { pHashes[store.SingleHash(pos)] = nil }); err != nil {
+	near := map[uint32]bool{}
+	err := positionKeys(ctx, st, limit >= 0, func(pos []byte, e *stats.Entry) {
+		h := store.SingleHash(pos)
+		pHashes[h] = nil
+		if e != nil {
+			if ply, ok := e.Total().MinPly(); ok && ply <= limit {
+				near[h] = true
+			}
+		}
+	})
+	if err != nil {
 		return err
 	}
 	records := int64(len(pHashes))
@@ -220,7 +238,7 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 	var total int
 	var last store.SingleRef
 	multi := map[uint32][]uint64{} // hashes several games are referenced under -> their numbers
-	err := st.AllSingles(func(r store.SingleRef) (bool, error) {
+	err = st.AllSingles(func(r store.SingleRef) (bool, error) {
 		if nums, ok := pHashes[r.Hash]; ok {
 			pHashes[r.Hash] = append(nums, r.Game)
 		}
@@ -237,9 +255,21 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 	if err != nil {
 		return err
 	}
+	singles := singleReplayer{st: st, maxPly: st.Meta().MaxPly, limit: -1, pHashes: pHashes, multi: multi, fn: fn, progress: progress}
+	complete := false // near holds every hash of a position reached by the limit
+	if limit >= 0 && minGames <= 1 {
+		// The positions of one game first: their replays, cut at the
+		// limit, also find every position reached by then under the
+		// hashes of the others.
+		singles.limit, singles.reached = limit, near
+		if err := singles.singlePositions(ctx, total); err != nil {
+			return err
+		}
+		complete = true
+	}
 	// The games referenced under those hashes, each replayed once: what
 	// they add to the positions with statistics records.
-	extra, err := gamesAt(ctx, st, pHashes)
+	extra, err := gamesAt(ctx, st, pHashes, limit, near, complete)
 	if err != nil {
 		return err
 	}
@@ -284,7 +314,7 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 			}
 		}
 	}
-	several, err := gamesAt(ctx, st, wanted)
+	several, err := gamesAt(ctx, st, wanted, limit, near, complete)
 	if err != nil {
 		return err
 	}
@@ -305,18 +335,22 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 	if minGames > 1 {
 		return nil
 	}
-	r := singleReplayer{st: st, maxPly: st.Meta().MaxPly, limit: -1, pHashes: pHashes, multi: multi, fn: fn, progress: progress}
-	if o.LimitPly {
-		r.limit = max(o.MaxPly, 0)
+	if complete {
+		return nil // listed first
 	}
-	return r.singlePositions(ctx, total)
+	return singles.singlePositions(ctx, total)
 }
 
-// positionKeys calls fn with the key of every statistics record.
-func positionKeys(ctx context.Context, st *store.Store, fn func(pos []byte)) error {
+// positionKeys calls fn with the key of every statistics record, and with
+// its statistics when withEntry is set (else nil).
+func positionKeys(ctx context.Context, st *store.Store, withEntry bool, fn func(pos []byte, e *stats.Entry)) error {
 	it, err := st.NewIter()
 	if err != nil {
 		return err
+	}
+	var e *stats.Entry
+	if withEntry {
+		e = &stats.Entry{}
 	}
 	n := 0
 	for ok := it.First(); ok; ok = it.Next() {
@@ -324,7 +358,13 @@ func positionKeys(ctx context.Context, st *store.Store, fn func(pos []byte)) err
 			_ = it.Close()
 			return ctx.Err()
 		}
-		fn(it.Key())
+		if e != nil {
+			if err := it.EntryInto(e); err != nil {
+				_ = it.Close()
+				return err
+			}
+		}
+		fn(it.Key(), e)
 	}
 	return it.Close()
 }
@@ -333,26 +373,51 @@ func positionKeys(ctx context.Context, st *store.Store, fn func(pos []byte)) err
 // game numbers) once, and returns what they add to each position they
 // counted under those hashes (those the caller wants, and others with the
 // same hash, which it ignores).
-func gamesAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64) (map[string]*stats.Entry, error) {
-	games := map[uint64][]uint32{} // game number -> the hashes it is referenced under
-	for h, nums := range hashes {
-		for _, num := range nums {
-			games[num] = append(games[num], h)
+//
+// With a limit (a ply, -1 for none) only the hashes of positions reached
+// by then count: those of near, and (unless complete says that near holds
+// them already) those under which a game, replayed up to the limit,
+// reaches a position. The games under them are replayed in full: the
+// positions reached by the limit are counted whole.
+func gamesAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64, limit int, near map[uint32]bool, complete bool) (map[string]*stats.Entry, error) {
+	if limit >= 0 && complete {
+		wanted := map[uint32][]uint64{}
+		for h, nums := range hashes {
+			if near[h] {
+				wanted[h] = nums
+			}
 		}
+		hashes = wanted
+	} else if limit >= 0 {
+		reached := map[uint32]bool{}
+		for h := range near {
+			reached[h] = true
+		}
+		r := singleReplayer{st: st, maxPly: st.Meta().MaxPly, limit: limit}
+		err := eachGameAt(ctx, st, hashes, func(id store.GameID, stamp uint64, hs []uint32) error {
+			return r.replay(id, stamp, func(h uint32) bool {
+				_, ok := slices.BinarySearch(hs, h)
+				return ok
+			}, func(_ []byte, h uint32, _ board.Move, _ *stats.Occurrence) error {
+				reached[h] = true
+				return nil
+			})
+		})
+		if err != nil {
+			return nil, err
+		}
+		wanted := map[uint32][]uint64{}
+		for h, nums := range hashes {
+			if reached[h] {
+				wanted[h] = nums
+			}
+		}
+		hashes = wanted
 	}
 	extra := map[string]*stats.Entry{}
 	r := singleReplayer{st: st, maxPly: st.Meta().MaxPly, limit: -1}
-	for _, num := range slices.Sorted(maps.Keys(games)) {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		id, stamp, err := st.GameByNumber(num)
-		if err != nil {
-			return nil, fmt.Errorf("single reference: %w", err)
-		}
-		hs := games[num]
-		slices.Sort(hs)
-		err = r.replay(id, stamp, func(h uint32) bool {
+	err := eachGameAt(ctx, st, hashes, func(id store.GameID, stamp uint64, hs []uint32) error {
+		return r.replay(id, stamp, func(h uint32) bool {
 			_, ok := slices.BinarySearch(hs, h)
 			return ok
 		}, func(pos []byte, _ uint32, mv board.Move, occ *stats.Occurrence) error {
@@ -364,13 +429,39 @@ func gamesAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64) (
 			e.AddOccurrence(mv, occ)
 			return nil
 		})
-		if err != nil {
-			return nil, err
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return extra, nil
 }
 
+// eachGameAt calls fn once with each game referenced under a hash of
+// hashes (hash -> game numbers), in the order of the games' numbers, with
+// the hashes it is referenced under, in order.
+func eachGameAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64, fn func(id store.GameID, stamp uint64, hs []uint32) error) error {
+	games := map[uint64][]uint32{} // game number -> the hashes it is referenced under
+	for h, nums := range hashes {
+		for _, num := range nums {
+			games[num] = append(games[num], h)
+		}
+	}
+	for _, num := range slices.Sorted(maps.Keys(games)) {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		id, stamp, err := st.GameByNumber(num)
+		if err != nil {
+			return fmt.Errorf("single reference: %w", err)
+		}
+		hs := games[num]
+		slices.Sort(hs)
+		if err := fn(id, stamp, hs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 // singleChunk is the most single references singlePositions holds in
 // memory at once (8 bytes each); a store with more is listed in several
 // passes over its games.
@@ -434,6 +525,9 @@ type singleReplayer struct {
 	// positions after it are not wanted.
 	limit    int
 	progress func(what string, done, total int64)
+	// reached, when not nil, gets the hash of every position the games
+	// replayed reach, by the limit, under a hash they are referenced under.
+	reached map[uint32]bool
 	pHashes  map[uint32][]uint64
 	multi    map[uint32][]uint64
 	fn       func(pos []byte, e *stats.Entry) error
@@ -451,6 +545,9 @@ func (r *singleReplayer) game(id store.GameID, stamp uint64, refs []uint64) erro
 		_, ok := slices.BinarySearchFunc(refs, h, func(v uint64, h uint32) int { return cmp.Compare(uint32(v), h) })
 		return ok
 	}, func(pos []byte, h uint32, mv board.Move, occ *stats.Occurrence) error {
+		if r.reached != nil {
+			r.reached[h] = true
+		}
 		if _, ok := r.pHashes[h]; ok {
 			found, err := r.st.GetInto(&r.e, pos)
 			if err != nil {

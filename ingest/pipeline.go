@@ -48,8 +48,10 @@ type Summary struct {
 	Warnings []*Warning            // the first Options.MaxErrors of them
 	Bytes    int64                 // input bytes read (as stored, i.e. compressed)
 	Elapsed  time.Duration         // wall time of the run
-	// GamesIn counts the games read from each input, by name, skipped
-	// ones included; an input no game was read from is missing.
+	// GamesIn counts the games found in each input, by name: the games
+	// read, skipped ones included, but for text that is no game at all
+	// (GameError.NotGame). An input with none is missing: it holds no PGN
+	// game.
 	GamesIn map[string]int64
 }
 
@@ -99,7 +101,9 @@ func (pl *pipeline) skip(e *GameError) {
 	atomic.AddInt64(&pl.games, 1)
 	pl.mu.Lock()
 	pl.sum.Skipped[e.Reason]++
-	pl.sum.GamesIn[e.File]++
+	if !e.NotGame {
+		pl.sum.GamesIn[e.File]++
+	}
 	if len(pl.sum.Errors) < pl.maxErrors {
 		pl.sum.Errors = append(pl.sum.Errors, e)
 	}

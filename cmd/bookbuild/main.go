@@ -206,18 +206,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	res, err := book.Build(ctx, book.BuildOptions{Options: c.build, Dir: c.db, Workers: c.workers, Compact: c.compact, Progress: prog.Input, Phase: phase})
 	prog.End(err)
 	empty := emptyInputs(c.inputs, res.Summary)
-	if res.Summary != nil && res.Summary.Games == 0 && err == nil {
-		// Nothing that looks like a game in any input: not PGN, most
-		// likely. A store this run made is removed.
+	if err == nil && len(empty) == len(slices.Compact(slices.Sorted(slices.Values(c.inputs)))) {
+		// No game in any input: not PGN, most likely. A store this run
+		// made is removed.
 		if newStore {
 			removeStore(c.db, newDir, stderr)
 		}
-		fmt.Fprintf(stderr, "bookbuild: no games found in %s: no PGN game (a tag pair like [Event \"...\"] or moves like 1. e4 e5) in any input; nothing stored\n", strings.Join(empty, ", "))
+		fmt.Fprintf(stderr, "bookbuild: no games found in %s%s; nothing stored\n", strings.Join(empty, ", "), notPGNDetail(res.Summary))
 		return 2
 	}
-	for _, in := range empty {
-		if res.Summary != nil && err == nil {
-			fmt.Fprintf(stderr, "bookbuild: warning: no games found in %s (not PGN?); the other inputs were read\n", in)
+	if err == nil {
+		for _, in := range empty {
+			fmt.Fprintf(stderr, "bookbuild: warning: no games found in %s%s; the other inputs were read\n", in, notPGNDetail(nil))
 		}
 	}
 	if res.Summary != nil {
@@ -246,6 +246,27 @@ func emptyInputs(inputs []string, sum *ingest.Summary) []string {
 		}
 	}
 	return out
+}
+
+// notPGNDetail says what an input without games holds: no PGN game (a
+// tag pair or numbered moves), or, from sum, the first text that is no
+// PGN.
+func notPGNDetail(sum *ingest.Summary) string {
+	if sum != nil {
+		n := 0
+		var first *ingest.GameError
+		for _, e := range sum.Errors {
+			if e.NotGame {
+				if n++; first == nil {
+					first = e
+				}
+			}
+		}
+		if first != nil {
+			return fmt.Sprintf(": no PGN game, only text that is not PGN (first at %s)", first)
+		}
+	}
+	return ": no PGN game (a tag pair like [Event \"...\"] or moves like 1. e4 e5)"
 }
 
 // hasFiles reports whether dir exists and holds anything: a store that
