@@ -94,7 +94,10 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		fs.PrintDefaults()
 	}
 	if err := cli.ParseHinted(fs, args, hints); err != nil {
-		return nil, err
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, usageError{err}
 	}
 	c.inputs = fs.Args()
 	c.build.Inputs = c.inputs
@@ -155,6 +158,12 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	return c, nil
 }
 
+// usageError is a command line that bookbuild cannot parse: an unknown
+// flag, a bad value for one. Its message is followed by where the help is.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
 // offHeapMiB is the memory Pebble allocates outside the Go heap during a
 // build (block cache and memtables, 64 MiB each with the store's
 // defaults, and compaction buffers), left out of the Go memory limit.
@@ -170,7 +179,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		fmt.Fprintln(stderr, "bookbuild:", err)
-		fmt.Fprintln(stderr, "run 'bookbuild -h' for help")
+		if errors.As(err, new(usageError)) {
+			fmt.Fprintln(stderr, "run 'bookbuild -h' for help")
+		}
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -198,6 +209,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	newDir := errors.Is(statErr, iofs.ErrNotExist)
 	prog := cli.NewProgress(c.progress.Mode(), stderr)
 	phase := func(ph book.Phase, sum *ingest.Summary) {
+		if ctx.Err() != nil {
+			return // interrupted: what is written now is what was committed
+		}
 		if ph == book.PhaseWrite && sum != nil {
 			prog.Line(fmt.Sprintf("read %d games, %d plies in %.1fs", sum.Games, sum.Plies, sum.Elapsed.Seconds()))
 		}
