@@ -462,6 +462,7 @@ func eachGameAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64
 	}
 	return nil
 }
+
 // singleChunk is the most single references singlePositions holds in
 // memory at once (8 bytes each); a store with more is listed in several
 // passes over its games.
@@ -528,13 +529,13 @@ type singleReplayer struct {
 	// reached, when not nil, gets the hash of every position the games
 	// replayed reach, by the limit, under a hash they are referenced under.
 	reached map[uint32]bool
-	pHashes  map[uint32][]uint64
-	multi    map[uint32][]uint64
-	fn       func(pos []byte, e *stats.Entry) error
-	key      []byte
-	visits   visits
-	zobrist  keys.Hasher
-	e        stats.Entry
+	pHashes map[uint32][]uint64
+	multi   map[uint32][]uint64
+	fn      func(pos []byte, e *stats.Entry) error
+	key     []byte
+	visits  visits
+	zobrist keys.Hasher
+	e       stats.Entry
 }
 
 // game replays game num (id), whose single references are refs (low 32
