@@ -302,6 +302,7 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 	if err := it.Close(); err != nil {
 		return err
 	}
+	progress("positions with statistics read", int64(n), records)
 	// Positions with no statistics record that several games reach, one
 	// per flush (each a single reference): their games replayed once;
 	// only under hashes with enough references to reach minGames.

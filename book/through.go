@@ -27,7 +27,8 @@ type ThroughOptions struct {
 	// keeps all.
 	Sel Selection
 	// Progress, when not nil, is called every 4096 games scanned, and at
-	// the end, with the number of games scanned so far.
+	// the end (also when fn stops the scan), with the number of games
+	// scanned so far.
 	Progress func(scanned int)
 }
 
@@ -111,6 +112,9 @@ func GamesThrough(ctx context.Context, st *store.Store, p *board.Position, opts 
 		for _, m := range c.found {
 			more, err := fn(m.id, m.rec, m.ply)
 			if err != nil || !more {
+				if opts.Progress != nil {
+					opts.Progress(scanned + c.scanned)
+				}
 				return err
 			}
 		}

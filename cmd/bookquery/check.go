@@ -75,6 +75,9 @@ func runStoreCheck(e *env, args []string) error {
 			out.Damage = append(out.Damage, d.String())
 		}
 	})
+	if err == nil {
+		prog.Count("game records checked", checked, total)
+	}
 	prog.End(err)
 	if err != nil {
 		return err
