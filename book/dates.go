@@ -1,6 +1,7 @@
 package book
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -23,6 +24,10 @@ const (
 // DateForms names the forms ParseDateBound takes, for messages and help.
 const DateForms = "YYYY, YYYY-MM or YYYY-MM-DD (or with dots, as PGN writes dates: YYYY.MM.DD)"
 
+// ErrDateForm is matched (errors.Is) by ParseDateBound's error for a bound
+// in none of its forms (as against a month or day out of range).
+var ErrDateForm = errors.New("want a date " + DateForms)
+
 // ParseDateBound parses one end of a date range, as bookbuild's and
 // bookquery's -since and -until and the API's since and until take it: a
 // year (2024), a month (2024-01 or 2024.01) or a day (2024-01-31 or
@@ -37,7 +42,7 @@ func ParseDateBound(s string, end bool) (stats.Date, DatePrecision, error) {
 	if s == "" {
 		return 0, 0, nil
 	}
-	bad := fmt.Errorf("want a date %s", DateForms)
+	bad := ErrDateForm
 	sep := "-"
 	if strings.Contains(s, ".") {
 		sep = "."

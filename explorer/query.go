@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -118,8 +119,10 @@ func ParseRatings(list string) (uint16, error) { return book.ParseBands(list) }
 func ParsePeriod(s string, end bool) (stats.Period, error) {
 	d, prec, err := book.ParseDateBound(s, end)
 	switch {
+	case errors.Is(err, book.ErrDateForm):
+		return 0, errors.New("want a month YYYY-MM (or YYYY.MM) or a year YYYY")
 	case err != nil:
-		return 0, err
+		return 0, fmt.Errorf("%w (a month is YYYY-MM)", err)
 	case d == 0:
 		return 0, nil
 	case prec == book.DayPrecision:

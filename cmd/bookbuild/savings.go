@@ -74,7 +74,7 @@ func runSavings(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	prog := cli.NewProgress(po.Mode(), stderr)
 	r, err := savings.FromPGN(ctx, fs.Args(), savings.Options{
-		Workers: *workers, Bands: savings.BandKind(bands), GamecodeEvery: *every, KeepDuplicates: *keepDups, Progress: prog.Input, Count: prog.Count,
+		Workers: *workers, Bands: savings.BandKind(bands), GamecodeEvery: *every, KeepDuplicates: *keepDups, Progress: prog.Input,
 	})
 	prog.End(err)
 	if err != nil {
