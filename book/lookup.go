@@ -200,8 +200,8 @@ type PositionsOptions struct {
 	LimitPly bool
 	MaxPly   int
 	// Progress, when not nil, is called now and then with what is being
-	// read ("positions read", "games replayed"), how many so far and how
-	// many in all (0: not known).
+	// read ("positions with statistics read", "games replayed"), how many
+	// so far and how many in all (0: not known).
 	Progress func(what string, done, total int64)
 }
 
