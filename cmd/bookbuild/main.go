@@ -149,6 +149,9 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	}
 	files, notes, err := ingest.ExpandInputs(c.inputs)
 	if err != nil {
+		if _, serr := os.Stat(c.inputs[0]); serr != nil && cli.Nearest(c.inputs[0], []string{"savings"}) != "" {
+			return nil, fmt.Errorf("no work done: %w (did you mean 'bookbuild savings'?)", err)
+		}
 		return nil, fmt.Errorf("no work done: %w", err)
 	}
 	for _, n := range notes {

@@ -150,6 +150,12 @@ func TestFlagErrors(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut.String(), want)
 		}
 	}
+	// A mistyped subcommand.
+	var out, errOut strings.Builder
+	if code := run([]string{"saving", champions}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "saving") ||
+		!strings.HasSuffix(errOut.String(), "(did you mean 'bookbuild savings'?)\n") {
+		t.Errorf("bookbuild saving: exit %d, %q", code, errOut.String())
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
