@@ -52,14 +52,14 @@ row "polyglot make-book -max-ply 1024" "$games" "$t_pg" "$rss_pg" "$(size "$cach
 read -r t_pg40 rss_pg40 < <(measure pg40 polyglot make-book -max-ply 40 -pgn "$clean" -bin "$cache/pg40.bin")
 row "polyglot make-book -max-ply 40" "$games" "$t_pg40" "$rss_pg40" "$(size "$cache/pg40.bin")"
 
-same=(-q -count occurrence -keep-duplicates)
+same=(-progress none -count occurrence -keep-duplicates)
 read -r t_bb rss_bb < <(measure bb "$bb" -db "$cache/bb.db" "${same[@]}" -max-ply 1024 "$clean")
 row "bookbuild, make-book's work, -max-ply 1024 (cleaned)" "$(field bb 'games stored')" "$t_bb" "$rss_bb" "$(size "$cache/bb.db")"
 read -r t_bb40 rss_bb40 < <(measure bb40 "$bb" -db "$cache/bb40.db" "${same[@]}" -max-ply 40 "$clean")
 row "bookbuild, make-book's work, -max-ply 40 (cleaned)" "$(field bb40 'games stored')" "$t_bb40" "$rss_bb40" "$(size "$cache/bb40.db")"
 read -r t_zst rss_zst < <(measure zst "$bb" -db "$cache/zst.db" "${same[@]}" -max-ply 1024 "$input")
 row "bookbuild, make-book's work, original input" "$(field zst 'games stored')" "$t_zst" "$rss_zst" "$(size "$cache/zst.db")"
-read -r t_def rss_def < <(measure def "$bb" -db "$cache/def.db" -q "$input")
+read -r t_def rss_def < <(measure def "$bb" -db "$cache/def.db" -progress none "$input")
 n_def=$(field def 'games stored')
 row "bookbuild (defaults), original input" "$n_def" "$t_def" "$rss_def" "$(size "$cache/def.db")"
 
@@ -73,22 +73,22 @@ if [ "$scale" -gt 0 ]; then
     echo "preparing $xin (once)" >&2
     for ((i = 0; i < scale; i++)); do decompress "$input" | sed "s/^\[Round \"/[Round \"copy$i./"; done >"$xin"
   fi
-  read -r t_x rss_x < <(measure x "$bb" -db "$cache/x.db" -q -progress none - <"$xin")
+  read -r t_x rss_x < <(measure x "$bb" -db "$cache/x.db" -progress none - <"$xin")
   repeat=$saved
   n_x=$(field x 'games stored')
   row "bookbuild (defaults), ${scale}x the input, distinct, stdin" "$n_x" "$t_x" "$rss_x" "$(size "$cache/x.db")"
 fi
 
 if [ -n "$add" ]; then
-  read -r t_alone rss_alone < <(measure alone "$bb" -db "$cache/alone.db" -q "$add")
+  read -r t_alone rss_alone < <(measure alone "$bb" -db "$cache/alone.db" -progress none "$add")
   row "bookbuild (defaults), ADD alone" "$(field alone 'games stored')" "$t_alone" "$rss_alone" "$(size "$cache/alone.db")"
   copy_def() { cp -r "$cache/def.db" "$1"; }
-  read -r t_added rss_added < <(setup=copy_def measure added "$bb" -db "$cache/added.db" -q "$add")
+  read -r t_added rss_added < <(setup=copy_def measure added "$bb" -db "$cache/added.db" -progress none "$add")
   row "bookbuild (defaults), ADD added to the input's store" "$(field added 'games stored')" "$t_added" "$rss_added" "$(size "$cache/added.db")"
 fi
 
 if [ -n "$project" ]; then
-  read -r t_proj rss_proj < <(measure proj "$bb" -db "$cache/proj.db" -q "$project")
+  read -r t_proj rss_proj < <(measure proj "$bb" -db "$cache/proj.db" -progress none "$project")
   n_proj=$(field proj 'games stored')
   row "bookbuild (defaults), PROJECT" "$n_proj" "$t_proj" "$rss_proj" "$(size "$cache/proj.db")"
 fi

@@ -23,11 +23,11 @@ echo "input: $input ($(stat -c %s "$input") bytes); cleaned copy: $clean ($(stat
 echo "machine: $(nproc) cores; repeat=$repeat (median time, max RSS)"
 echo
 
-read -r t_ours_zst rss_ours_zst < <(measure ours_zst "$cache/bin/bookbuild" -q "$input")
+read -r t_ours_zst rss_ours_zst < <(measure ours_zst "$cache/bin/bookbuild" -progress none "$input")
 games_zst=$(field ours_zst "games read"); plies_zst=$(field ours_zst "plies replayed")
-read -r t_ours rss_ours < <(measure ours "$cache/bin/bookbuild" -q "$clean")
+read -r t_ours rss_ours < <(measure ours "$cache/bin/bookbuild" -progress none "$clean")
 games=$(field ours "games replayed"); plies=$(field ours "plies replayed")
-read -r t_ours1 rss_ours1 < <(measure ours_1core "$cache/bin/bookbuild" -q -workers 1 "$clean")
+read -r t_ours1 rss_ours1 < <(measure ours_1core "$cache/bin/bookbuild" -progress none -workers 1 "$clean")
 read -r t_pg rss_pg < <(measure polyglot polyglot make-book -max-ply 1024 -pgn "$clean" -bin "$cache/polyglot.bin")
 saved=$repeat; repeat=1
 read -r t_nn rss_nn < <(measure notnil "$cache/bin/notnilreplay" -limit "$notnil_games" "$clean")

@@ -752,7 +752,7 @@ func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
 	for ply, m := range moves {
 		h := w.zobrist.Hash(&pos)
 		if !perGame || w.visits.first(&pos, h) {
-			setPly(&w.occ, ply, pos.SideToMove(), white, black, stamp)
+			setPly(&w.occ, ply, plyOf(&pos), pos.SideToMove(), white, black, stamp)
 			w.occ.Hash = store.SingleHashOf(h)
 			t.AddPly(ply, &w.occ)
 			w.unit.positions++
@@ -874,6 +874,9 @@ func (w *worker) filter(g *pgn.Game, white, black int, date stats.Date) (Filter,
 		return FilterFEN, true
 	}
 	if o.MinRating > 0 && (white < o.MinRating || black < o.MinRating) {
+		return FilterRating, true
+	}
+	if b, ok := BandOf(white, black); o.Bands != 0 && (!ok || o.Bands&(1<<b) == 0) {
 		return FilterRating, true
 	}
 	if o.Since != 0 || o.Until != 0 {

@@ -1,8 +1,11 @@
 package book
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/pgn"
@@ -45,6 +48,34 @@ func BandOf(white, black int) (band int, ok bool) {
 
 // BandFloor returns the lowest mean rating of band b.
 func BandFloor(b int) int { return bandFloors[b] }
+
+// BandList names the rating bands, for messages and help.
+const BandList = "0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500"
+
+// ParseBands parses a comma-separated list of lichess rating band floors
+// (BandList) into a set of bands (bit b for BandOf's band b), as the
+// lichess explorer's ratings parameter; "" is no filter.
+func ParseBands(list string) (uint16, error) {
+	var bands uint16
+	for _, v := range strings.Split(list, ",") {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		found := false
+		for b := 0; err == nil && b < NumBands; b++ {
+			if bandFloors[b] == n {
+				bands |= 1 << b
+				found = true
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("unknown rating band %q (want some of %s)", v, BandList)
+		}
+	}
+	return bands, nil
+}
 
 // gameCell returns the cell of game g, whose players are rated white and
 // black: its speed (from TimeControl) and rating band, each noCellPart

@@ -32,8 +32,12 @@ const (
 // ExportOptions select and weigh the entries of an exported Polyglot book,
 // with make-book's meaning.
 type ExportOptions struct {
-	// MaxPly keeps moves played before this ply (counted from the game's
-	// start, 0 for White's first move) in at least one game; 0 keeps all.
+	// MaxPly keeps moves played before this ply (counted from White's
+	// first move by the games' move numbers: a game set up from a FEN at
+	// move 20 starts at ply 38) in at least one game; 0 keeps all. On a
+	// -count occurrence store it must be at least the build's max-ply
+	// (checked by the caller) and keeps every move: the build's limit,
+	// counted from each game's start as make-book counts, applies.
 	// The store only knows each move's lowest ply, so a move counts with
 	// all its games once it was played early enough in one of them; build
 	// the store with -max-ply for make-book's exact counts.
@@ -49,6 +53,9 @@ type ExportOptions struct {
 	OnlyWhite, OnlyBlack bool
 	// Weighting is the weight of each move; "" means WeightScore.
 	Weighting Weighting
+	// Progress, when not nil, is called now and then with what is being
+	// read, how many so far and how many in all (see PositionsOptions).
+	Progress func(what string, done, total int64)
 }
 
 // halvingLimit is the count at which PolyGlot halves every move of a
@@ -149,6 +156,12 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 		return nil, es, err
 	}
 	x := exporter{o: o}
+	if m := st.Meta(); m.CountMode == store.CountOccurrence && m.MaxPly > 0 && o.MaxPly >= m.MaxPly {
+		// Every move recorded was played before the build's max-ply
+		// from its game's start, as make-book counts: the lowest plies,
+		// counted by move numbers, must not drop a set-up game's moves.
+		x.o.MaxPly = 0
+	}
 	// The replay needs the game order index; it is read only if needed.
 	var (
 		order     map[store.GameID]uint32
@@ -157,7 +170,7 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 		deferred  [][]byte
 	)
 	var cands []cand
-	err = Positions(ctx, st, o.MinGame, func(key []byte, entry *stats.Entry) error {
+	err = PositionsWith(ctx, st, PositionsOptions{MinGames: o.MinGame, Progress: o.Progress}, func(key []byte, entry *stats.Entry) error {
 		es.Positions++
 		// Filter on the counts before decoding the key: most positions
 		// of a big store are seen once.

@@ -73,6 +73,10 @@ type Options struct {
 	// MinRating keeps only games where both players are rated at least
 	// this much (WhiteElo and BlackElo tags); 0 keeps all.
 	MinRating int
+	// Bands keeps only games whose players' mean rating is in these
+	// rating bands (bit b for BandOf's band b, as Selection.Bands); 0
+	// keeps all.
+	Bands uint16
 	// Since and Until keep only games dated within [Since, Until] (Date
 	// tag); 0 leaves that end open. Games with an unknown date are dropped
 	// when either is set.
@@ -133,6 +137,10 @@ const (
 
 var speedNames = [numSpeeds]string{"ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence"}
 
+// SpeedList names the speeds ParseSpeeds takes (in any case), for
+// messages and help.
+const SpeedList = "ultraBullet, bullet, blitz, rapid, classical, correspondence"
+
 // String returns the speed's name.
 func (s Speed) String() string {
 	if s < numSpeeds {
@@ -172,7 +180,7 @@ func ParseSpeeds(list string) (SpeedSet, error) {
 			}
 		}
 		if !found {
-			return 0, fmt.Errorf("unknown speed %q (want %s)", name, strings.Join(speedNames[:], ", "))
+			return 0, fmt.Errorf("unknown speed %q (want some of %s)", name, SpeedList)
 		}
 	}
 	return ss, nil

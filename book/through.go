@@ -27,13 +27,16 @@ type ThroughOptions struct {
 	// keeps all.
 	Sel Selection
 	// Progress, when not nil, is called every 4096 games scanned, and at
-	// the end, with the number of games scanned so far.
+	// the end (also when fn stops the scan), with the number of games
+	// scanned so far.
 	Progress func(scanned int)
 }
 
 // GamesThrough calls fn with every stored game that reaches position p and
 // that opts.Sel keeps, in the order of game ids, with its record (valid
-// during the call only) and the ply at which the game first reaches p. It
+// during the call only) and the ply at which the game first reaches p,
+// counted from White's first move by the game's move numbers (a game set
+// up from a FEN at move 20 starts at ply 38). It
 // stops when fn returns false or an error, or when ctx is done (returning
 // ctx's error). A record that cannot be decoded fails the scan with an
 // error naming the game.
@@ -109,6 +112,9 @@ func GamesThrough(ctx context.Context, st *store.Store, p *board.Position, opts 
 		for _, m := range c.found {
 			more, err := fn(m.id, m.rec, m.ply)
 			if err != nil || !more {
+				if opts.Progress != nil {
+					opts.Progress(scanned + c.scanned)
+				}
 				return err
 			}
 		}
@@ -148,7 +154,8 @@ type throughScan struct {
 }
 
 // game returns the ply at which the game of record rec first reaches the
-// position, -1 if it never does or the selection does not keep it.
+// position (see plyOf), -1 if it never does or the selection does not
+// keep it.
 func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 	if !s.sel.IsZero() {
 		g, _, err := gamecode.DecodeGameInfo(rec)
@@ -160,9 +167,9 @@ func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 		}
 	}
 	at, lost := -1, false
-	g, err := gamecode.DecodeGameUntil(rec, func(ply int, q *board.Position, _ board.Move) bool {
+	g, err := gamecode.DecodeGameUntil(rec, func(_ int, q *board.Position, _ board.Move) bool {
 		if keys.Hash(q) == s.hash && keys.Equal(q, s.p) {
-			at = ply
+			at = plyOf(q)
 			return true
 		}
 		lost = !s.target.reachableFrom(q)
@@ -181,7 +188,7 @@ func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 		q.Play(m)
 	}
 	if keys.Equal(&q, s.p) {
-		return len(g.Moves), nil
+		return plyOf(&q), nil
 	}
 	return -1, nil
 }

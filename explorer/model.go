@@ -81,7 +81,8 @@ type GameRef struct {
 	Round  string  `json:"round,omitempty"`
 	Result string  `json:"result"` // "1-0", "0-1", "1/2-1/2" or "*"
 	Plies  int     `json:"plies"`
-	// Ply is the ply at which the game reaches the position (a page of
+	// Ply is the ply at which the game reaches the position, counted
+	// from White's first move by the game's move numbers (a page of
 	// GamePage only).
 	Ply int `json:"ply,omitempty"`
 }

@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -107,54 +108,29 @@ func quoteBounded(s string) string {
 
 // ParseRatings parses a comma-separated list of lichess rating band floors
 // (0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500) into a set of bands
-// (bit b for book.BandOf's band b); "" is no filter.
-func ParseRatings(list string) (uint16, error) {
-	var bands uint16
-	for _, v := range strings.Split(list, ",") {
-		v = strings.TrimSpace(v)
-		if v == "" {
-			continue
-		}
-		n, err := strconv.Atoi(v)
-		found := false
-		for b := 0; err == nil && b < book.NumBands; b++ {
-			if book.BandFloor(b) == n {
-				bands |= 1 << b
-				found = true
-			}
-		}
-		if !found {
-			return 0, fmt.Errorf("unknown rating band %q (want some of 0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500)", v)
-		}
-	}
-	return bands, nil
-}
+// (bit b for book.BandOf's band b); "" is no filter. See book.ParseBands.
+func ParseRatings(list string) (uint16, error) { return book.ParseBands(list) }
 
-// ParsePeriod parses a month "2024-01" (or "2024.01") or a year "2024"
-// into a period; "" is no bound. A year stands for its first month when
-// it starts a range (undated-month games of the year included: they sort
-// before January) and for December when it ends one (end true).
+// ParsePeriod parses a month ("2024-01" or "2024.01") or a year ("2024")
+// into a period, with book.ParseDateBound; "" is no bound. A year stands
+// for its first month when it starts a range (undated-month games of the
+// year included: they sort before January) and for December when it ends
+// one (end true). A day is refused: the store counts games by month.
 func ParsePeriod(s string, end bool) (stats.Period, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
+	d, prec, err := book.ParseDateBound(s, end)
+	switch {
+	case errors.Is(err, book.ErrDateForm):
+		return 0, errors.New("want a month YYYY-MM (or YYYY.MM) or a year YYYY")
+	case err != nil:
+		return 0, fmt.Errorf("%w (a month is YYYY-MM)", err)
+	case d == 0:
 		return 0, nil
+	case prec == book.DayPrecision:
+		return 0, fmt.Errorf("want a month YYYY-MM or a year YYYY: the store counts games by month, not by day")
+	case prec == book.YearPrecision && !end:
+		return stats.Period(d.Year() << 4), nil
 	}
-	ys, ms, hasMonth := strings.Cut(strings.ReplaceAll(s, ".", "-"), "-")
-	y, err := strconv.Atoi(ys)
-	if err != nil || len(ys) != 4 || y < 1 {
-		return 0, fmt.Errorf("want a month YYYY-MM or a year YYYY")
-	}
-	if !hasMonth {
-		if end {
-			return stats.Period(y<<4 | 12), nil
-		}
-		return stats.Period(y << 4), nil
-	}
-	m, err := strconv.Atoi(ms)
-	if err != nil || len(ms) != 2 || m < 1 || m > 12 {
-		return 0, fmt.Errorf("want a month YYYY-MM (01 to 12) or a year YYYY")
-	}
-	return stats.Period(y<<4 | m), nil
+	return stats.Period(d.Year()<<4 | d.Month()), nil
 }
 
 // ParseCount parses a count parameter ("topGames=10"): a whole number from

@@ -48,6 +48,11 @@ type Summary struct {
 	Warnings []*Warning            // the first Options.MaxErrors of them
 	Bytes    int64                 // input bytes read (as stored, i.e. compressed)
 	Elapsed  time.Duration         // wall time of the run
+	// GamesIn counts the games found in each input, by name: the games
+	// read, skipped ones included, but for text that is no game at all
+	// (GameError.NotGame). An input with none is missing: it holds no PGN
+	// game.
+	GamesIn map[string]int64
 }
 
 // SkippedTotal returns the number of skipped games.
@@ -75,13 +80,15 @@ type chunk struct {
 // counter wraps a worker's Sink to count games, plies and skips.
 type counter struct {
 	Sink
-	p     *pipeline
-	games int64
-	plies int64
+	p      *pipeline
+	games  int64
+	plies  int64
+	byFile map[string]int64 // games by input
 }
 
 func (c *counter) Game(g *pgn.Game) error {
 	c.games++
+	c.byFile[g.File]++
 	c.plies += int64(len(g.Moves))
 	atomic.AddInt64(&c.p.games, 1)
 	atomic.AddInt64(&c.p.plies, int64(len(g.Moves)))
@@ -94,6 +101,9 @@ func (pl *pipeline) skip(e *GameError) {
 	atomic.AddInt64(&pl.games, 1)
 	pl.mu.Lock()
 	pl.sum.Skipped[e.Reason]++
+	if !e.NotGame {
+		pl.sum.GamesIn[e.File]++
+	}
 	if len(pl.sum.Errors) < pl.maxErrors {
 		pl.sum.Errors = append(pl.sum.Errors, e)
 	}
@@ -181,6 +191,7 @@ func newPipeline(ctx context.Context, cancel context.CancelCauseFunc, inputs []s
 		chunks:    make(chan chunk, workers*2),
 		free:      make(chan []byte, workers*3),
 		counters:  make([]*counter, workers),
+		sum:       Summary{GamesIn: map[string]int64{}},
 	}
 	if pl.maxErrors <= 0 {
 		pl.maxErrors = 100000
@@ -194,7 +205,7 @@ func newPipeline(ctx context.Context, cancel context.CancelCauseFunc, inputs []s
 // startWorkers starts one worker goroutine per counter, each with its own Sink.
 func (pl *pipeline) startWorkers(newSink func(worker int) Sink) {
 	for w := range pl.counters {
-		c := &counter{Sink: newSink(w), p: pl}
+		c := &counter{Sink: newSink(w), p: pl, byFile: map[string]int64{}}
 		pl.counters[w] = c
 		pl.wg.Add(1)
 		go func() {
@@ -392,6 +403,9 @@ func (pl *pipeline) summary(start time.Time) *Summary {
 	for _, c := range pl.counters {
 		sum.Ingested += c.games
 		sum.Plies += c.plies
+		for f, n := range c.byFile {
+			sum.GamesIn[f] += n
+		}
 	}
 	sum.Games = sum.Ingested + sum.SkippedTotal()
 	sortErrors(sum.Errors, pl.inputs)

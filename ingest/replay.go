@@ -51,6 +51,9 @@ type GameError struct {
 	Line   int        // 1-based line of the offending token (or of the game)
 	Reason SkipReason // the class of the problem
 	Detail string     // what exactly was wrong
+	// NotGame is set on a syntax error in text that has neither a tag
+	// pair nor a move before it: no game at all (a README given as PGN).
+	NotGame bool
 }
 
 // Error formats the error as file:line: reason: detail.
@@ -230,6 +233,7 @@ func (r *Replayer) Outcome(res pgn.Result) { r.game.Result = res }
 func (r *Replayer) ParseError(line int, reason string) {
 	if r.skip == nil {
 		r.fail(line, SkipSyntax, reason)
+		r.skip.NotGame = len(r.game.Tags) == 0 && len(r.game.Moves) == 0
 	}
 }
 

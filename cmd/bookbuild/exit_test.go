@@ -79,6 +79,9 @@ func TestExitInterrupted(t *testing.T) {
 	}{
 		{"store", []string{"-db", db, "-"}},
 		{"no store", []string{"-"}},
+		// With progress lines: the lines stop where the reading was, with
+		// no "done in" after them.
+		{"progress", []string{"-progress", "lines", "-db", filepath.Join(t.TempDir(), "db"), "-"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := command(t, tc.args...)
@@ -124,7 +127,15 @@ func TestExitInterrupted(t *testing.T) {
 			if err := s.reconcile(); err != nil {
 				t.Errorf("%v\n%s", err, out.String())
 			}
-			m := interruptedRE.FindStringSubmatch(errOut.String())
+			stderr := errOut.String()
+			if tc.name == "progress" {
+				if !strings.Contains(stderr, "-: ") || strings.Contains(stderr, "done in") || strings.Contains(stderr, "writing the store") {
+					t.Errorf("progress: want lines of the reading and no \"done in\" or phase after them: %q", stderr)
+				}
+				lines := strings.SplitAfter(strings.TrimSuffix(stderr, "\n"), "\n")
+				stderr = lines[len(lines)-1] + "\n"
+			}
+			m := interruptedRE.FindStringSubmatch(stderr)
 			if m == nil || m[1] != fmt.Sprint(s.storeGames) || m[2] != fmt.Sprint(s.uncommitted) || s.uncommitted == 0 {
 				t.Errorf("stderr %q does not explain the interruption of this summary:\n%s", errOut.String(), out.String())
 			}

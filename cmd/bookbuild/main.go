@@ -11,21 +11,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
-	"strconv"
+	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/cli"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -39,17 +38,33 @@ type config struct {
 	db       string
 	workers  int
 	report   string
-	quiet    bool
-	progress string
+	progress *cli.ProgressOptions
 	build    book.Options
 	count    string
 	coding   string
 	speeds   string
+	ratings  string
 	since    string
 	until    string
 	memMiB   int
 	cpuProf  string
 	compact  bool
+}
+
+// usageHead is the start of bookbuild's help, before its flags.
+const usageHead = `usage: bookbuild -db DIR [flags] INPUT...
+       bookbuild savings [flags] INPUT...   (every encoding measured on the input: 'bookbuild savings -h')
+
+INPUT is a PGN file (plain, .zst, .gz or .bz2, detected by content), a directory (its PGN files,
+in name order) or - for stdin. Flags may come before or after the inputs.
+
+flags:
+`
+
+// hints answer flags bookbuild does not have that bookquery or an older
+// bookbuild has.
+var hints = map[string]string{
+	"json": "bookbuild prints a summary; -report FILE.json writes it as JSON",
 }
 
 func parseArgs(args []string, stderr io.Writer) (*config, error) {
@@ -58,38 +73,35 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	c := &config{}
 	fs.StringVar(&c.db, "db", "", "the book store directory (created if missing); without it the input is only replayed")
 	fs.IntVar(&c.build.MaxPly, "max-ply", 0, "record only the first N plies of each game (0: all)")
-	fs.StringVar(&c.count, "count", "game", "what a game adds to a position it reaches twice: game (once, under the move played at its first visit, like the lichess explorer) or occurrence (every visit, like polyglot make-book)")
+	cli.EnumVar(fs, &c.count, "count", "game", "what a game adds to a position it reaches twice, `MODE`: game (once, under the move played at its first visit, like the lichess explorer) or occurrence (every visit, like polyglot make-book)", "game", "occurrence")
 	fs.IntVar(&c.build.MinRating, "min-rating", 0, "keep only games where both players are rated at least this")
-	fs.StringVar(&c.since, "since", "", "keep only games dated on or after this (YYYY, YYYY.MM or YYYY.MM.DD)")
-	fs.StringVar(&c.until, "until", "", "keep only games dated on or before this (YYYY, YYYY.MM or YYYY.MM.DD)")
-	fs.StringVar(&c.speeds, "speed", "", "keep only these speeds, from TimeControl: ultrabullet,bullet,blitz,rapid,classical,correspondence")
+	fs.StringVar(&c.ratings, "ratings", "", "keep only games whose players' mean rating is in these `BANDS`: some of "+book.BandList+" (as bookquery -ratings counts them)")
+	fs.StringVar(&c.since, "since", "", "keep only games dated on or after this `DATE`: "+book.DateForms)
+	fs.StringVar(&c.until, "until", "", "keep only games dated on or before this `DATE` (a year or month: to its end)")
+	fs.StringVar(&c.speeds, "speeds", "", "keep only games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+book.SpeedList)
 	fs.BoolVar(&c.build.StandardStartOnly, "standard-start-only", false, "skip games that start from a FEN")
 	fs.BoolVar(&c.compact, "compact", true, "compact the store when done if it holds 6 or more sorted runs (each commit of a build adds one; a build into a new store of up to about a million games leaves one): lookups look into one run, and the store is smallest (-compact=false never compacts)")
 	fs.BoolVar(&c.build.KeepDuplicates, "keep-duplicates", false, "store and count every copy of a game found more than once in the input (as polyglot make-book does); by default a game is counted once")
-	fs.StringVar(&c.coding, "game-coding", "indexed", "how stored games code their moves: indexed (each move as its number among the legal moves: the fastest build) or ranked (a move model: game records 10-15% smaller, game coding about 2.5 times slower); a store may hold both")
+	cli.EnumVar(fs, &c.coding, "game-coding", "indexed", "how stored games code their moves, `CODING`: indexed (each move as its number among the legal moves: the fastest build) or ranked (a move model: game records 10-15% smaller, game coding about 2.5 times slower); a store may hold both", "indexed", "ranked")
 	fs.IntVar(&c.memMiB, "mem", 1024, "memory budget in MiB for the whole build")
 	fs.IntVar(&c.build.CommitRuns, "commit-runs", 0, "commit to the store every N flushes of the memory budget (0: 64, or fewer with a small -mem); fewer lose less to a crash or an interrupt and leave more sorted runs in the store")
 	fs.IntVar(&c.workers, "workers", 0, "replay goroutines (0: one per CPU)")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile to this file")
-	fs.StringVar(&c.report, "report", "", "write every skipped game's file:line: reason to this JSON file")
-	fs.BoolVar(&c.quiet, "q", false, "no progress output")
-	fs.StringVar(&c.progress, "progress", "auto", "progress display: auto (bar on a terminal, lines otherwise), bar, lines, none")
+	fs.StringVar(&c.report, "report", "", "write the summary and every skipped game's file:line: reason to this JSON file")
+	c.progress = cli.ProgressFlags(fs, "no summary (-report still writes it)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: bookbuild -db DIR [flags] INPUT...\n       bookbuild savings [flags] INPUT...   (every encoding measured on the input: 'bookbuild savings -h')\n\n"+
-			"INPUT is a PGN file (plain, .zst, .gz or .bz2, detected by content), a directory (its PGN files,\nin name order) or - for stdin. Flags may come before or after the inputs.\n\nflags:\n")
+		fmt.Fprint(stderr, usageHead)
 		fs.PrintDefaults()
 	}
-	if err := cli.Parse(fs, args); err != nil {
-		return nil, err
+	if err := cli.ParseHinted(fs, args, hints); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, usageError{err}
 	}
 	c.inputs = fs.Args()
 	c.build.Inputs = c.inputs
-	switch store.CountMode(c.count) {
-	case store.CountGame, store.CountOccurrence:
-		c.build.CountMode = store.CountMode(c.count)
-	default:
-		return nil, fmt.Errorf("-count %q: want game or occurrence", c.count)
-	}
+	c.build.CountMode = store.CountMode(c.count)
 	coding, err := gamecode.ParseCoding(c.coding)
 	if err != nil {
 		return nil, fmt.Errorf("-game-coding %q: want indexed or ranked", c.coding)
@@ -102,16 +114,13 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("-max-ply %d: want 0 (all) or more", c.build.MaxPly)
 	}
 	if c.build.Speeds, err = book.ParseSpeeds(c.speeds); err != nil {
-		return nil, fmt.Errorf("-speed: %w", err)
+		return nil, fmt.Errorf("-speeds: %w", err)
 	}
-	if c.build.Since, err = parseDateFlag("since", c.since, false); err != nil {
+	if c.build.Bands, err = book.ParseBands(c.ratings); err != nil {
+		return nil, fmt.Errorf("-ratings: %w", err)
+	}
+	if c.build.Since, c.build.Until, err = book.ParseDateRange("-", c.since, c.until); err != nil {
 		return nil, err
-	}
-	if c.build.Until, err = parseDateFlag("until", c.until, true); err != nil {
-		return nil, err
-	}
-	if c.build.Since != 0 && c.build.Until != 0 && c.build.Since > c.build.Until {
-		return nil, fmt.Errorf("-since %s is after -until %s: no game could be kept", c.since, c.until)
 	}
 	if c.workers < 0 {
 		return nil, fmt.Errorf("-workers %d: want 0 (one per CPU) or more", c.workers)
@@ -129,8 +138,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 		c.build.MemBudget = 64 << 20
 	}
 	if len(c.inputs) == 0 {
-		fs.Usage()
-		return nil, errors.New("no input given")
+		return nil, errors.New("no input given: bookbuild -db DIR FILE.pgn ...")
 	}
 	if c.report != "" {
 		// Found now, not once the store is committed: the report's file
@@ -141,22 +149,23 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	}
 	files, notes, err := ingest.ExpandInputs(c.inputs)
 	if err != nil {
+		if _, serr := os.Stat(c.inputs[0]); serr != nil && cli.Nearest(c.inputs[0], []string{"savings"}) != "" {
+			return nil, fmt.Errorf("no work done: %w (did you mean 'bookbuild savings'?)", err)
+		}
 		return nil, fmt.Errorf("no work done: %w", err)
 	}
 	for _, n := range notes {
 		fmt.Fprintf(stderr, "bookbuild: %s\n", n)
 	}
 	c.inputs, c.build.Inputs = files, files
-	if c.quiet {
-		c.progress = "none"
-	}
-	switch c.progress {
-	case "auto", "bar", "lines", "none":
-	default:
-		return nil, fmt.Errorf("-progress %q: want auto, bar, lines or none", c.progress)
-	}
 	return c, nil
 }
+
+// usageError is a command line that bookbuild cannot parse: an unknown
+// flag, a bad value for one. Its message is followed by where the help is.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
 
 // offHeapMiB is the memory Pebble allocates outside the Go heap during a
 // build (block cache and memtables, 64 MiB each with the store's
@@ -173,6 +182,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		fmt.Fprintln(stderr, "bookbuild:", err)
+		if errors.As(err, new(usageError)) {
+			fmt.Fprintln(stderr, "run 'bookbuild -h' for help")
+		}
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -195,19 +207,111 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer pprof.StopCPUProfile()
 	}
 
-	prog := newProgress(c.progress, stderr)
-	res, err := book.Build(ctx, book.BuildOptions{Options: c.build, Dir: c.db, Workers: c.workers, Compact: c.compact, Progress: prog.update, Phase: prog.phase})
-	prog.finish()
+	newStore := c.db != "" && !hasFiles(c.db)
+	_, statErr := os.Stat(c.db)
+	newDir := errors.Is(statErr, iofs.ErrNotExist)
+	prog := cli.NewProgress(c.progress.Mode(), stderr)
+	phase := func(ph book.Phase, sum *ingest.Summary) {
+		if ctx.Err() != nil {
+			return // interrupted: what is written now is what was committed
+		}
+		if ph == book.PhaseWrite && sum != nil {
+			prog.Line(fmt.Sprintf("read %d games, %d plies in %.1fs", sum.Games, sum.Plies, sum.Elapsed.Seconds()))
+		}
+		prog.Line(ph.String() + "...")
+	}
+	res, err := book.Build(ctx, book.BuildOptions{Options: c.build, Dir: c.db, Workers: c.workers, Compact: c.compact, Progress: prog.Input, Phase: phase})
+	prog.End(err)
+	empty := emptyInputs(c.inputs, res.Summary)
+	if err == nil && len(empty) == len(slices.Compact(slices.Sorted(slices.Values(c.inputs)))) {
+		// No game in any input: not PGN, most likely. A store this run
+		// made is removed.
+		if newStore {
+			removeStore(c.db, newDir, stderr)
+		}
+		fmt.Fprintf(stderr, "bookbuild: no games found in %s%s; nothing stored\n", strings.Join(empty, ", "), notPGNDetail(res.Summary))
+		return 2
+	}
+	if err == nil {
+		for _, in := range empty {
+			fmt.Fprintf(stderr, "bookbuild: warning: no games found in %s%s; the other inputs were read\n", in, notPGNDetail(nil))
+		}
+	}
 	if res.Summary != nil {
-		printSummary(stdout, res.Summary, res.Stats, res.Store)
+		if !c.progress.Quiet {
+			printSummary(stdout, res.Summary, res.Stats, res.Store)
+		}
 		if c.report != "" {
-			if werr := writeReport(c.report, res.Summary, res.Stats); werr != nil {
+			if werr := writeReport(c.report, res.Summary, res.Stats, empty); werr != nil {
 				fmt.Fprintln(stderr, "bookbuild:", werr)
 				return 1
 			}
 		}
 	}
 	return exitStatus(err, res, stderr)
+}
+
+// emptyInputs returns the inputs no game was read from, in order.
+func emptyInputs(inputs []string, sum *ingest.Summary) []string {
+	if sum == nil {
+		return nil
+	}
+	var out []string
+	for _, in := range inputs {
+		if sum.GamesIn[in] == 0 && !slices.Contains(out, in) {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// notPGNDetail says what an input without games holds: no PGN game (a
+// tag pair or numbered moves), or, from sum, the first text that is no
+// PGN.
+func notPGNDetail(sum *ingest.Summary) string {
+	if sum != nil {
+		n := 0
+		var first *ingest.GameError
+		for _, e := range sum.Errors {
+			if e.NotGame {
+				if n++; first == nil {
+					first = e
+				}
+			}
+		}
+		if first != nil {
+			return fmt.Sprintf(": no PGN game, only text that is not PGN (first at %s)", first)
+		}
+	}
+	return ": no PGN game (a tag pair like [Event \"...\"] or moves like 1. e4 e5)"
+}
+
+// hasFiles reports whether dir exists and holds anything: a store that
+// was there before the run, or other files, that are never removed.
+func hasFiles(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	return len(entries) > 0 || (err != nil && !errors.Is(err, iofs.ErrNotExist))
+}
+
+// removeStore removes the store this run made in dir: the directory
+// itself when the run made it (newDir), else what the run wrote into the
+// empty directory it found.
+func removeStore(dir string, newDir bool, stderr io.Writer) {
+	var err error
+	if newDir {
+		err = os.RemoveAll(dir)
+	} else {
+		var entries []iofs.DirEntry
+		entries, err = os.ReadDir(dir)
+		for _, e := range entries {
+			if rerr := os.RemoveAll(filepath.Join(dir, e.Name())); rerr != nil && err == nil {
+				err = rerr
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bookbuild: removing the empty store %s: %v\n", dir, err)
+	}
 }
 
 // exitStatus reports a build's error on stderr and returns the exit
@@ -229,49 +333,6 @@ func exitStatus(err error, res *book.BuildResult, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "bookbuild:", err)
 	return 1
-}
-
-// parseDateFlag parses -since / -until: YYYY, YYYY.MM or YYYY.MM.DD, a
-// real date (month 1 to 12, a day the month has). For -until a missing
-// month or day means the end of the year or month.
-func parseDateFlag(name, v string, end bool) (stats.Date, error) {
-	if v == "" {
-		return 0, nil
-	}
-	bad := fmt.Errorf("-%s %q: want a date YYYY, YYYY.MM or YYYY.MM.DD", name, v)
-	parts := strings.Split(v, ".")
-	if len(parts) > 3 {
-		return 0, bad
-	}
-	var f [3]int
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || p[0] == '+' || p[0] == '-' || len(p) != []int{4, 2, 2}[i] {
-			return 0, bad
-		}
-		f[i] = n
-	}
-	if len(parts) > 1 && (f[1] < 1 || f[1] > 12) {
-		return 0, fmt.Errorf("-%s %q: month %d: want 01 to 12", name, v, f[1])
-	}
-	if len(parts) > 2 {
-		if last := time.Date(f[0], time.Month(f[1])+1, 0, 0, 0, 0, 0, time.UTC).Day(); f[2] < 1 || f[2] > last {
-			return 0, fmt.Errorf("-%s %q: day %d: that month has days 01 to %02d", name, v, f[2], last)
-		}
-	}
-	d := stats.ParseDate(v)
-	if !d.Known() {
-		return 0, bad
-	}
-	if end {
-		if d.Month() == 0 {
-			return stats.NewDate(d.Year(), 12, 31), nil
-		}
-		if d.Day() == 0 {
-			return stats.NewDate(d.Year(), d.Month(), 31), nil
-		}
-	}
-	return d, nil
 }
 
 // printSummary prints what the build did: s always, bs and st with a
@@ -368,8 +429,9 @@ type reportJSON struct {
 	Plies       int64            `json:"plies"`
 	Skipped     map[string]int64 `json:"skipped"`
 	Errors      []errorJSON      `json:"errors"`
-	Warned      int64            `json:"warned"`   // warnings about games ingested all the same
-	Warnings    []warningJSON    `json:"warnings"` // the first of them
+	Warned      int64            `json:"warned"`       // warnings about games ingested all the same
+	Warnings    []warningJSON    `json:"warnings"`     // the first of them
+	EmptyInputs []string         `json:"empty_inputs"` // inputs no game was read from
 }
 
 type warningJSON struct {
@@ -385,9 +447,9 @@ type errorJSON struct {
 	Detail string `json:"detail"`
 }
 
-func writeReport(path string, s *ingest.Summary, bs *book.Stats) error {
+func writeReport(path string, s *ingest.Summary, bs *book.Stats, empty []string) error {
 	r := reportJSON{Games: s.Games, Replayed: s.Ingested, Plies: s.Plies, FilteredBy: map[string]int64{}, Skipped: map[string]int64{}, Errors: []errorJSON{},
-		Warned: s.Warned, Warnings: []warningJSON{}}
+		Warned: s.Warned, Warnings: []warningJSON{}, EmptyInputs: append([]string{}, empty...)}
 	for _, x := range s.Warnings {
 		r.Warnings = append(r.Warnings, warningJSON{File: x.File, Line: x.Line, Detail: x.Detail})
 	}

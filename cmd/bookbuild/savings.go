@@ -33,14 +33,14 @@ flags:
 func runSavings(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bookbuild savings", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "output format: text, markdown or json")
+	var format, bands string
+	cli.EnumVar(fs, &format, "format", "text", "the output `FORMAT`: text, markdown or json", "text", "markdown", "json")
 	chart := fs.String("chart", "", "also draw the distributions as box plots into this SVG file")
 	workers := fs.Int("workers", 0, "measuring goroutines (0: one per CPU)")
-	bands := fs.String("bands", "auto", "split the figures by ply or by men on the board: auto, ply or men (auto: ply, which the input always gives)")
+	cli.EnumVar(fs, &bands, "bands", "auto", "split the figures by ply or by men on the board, `BANDS`: auto, ply or men (auto: ply, which the input always gives)", "auto", "ply", "men")
 	every := fs.Int("gamecode-every", 1, "measure the game code on one game in N only (it is the costliest measurement; 1: every game)")
 	keepDups := fs.Bool("keep-duplicates", false, "measure every copy of a game (by default a game met again is skipped, as bookbuild skips it)")
-	quiet := fs.Bool("q", false, "no progress output")
-	progressMode := fs.String("progress", "auto", "progress display: auto, bar, lines, none")
+	po := cli.ProgressFlags(fs, "")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, savingsUsage)
 		fs.PrintDefaults()
@@ -50,48 +50,39 @@ func runSavings(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		fmt.Fprintln(stderr, "bookbuild savings:", err)
+		fmt.Fprintln(stderr, "run 'bookbuild savings -h' for help")
 		return 2
 	}
-	f, err := savings.ParseFormat(*format)
-	if *bands == "auto" {
-		*bands = string(savings.BandPly)
-	}
-	if err == nil && *bands != string(savings.BandPly) && *bands != string(savings.BandMen) {
-		err = fmt.Errorf("-bands %q: want auto, ply or men", *bands)
+	f, err := savings.ParseFormat(format)
+	if bands == "auto" {
+		bands = string(savings.BandPly)
 	}
 	if err == nil && *every < 1 {
 		err = fmt.Errorf("-gamecode-every %d: want 1 or more", *every)
 	}
-	if err == nil && fs.NArg() == 0 {
-		fs.Usage()
-		err = errors.New("no input given")
+	if err == nil && *workers < 0 {
+		err = fmt.Errorf("-workers %d: want 0 (one per CPU) or more", *workers)
 	}
-	switch *progressMode {
-	case "auto", "bar", "lines", "none":
-	default:
-		if err == nil {
-			err = fmt.Errorf("-progress %q: want auto, bar, lines or none", *progressMode)
-		}
+	if err == nil && fs.NArg() == 0 {
+		err = errors.New("no input given: bookbuild savings FILE.pgn ...")
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "bookbuild savings:", err)
 		return 2
 	}
-	if *quiet {
-		*progressMode = "none"
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	prog := newProgress(*progressMode, stderr)
+	prog := cli.NewProgress(po.Mode(), stderr)
 	r, err := savings.FromPGN(ctx, fs.Args(), savings.Options{
-		Workers: *workers, Bands: savings.BandKind(*bands), GamecodeEvery: *every, KeepDuplicates: *keepDups, Progress: prog.update,
+		Workers: *workers, Bands: savings.BandKind(bands), GamecodeEvery: *every, KeepDuplicates: *keepDups, Progress: prog.Input,
 	})
-	prog.finish()
+	prog.End(err)
 	if err != nil {
-		fmt.Fprintln(stderr, "bookbuild savings:", err)
-		if errors.Is(err, context.Canceled) {
+		if cli.Interrupted(err) {
+			fmt.Fprintln(stderr, "bookbuild savings: interrupted")
 			return 130
 		}
+		fmt.Fprintln(stderr, "bookbuild savings:", err)
 		return 1
 	}
 	command := "bookbuild savings " + strings.Join(args, " ")

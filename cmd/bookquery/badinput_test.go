@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,8 +22,11 @@ func checkBadInput(t *testing.T, args []string, want ...string) {
 	if code != 2 || out != "" {
 		t.Errorf("bookquery %q: exit %d, stdout %q; want 2 and nothing", args, code, out)
 	}
-	if strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "bookquery: ") {
-		t.Errorf("bookquery %q: stderr %q; want one line bookquery: CMD: reason", args, errOut)
+	// One line, and for a bad flag where the help is.
+	msg, help, _ := strings.Cut(strings.TrimSuffix(errOut, "\n"), "\n")
+	if strings.Contains(msg, "\n") || !strings.HasPrefix(errOut, "bookquery: ") || !strings.HasSuffix(errOut, "\n") ||
+		(help != "" && !regexp.MustCompile(`^run 'bookquery [a-z]+ -h' for help$`).MatchString(help)) {
+		t.Errorf("bookquery %q: stderr %q; want one line bookquery: CMD: reason (and one saying where the help is)", args, errOut)
 	}
 	for _, w := range want {
 		if !strings.Contains(errOut, w) {
@@ -96,7 +100,7 @@ func TestBadInputStoreCommands(t *testing.T) {
 		{"0000000000000000", "not all zero"},
 		{"00000000000000001", "want 16 hex digits"},
 		{"zzzzzzzzzzzzzzzz", "want 16 hex digits"},
-		{"-123456789abcdef", "flag provided but not defined"},
+		{"-123456789abcdef", "unknown flag -123456789abcdef"},
 		{"+123456789abcdef", "want 16 hex digits"},
 		{"0x23456789abcdef", "want 16 hex digits"},
 		{"ffffffffffffffff", "no such game"},
@@ -119,7 +123,8 @@ func TestBadInputStoreCommands(t *testing.T) {
 	// Flags that contradict each other or do nothing.
 	add([]string{"-min-ply 5 is above -max-ply 3"}, "-db", db, "positions", "-min-ply", "5", "-max-ply", "3")
 	add([]string{"-json and -format csv"}, "-db", db, "positions", "-json", "-format", "csv")
-	add([]string{"serve always answers JSON"}, "-db", db, "serve", "-json")
+	add([]string{"unknown flag -json (serve answers JSON over HTTP"}, "-db", db, "serve", "-json")
+	add([]string{"unknown flag -json (pgn writes PGN"}, "-db", db, "pgn", "-json")
 	for _, c := range cases {
 		checkBadInput(t, c.args, c.want...)
 	}

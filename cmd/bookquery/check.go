@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -21,7 +22,7 @@ import (
 
 var checkCmd = &command{
 	name:    "check",
-	args:    "[-json]",
+	args:    "[-progress MODE] [-q] [-json]",
 	summary: "verify every block, statistics record and game record of the store and report what is damaged (exit 1 if anything is) (-db DIR)",
 	run:     runStoreCheck,
 }
@@ -43,6 +44,7 @@ var errDamaged = errors.New("the store is damaged")
 
 func runStoreCheck(e *env, args []string) error {
 	fs := e.flags()
+	po := e.progressFlags(fs, "")
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
@@ -60,7 +62,12 @@ func runStoreCheck(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := storeCheckJSON{Store: e.db, Damage: []string{}}
+	prog := cli.NewProgress(po.Mode(), e.stderr)
+	var checked, total int64 = 0, int64(st.Meta().Games)
 	cs, err := st.Check(ctx, func(rec []byte) error {
+		if checked++; checked%1024 == 0 {
+			prog.Count("game records checked", checked, total)
+		}
 		_, err := gamecode.DecodeGame(rec)
 		return err
 	}, func(d store.Damage) {
@@ -68,6 +75,10 @@ func runStoreCheck(e *env, args []string) error {
 			out.Damage = append(out.Damage, d.String())
 		}
 	})
+	if err == nil {
+		prog.Count("game records checked", checked, total)
+	}
+	prog.End(err)
 	if err != nil {
 		return err
 	}

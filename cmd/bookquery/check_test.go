@@ -36,7 +36,7 @@ func TestExportRegularFilesOnly(t *testing.T) {
 		t.Errorf("the symlink: %v, %v; want it kept", fi, err)
 	}
 	book := filepath.Join(dir, "book.bin")
-	mustRun(t, "-db", db, "export", "-o", book)
+	mustRun(t, "-db", db, "export", "-q", "-o", book)
 	if fi, err := os.Stat(book); err != nil || fi.Mode().Perm() != 0o644 || fi.Size() == 0 {
 		t.Errorf("the book: %v, %v; want a non-empty file with mode 0644", fi, err)
 	}

@@ -13,13 +13,14 @@ import (
 	"syscall"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/store"
 )
 
 var exportCmd = &command{
 	name:    "export",
-	args:    "-o BOOK.bin [-max-ply N] [-min-game N] [-min-score P] [-only-white|-only-black] [-uniform] [-weights score|games]",
+	args:    "-o BOOK.bin [-max-ply N] [-min-game N] [-min-score P] [-only-white|-only-black] [-uniform] [-weights score|games] [-progress MODE] [-q]",
 	summary: "write the book as a Polyglot .bin (make-book's options and weights)",
 	run:     runExport,
 }
@@ -34,7 +35,11 @@ type exportJSON struct {
 	Replayed  int    `json:"replayed"`
 	Estimated int    `json:"estimated"`
 	Warning   string `json:"warning,omitempty"`
-	Bytes     int64  `json:"bytes"`
+	// Differs says how the book differs from make-book's on the same
+	// games when the store was not built as make-book counts (-count
+	// occurrence -keep-duplicates); absent when it was.
+	Differs string `json:"differs,omitempty"`
+	Bytes   int64  `json:"bytes"`
 }
 
 func runExport(e *env, args []string) error {
@@ -47,7 +52,9 @@ func runExport(e *env, args []string) error {
 	fs.BoolVar(&o.OnlyWhite, "only-white", false, "only positions with White to move")
 	fs.BoolVar(&o.OnlyBlack, "only-black", false, "only positions with Black to move")
 	uniform := fs.Bool("uniform", false, "every kept move gets weight 1")
-	weights := fs.String("weights", "score", "move weight: score (2*wins + draws for the mover, make-book's) or games (popularity)")
+	var weights string
+	cli.EnumVar(fs, &weights, "weights", "score", "the move `WEIGHT`: score (2*wins + draws for the mover, make-book's) or games (popularity)", "score", "games")
+	po := e.progressFlags(fs, "no note on how the book differs from make-book's")
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
@@ -62,8 +69,6 @@ func runExport(e *env, args []string) error {
 		return badInput("-max-ply %d: must be 0 (all) or more", o.MaxPly)
 	case o.MinScore < 0 || o.MinScore > 100:
 		return badInput("-min-score %g: want a percentage, 0 to 100", o.MinScore)
-	case *weights != "score" && *weights != "games":
-		return badInput("-weights %q: want score or games", *weights)
 	case e.db == "":
 		return badInput("no book given: use 'bookquery -db DIR export -o BOOK.bin'")
 	}
@@ -74,7 +79,7 @@ func runExport(e *env, args []string) error {
 	} else if err != nil && !errors.Is(err, iofs.ErrNotExist) {
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
-	o.Weighting = book.Weighting(*weights)
+	o.Weighting = book.Weighting(weights)
 	if *uniform {
 		o.Weighting = book.WeightUniform
 	}
@@ -91,9 +96,16 @@ func runExport(e *env, args []string) error {
 		return badInput("-max-ply %d: this store counts every occurrence of a position in %s of each game, and export cannot drop the occurrences past ply %d of a position first reached before it, as make-book -max-ply %d does; build a store with 'bookbuild -max-ply %d -count occurrence -keep-duplicates' and export it without -max-ply",
 			o.MaxPly, built, o.MaxPly, o.MaxPly, o.MaxPly)
 	}
+	differs := differsFromMakeBook(st.Meta())
+	if differs != "" && !po.Quiet && !e.json {
+		fmt.Fprintf(e.stderr, "note: %s\n", differs)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	prog := cli.NewProgress(po.Mode(), e.stderr)
+	o.Progress = prog.Count
 	entries, es, err := book.Export(ctx, st, o)
+	prog.End(err)
 	if err != nil {
 		return err
 	}
@@ -123,7 +135,7 @@ func runExport(e *env, args []string) error {
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
 	sum := exportJSON{Book: *out, Entries: es.Entries, Positions: es.Positions, Halved: es.Halved,
-		EPSplit: es.EPSplit, Replayed: es.Replayed, Estimated: es.Estimated, Warning: es.Warning, Bytes: int64(es.Entries) * polyglot.EntrySize}
+		EPSplit: es.EPSplit, Replayed: es.Replayed, Estimated: es.Estimated, Warning: es.Warning, Differs: differs, Bytes: int64(es.Entries) * polyglot.EntrySize}
 	return e.emit(sum, func(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "%s: %d entries (%d bytes) from %d positions read; %d positions halved to fit 16-bit counts, %d replayed in game order, %d split by the en-passant rule\n",
 			sum.Book, sum.Entries, sum.Bytes, sum.Positions, sum.Halved, sum.Replayed, sum.EPSplit)
@@ -132,6 +144,24 @@ func runExport(e *env, args []string) error {
 		}
 		return err
 	})
+}
+
+// differsFromMakeBook says how a book exported from a store built with
+// meta m differs from make-book's book of the same games, "" when the
+// store counts as make-book does (-count occurrence -keep-duplicates).
+func differsFromMakeBook(m store.Meta) string {
+	var how []string
+	if m.CountMode != store.CountOccurrence {
+		how = append(how, "counts a game once per position (-count game), where make-book counts every visit")
+	}
+	if !m.KeepDuplicates {
+		how = append(how, "counts the copies of a game once (duplicates dropped), where make-book counts every copy")
+	}
+	if len(how) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("this store %s: its book weighs moves by those counts and may keep or drop other moves than make-book's; "+
+		"for make-book's book, build the store with 'bookbuild -count occurrence -keep-duplicates'", strings.Join(how, ", and "))
 }
 
 // fileKind names the kind of file of mode m, for messages.

@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
 )
@@ -25,7 +29,7 @@ var gameCmd = &command{
 
 var gamesCmd = &command{
 	name:    "games",
-	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [filters] [-top N] [-recent N] [-page N [-per-page N]] [-json]`,
+	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [filters] [-top N] [-recent N] [-page N [-per-page N] [-progress MODE] [-q]] [-json]`,
 	summary: "list the top-rated and the most recent games through a position, or with -page every game, a page at a time",
 	run:     runGames,
 }
@@ -78,6 +82,7 @@ func runGames(e *env, args []string) error {
 	qf := addQueryFlags(fs)
 	page := fs.Int("page", 0, "list page N (from 1) of every game through the position, in the order of game ids (found by replaying the stored games); 0: the top and recent games")
 	perPage := fs.Int("per-page", explorer.DefaultPerPage, fmt.Sprintf("games per page with -page (1 to %d)", explorer.MaxPerPage))
+	po := e.progressFlags(fs, "")
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
@@ -108,7 +113,12 @@ func runGames(e *env, args []string) error {
 	defer st.Close()
 	x := explorer.New(st)
 	if *page > 0 {
-		out, err := x.GamesPage(context.Background(), line[len(line)-1], q.Sel, *page, *perPage, nil)
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		prog := cli.NewProgress(po.Mode(), e.stderr)
+		total := int64(st.Meta().Games)
+		out, err := x.GamesPage(ctx, line[len(line)-1], q.Sel, *page, *perPage, func(n int) { prog.Count("games scanned", int64(n), total) })
+		prog.End(err)
 		if err != nil {
 			return err
 		}

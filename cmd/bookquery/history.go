@@ -8,17 +8,17 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 )
 
 // The history command (the games through a position by month, as the
@@ -27,14 +27,14 @@ import (
 
 var historyCmd = &command{
 	name:    "history",
-	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [-speeds LIST] [-ratings LIST] [-since MONTH] [-until MONTH] [-json]`,
+	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [-speeds SPEEDS] [-ratings BANDS] [-since MONTH] [-until MONTH] [-json]`,
 	summary: "the games through a position by month: white wins, draws, black wins",
 	run:     runHistory,
 }
 
 var pgnCmd = &command{
 	name:    "pgn",
-	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [-speeds LIST] [-ratings LIST] [-since MONTH] [-until MONTH] [-q]`,
+	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [-speeds SPEEDS] [-ratings BANDS] [-since MONTH] [-until MONTH] [-progress MODE] [-q]`,
 	summary: "write every game through a position as PGN (replays the stored games, with progress on stderr)",
 	run:     runPGN,
 }
@@ -115,37 +115,27 @@ func runHistory(e *env, args []string) error {
 
 func runPGN(e *env, args []string) error {
 	fs := e.flags()
-	quiet := fs.Bool("q", false, "no progress output")
-	pq, err := openPositionQuery(e, fs, args, func() error {
-		if e.json {
-			return badInput("-json: pgn writes PGN; use 'games -page N -json' for the games as JSON")
-		}
-		return nil
-	})
+	po := e.progressFlags(fs, "no closing count of the games found")
+	pq, err := openPositionQuery(e, fs, args, nil)
 	if err != nil {
 		return err
 	}
 	defer pq.st.Close()
 	st, line, q := pq.st, pq.line, pq.q
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	p := line[len(line)-1]
 	start := time.Now()
-	var bar *progressbar.ProgressBar
+	prog := cli.NewProgress(po.Mode(), e.stderr)
+	total := int64(st.Meta().Games)
 	scanned := 0
-	progress := func(n int) { scanned = n }
-	if !*quiet {
-		if f, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-			bar = progressbar.NewOptions64(int64(st.Meta().Games), progressbar.OptionSetWriter(e.stderr),
-				progressbar.OptionSetDescription("scanning games"), progressbar.OptionSetWidth(30),
-				progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionSetPredictTime(true))
-			progress = func(n int) { scanned = n; _ = bar.Set(n) }
-		}
-	}
 	w := pgn.NewWriter(e.stdout)
 	found := 0
-	err = book.GamesThrough(ctx, st, &p, book.ThroughOptions{Sel: q.Sel, Progress: progress}, func(id store.GameID, rec []byte, _ int) (bool, error) {
+	err = book.GamesThrough(ctx, st, &p, book.ThroughOptions{Sel: q.Sel, Progress: func(n int) {
+		scanned = n
+		prog.Count("games scanned", int64(n), total)
+	}}, func(id store.GameID, rec []byte, _ int) (bool, error) {
 		g, err := gamecode.DecodeGame(rec)
 		if err != nil {
 			return false, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
@@ -157,14 +147,11 @@ func runPGN(e *env, args []string) error {
 		}
 		return true, nil
 	})
-	if bar != nil {
-		_ = bar.Finish()
-		fmt.Fprintln(e.stderr)
-	}
+	prog.End(err)
 	if err != nil {
 		return fmt.Errorf("games through %s: %w", p.FEN(), err)
 	}
-	if !*quiet {
+	if !po.Quiet {
 		fmt.Fprintf(e.stderr, "%d games through %s (position hash %016x), %d scanned in %.1fs\n",
 			found, p.FEN(), keys.Hash(&p), scanned, time.Since(start).Seconds())
 	}

@@ -15,10 +15,12 @@
 //	serve    an HTTP JSON API over the store, the lichess explorer's: GET /lichess?fen=FEN&play=e2e4,e7e5 (-db DIR)
 //	savings  every encoding of the seeds measured on the store, next to its size on disk (-db DIR)
 //
-// Every command takes -json for machine-readable output. The exit status is 0
-// on success, 1 for a runtime or I/O error and 2 for bad usage or bad input
-// (an unknown command, a bad FEN, move or key); errors go to standard error
-// as "bookquery: <command>: <reason>".
+// Every command but pgn (which writes PGN) and serve (which answers HTTP)
+// takes -json for machine-readable output. The exit status is 0 on
+// success, 1 for a runtime or I/O error, 2 for bad usage or bad input (an
+// unknown command or flag, a bad FEN, move or key) and 130 when
+// interrupted; errors go to standard error as "bookquery: <command>:
+// <reason>".
 package main
 
 import (
@@ -72,31 +74,58 @@ type env struct {
 	json           bool // the command's -json flag
 }
 
-// flags returns a FlagSet for the command with the -json flag every command
-// has. The FlagSet prints nothing itself: parse errors are reported by run
-// like every other error, and -h prints the command's usage.
+// noJSON are the commands without -json, and what to say to a -json
+// given to them.
+var noJSON = map[string]string{
+	"pgn":   "pgn writes PGN; 'games -page N -json' lists the games as JSON",
+	"serve": "serve answers JSON over HTTP (and the page at /); -json is for the other commands",
+}
+
+// flags returns a FlagSet for the command with -db and, but for the
+// commands of noJSON, -json. The FlagSet prints nothing itself: parse
+// errors are reported by run like every other error, and -h prints the
+// command's usage.
 func (e *env) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("bookquery "+e.cmd.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	fs.BoolVar(&e.json, "json", false, "print JSON (one object per line) instead of text")
+	if _, ok := noJSON[e.cmd.name]; !ok {
+		fs.BoolVar(&e.json, "json", false, "print JSON (one object per line) instead of text")
+	}
 	fs.StringVar(&e.db, "db", e.db, "the book store directory (before or after the command's name)")
 	return fs
+}
+
+// flagHints answer flags that the store commands do not have and
+// bookbuild, or an older bookquery, has.
+var flagHints = map[string]string{
+	"min-rating": "bookquery filters on the players' mean rating by band: -ratings 2000,2200,2500 for a mean of 2000 and up",
 }
 
 // parse parses args with fs (flags before, between or after the
 // arguments: see cli.Parse), turning flag errors into bad-usage errors.
 func (e *env) parse(fs *flag.FlagSet, args []string) error {
-	err := cli.Parse(fs, args)
+	hints := map[string]string{"json": noJSON[e.cmd.name]}
+	for name, h := range flagHints {
+		if fs.Lookup(name) == nil && fs.Lookup("ratings") != nil {
+			hints[name] = h
+		}
+	}
+	fs.Usage = func() { e.usage(fs) }
+	err := cli.ParseHinted(fs, args, hints)
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, flag.ErrHelp):
-		e.usage(fs)
 		return err
 	default:
-		return badInput("%v (see 'bookquery %s -h')", err, e.cmd.name)
+		return &inputError{err: err, help: true}
 	}
+}
+
+// progressFlags defines -progress and -q on fs (see cli.ProgressFlags).
+func (e *env) progressFlags(fs *flag.FlagSet, quietWhat string) *cli.ProgressOptions {
+	return cli.ProgressFlags(fs, quietWhat)
 }
 
 // usage prints the command's usage and flags to stderr.
@@ -122,15 +151,18 @@ func (e *env) emit(v any, text func(w io.Writer) error) error {
 }
 
 // inputError marks an error as the user's: bad usage or bad input, exit
-// status 2.
-type inputError struct{ err error }
+// status 2. With help, run says where the help is.
+type inputError struct {
+	err  error
+	help bool
+}
 
 func (e *inputError) Error() string { return e.err.Error() }
 func (e *inputError) Unwrap() error { return e.err }
 
 // badInput returns an inputError formatted as by fmt.Errorf.
 func badInput(format string, args ...any) error {
-	return &inputError{fmt.Errorf(format, args...)}
+	return &inputError{err: fmt.Errorf(format, args...)}
 }
 
 // run runs bookquery with args (without the program name) and returns the
@@ -145,7 +177,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			usage(stderr, fs)
 			return 0
 		}
-		fmt.Fprintf(stderr, "bookquery: %v (see 'bookquery -h')\n", err)
+		hint := "the command's flags go after its name: bookquery -db DIR <command> [flags]"
+		err = cli.Explain(fs, err, map[string]string{"json": hint, "fen": hint, "moves": hint, "q": hint, "progress": hint})
+		fmt.Fprintf(stderr, "bookquery: %v\nrun 'bookquery -h' for help\n", err)
 		return 2
 	}
 	if fs.NArg() == 0 {
@@ -156,7 +190,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	name := fs.Arg(0)
 	c := lookup(name)
 	if c == nil {
-		fmt.Fprintf(stderr, "bookquery: unknown command %q (commands: %s; see 'bookquery -h')\n", name, commandNames())
+		msg := fmt.Sprintf("unknown command %q", name)
+		if near := cli.Nearest(name, commandList()); near != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", near)
+		}
+		fmt.Fprintf(stderr, "bookquery: %s\ncommands: %s; run 'bookquery -h' for help\n", msg, commandNames())
 		return 2
 	}
 	e := &env{db: *db, stdout: stdout, stderr: stderr, cmd: c}
@@ -165,9 +203,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, &in) && in.help:
+		fmt.Fprintf(stderr, "bookquery: %s: %v\nrun 'bookquery %s -h' for help\n", c.name, err, c.name)
+		return 2
 	case errors.As(err, &in), errors.Is(err, explorer.ErrBadInput):
 		fmt.Fprintf(stderr, "bookquery: %s: %v\n", c.name, err)
 		return 2
+	case cli.Interrupted(err):
+		fmt.Fprintf(stderr, "bookquery: %s: interrupted\n", c.name)
+		return 130
 	default:
 		msg := store.ErrorLine(err)
 		if store.IsDamage(err) {
@@ -178,13 +222,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-func commandNames() string {
+// commandList returns the commands' names.
+func commandList() []string {
 	names := make([]string, len(commands))
 	for i, c := range commands {
 		names[i] = c.name
 	}
-	return strings.Join(names, ", ")
+	return names
 }
+
+func commandNames() string { return strings.Join(commandList(), ", ") }
 
 // usage prints the program's usage: the commands and the global flags.
 func usage(w io.Writer, fs *flag.FlagSet) {
@@ -196,6 +243,9 @@ func usage(w io.Writer, fs *flag.FlagSet) {
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
-	fmt.Fprintf(w, "\nEvery command takes -json. 'bookquery <command> -h' shows its flags.\n"+
-		"Exit status: 0 ok, 1 runtime or I/O error, 2 bad usage or bad input.\n")
+	fmt.Fprintf(w, "\nEvery command but pgn (which writes PGN) and serve (which answers JSON over HTTP) takes -json.\n"+
+		"The commands that read the whole store or its games (positions, export, pgn, games -page, check,\n"+
+		"savings) show their progress on stderr (-progress auto|bar|lines|none, -q for none).\n"+
+		"'bookquery <command> -h' shows its flags.\n"+
+		"Exit status: 0 ok, 1 runtime or I/O error, 2 bad usage or bad input, 130 interrupted.\n")
 }

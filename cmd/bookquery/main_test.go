@@ -262,8 +262,8 @@ func TestBadInput(t *testing.T) {
 	}{
 		{nil, []string{"bookquery: no command given", "usage: bookquery"}},
 		{[]string{"frobnicate"}, []string{`bookquery: unknown command "frobnicate"`, "encode, decode"}},
-		{[]string{"-nosuchflag", "encode"}, []string{"bookquery: flag provided but not defined: -nosuchflag"}},
-		{[]string{"encode", "-nosuchflag"}, []string{"bookquery: encode: flag provided but not defined: -nosuchflag"}},
+		{[]string{"-nosuchflag", "encode"}, []string{"bookquery: unknown flag -nosuchflag"}},
+		{[]string{"encode", "-nosuchflag"}, []string{"bookquery: encode: unknown flag -nosuchflag"}},
 		{[]string{"encode", "-fen"}, []string{"bookquery: encode: flag needs an argument: -fen"}},
 		// Bad FENs.
 		{[]string{"encode", "-fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1"}, []string{"bookquery: encode: bad FEN", "RNBQKBN w", "rank 1"}},

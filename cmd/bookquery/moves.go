@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/store"
 )
@@ -17,7 +18,7 @@ import (
 
 var movesCmd = &command{
 	name:    "moves",
-	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [-limit N] [-speeds LIST] [-ratings LIST] [-since MONTH] [-until MONTH] [-top N] [-recent N] [-json]`,
+	args:    `[-fen FEN] [-moves "e4 e5 Nf3"] [-limit N] [-speeds SPEEDS] [-ratings BANDS] [-since MONTH] [-until MONTH] [-top N] [-recent N] [-json]`,
 	summary: "list the moves played from a position: games, results, ratings, performance, dates, opening name",
 	run:     runMoves,
 }
@@ -59,7 +60,7 @@ func runMoves(e *env, args []string) error {
 		return err
 	}
 	out.Limit(*limit)
-	return e.emit(out, func(w io.Writer) error { return writeMovesText(w, out) })
+	return e.emit(out, func(w io.Writer) error { return writeMovesText(w, out, e.db) })
 }
 
 // queryFlags are the flags of a query's filters and list sizes, as the
@@ -81,10 +82,10 @@ func addQueryFlags(fs *flag.FlagSet) *queryFlags {
 
 // addFilters defines the filter flags only.
 func (qf *queryFlags) addFilters(fs *flag.FlagSet) {
-	fs.StringVar(&qf.f.Speeds, "speeds", "", "count only games of these speeds (ultraBullet,bullet,blitz,rapid,classical,correspondence; from TimeControl)")
-	fs.StringVar(&qf.f.Ratings, "ratings", "", "count only games in these rating bands of the players' mean rating (0,1000,1200,1400,1600,1800,2000,2200,2500)")
-	fs.StringVar(&qf.f.Since, "since", "", "count only games played in or after this month (2024-01) or year (1952)")
-	fs.StringVar(&qf.f.Until, "until", "", "count only games played in or before this month or year")
+	fs.StringVar(&qf.f.Speeds, "speeds", "", "count only games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+book.SpeedList)
+	fs.StringVar(&qf.f.Ratings, "ratings", "", "count only games whose players' mean rating is in these `BANDS`: some of "+book.BandList)
+	fs.StringVar(&qf.f.Since, "since", "", "count only games played in or after this `MONTH`: YYYY-MM (or YYYY.MM) or a year YYYY (the store counts games by month)")
+	fs.StringVar(&qf.f.Until, "until", "", "count only games played in or before this `MONTH` (a year: to its December)")
 }
 
 // query returns the query the flags give. Errors match explorer.ErrBadInput.
@@ -132,8 +133,9 @@ func openBook(dir string) (*store.Store, error) {
 }
 
 // writeMovesText writes out as an aligned table: one row per move, then the
-// totals, then the opening.
-func writeMovesText(w io.Writer, out *explorer.Moves) error {
+// totals, the opening, and the top and recent games (those asked for with
+// -top and -recent); db is the store, for the hint on printing a game.
+func writeMovesText(w io.Writer, out *explorer.Moves, db string) error {
 	total := out.White + out.Draws + out.Black + out.Unknown
 	rows := [][]string{{"move", "uci", "games", "share", "white", "draw", "black", "rating", "perf", "score", "last played"}}
 	for _, m := range out.Moves {
@@ -155,6 +157,21 @@ func writeMovesText(w io.Writer, out *explorer.Moves) error {
 	}
 	writeTable(&b, rows, 2)
 	writeOpening(&b, out.Opening)
+	for _, part := range []struct {
+		title string
+		games []explorer.GameRef
+	}{{"top games", out.TopGames}, {"recent games", out.RecentGames}} {
+		if len(part.games) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "%s:\n", part.title)
+		for _, g := range part.games {
+			writeGameLine(&b, g, g.UCI)
+		}
+	}
+	if len(out.TopGames)+len(out.RecentGames) > 0 {
+		fmt.Fprintf(&b, "(print one with 'bookquery -db %s game ID')\n", db)
+	}
 	for _, warn := range out.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", warn)
 	}

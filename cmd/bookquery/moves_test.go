@@ -149,8 +149,9 @@ func TestMovesStartPosition(t *testing.T) {
 		t.Errorf("-limit 2: %+v", lim)
 	}
 
-	// Text: a header, one row per move, the totals, the opening.
-	text := mustRun(t, "-db", db, "moves")
+	// Text: a header, one row per move, the totals, the opening (with
+	// -top 0 -recent 0, no games after them).
+	text := mustRun(t, "-db", db, "moves", "-top", "0", "-recent", "0")
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	if len(lines) != 1+1+len(got.Moves)+2 {
 		t.Fatalf("text output has %d lines, want %d:\n%s", len(lines), len(got.Moves)+4, text)
@@ -163,6 +164,33 @@ func TestMovesStartPosition(t *testing.T) {
 	}
 	if lines[len(lines)-1] != "Opening: unknown" {
 		t.Errorf("last line %q, want Opening: unknown", lines[len(lines)-1])
+	}
+
+	// -top and -recent: the games after the opening, as many as asked,
+	// the same as -json lists.
+	for _, n := range [][2]int{{4, 4}, {2, 1}, {0, 3}} {
+		top, recent := fmt.Sprint(n[0]), fmt.Sprint(n[1])
+		j := movesJSONOf(t, db, "-top", top, "-recent", recent)
+		text := mustRun(t, "-db", db, "moves", "-top", top, "-recent", recent)
+		_, games, _ := strings.Cut(text, "Opening: unknown\n")
+		var want strings.Builder
+		for _, part := range []struct {
+			title string
+			games []explorer.GameRef
+		}{{"top games:", j.TopGames}, {"recent games:", j.RecentGames}} {
+			if len(part.games) == 0 {
+				continue
+			}
+			want.WriteString(part.title + "\n")
+			for _, g := range part.games {
+				fmt.Fprintf(&want, "  %s  %-6s ", g.ID, g.UCI)
+				want.WriteString(".*\n")
+			}
+		}
+		want.WriteString("\\(print one with 'bookquery -db .* game ID'\\)\n")
+		if len(j.TopGames) != n[0] || len(j.RecentGames) != n[1] || !regexp.MustCompile("^"+want.String()+"$").MatchString(games) {
+			t.Errorf("-top %s -recent %s: %d top and %d recent games in -json; text lists\n%s", top, recent, len(j.TopGames), len(j.RecentGames), games)
+		}
 	}
 }
 

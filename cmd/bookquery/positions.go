@@ -14,6 +14,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/stats"
 )
@@ -26,7 +27,7 @@ import (
 
 var positionsCmd = &command{
 	name:    "positions",
-	args:    "[-min-games N] [-min-ply N] [-max-ply N] [-format ndjson|csv] [-moves]",
+	args:    "[-min-games N] [-min-ply N] [-max-ply N] [-format ndjson|csv] [-moves] [-progress MODE] [-q]",
 	summary: "stream every stored position (FEN, games, results, ply), as NDJSON or CSV",
 	run:     runPositions,
 }
@@ -40,7 +41,7 @@ type positionJSON struct {
 	Draws   uint64         `json:"draws"`
 	Black   uint64         `json:"black"`
 	Unknown uint64         `json:"unknown"`
-	Ply     *int           `json:"ply"` // the lowest ply the position was reached at; null if not recorded
+	Ply     *int           `json:"ply"` // the lowest ply the position was reached at, counted from White's first move by the games' move numbers; null if not recorded
 	Moves   []dumpMoveJSON `json:"moves,omitempty"`
 }
 
@@ -66,6 +67,7 @@ type positionsOptions struct {
 	minGames       uint64
 	minPly, maxPly int // maxPly -1: no limit
 	csv, withMoves bool
+	progress       string // the progress display's mode
 }
 
 func runPositions(e *env, args []string) error {
@@ -89,7 +91,9 @@ func runPositions(e *env, args []string) error {
 	var line []byte
 	// Positions reached by one game only are most of a store, and listed
 	// by replaying every game: skipped when -min-games leaves them out.
-	err = book.Positions(ctx, st, o.minGames, func(key []byte, entry *stats.Entry) error {
+	prog := cli.NewProgress(o.progress, e.stderr)
+	bo := book.PositionsOptions{MinGames: o.minGames, LimitPly: o.maxPly >= 0, MaxPly: o.maxPly, Progress: prog.Count}
+	err = book.PositionsWith(ctx, st, bo, func(key []byte, entry *stats.Entry) error {
 		t := entry.Total()
 		ply, plyKnown := t.MinPly()
 		if !o.keep(t.Games(), ply, plyKnown) {
@@ -121,6 +125,7 @@ func runPositions(e *env, args []string) error {
 		}
 		return nil
 	})
+	prog.End(err)
 	if err != nil {
 		return err
 	}
@@ -135,19 +140,21 @@ func positionsFlags(e *env, args []string) (positionsOptions, error) {
 	fs := e.flags()
 	minGames := fs.Uint64("min-games", 0, "only positions with at least N games")
 	minPly := fs.Int("min-ply", 0, "only positions first reached at ply N or later")
-	maxPly := fs.Int("max-ply", -1, "only positions reached at ply N or earlier (-1: no limit)")
-	format := fs.String("format", "ndjson", "output format: ndjson or csv")
+	maxPly := fs.Int("max-ply", -1, "only positions reached at ply N or earlier (-1: no limit); the games are replayed only that far")
+	var format string
+	cli.EnumVar(fs, &format, "format", "ndjson", "the output `FORMAT`: ndjson or csv", "ndjson", "csv")
 	withMoves := fs.Bool("moves", false, "include every move with all its statistics (ndjson only): a full dump of the book")
+	po := e.progressFlags(fs, "")
 	if err := e.parse(fs, args); err != nil {
 		return positionsOptions{}, err
 	}
 	formatSet := false
 	fs.Visit(func(f *flag.Flag) { formatSet = formatSet || f.Name == "format" })
 	switch {
-	case e.json && formatSet && *format != "ndjson":
-		return positionsOptions{}, badInput("-json and -format %s: -json prints NDJSON; give one of them", *format)
+	case e.json && formatSet && format != "ndjson":
+		return positionsOptions{}, badInput("-json and -format %s: -json prints NDJSON; give one of them", format)
 	case e.json:
-		*format = "ndjson"
+		format = "ndjson"
 	}
 	switch {
 	case *maxPly >= 0 && *minPly > *maxPly:
@@ -156,16 +163,14 @@ func positionsFlags(e *env, args []string) (positionsOptions, error) {
 		return positionsOptions{}, badInput("-max-ply %d: want -1 (no limit), 0 or more", *maxPly)
 	case fs.NArg() > 0:
 		return positionsOptions{}, badInput("unexpected arguments %q", strings.Join(fs.Args(), " "))
-	case *format != "ndjson" && *format != "csv":
-		return positionsOptions{}, badInput("-format %q: want ndjson or csv", *format)
-	case *withMoves && *format != "ndjson":
+	case *withMoves && format != "ndjson":
 		return positionsOptions{}, badInput("-moves needs -format ndjson")
 	case *minPly < 0:
 		return positionsOptions{}, badInput("-min-ply %d: must be 0 or more", *minPly)
 	case e.db == "":
 		return positionsOptions{}, badInput("no book given: use 'bookquery -db DIR positions'")
 	}
-	return positionsOptions{minGames: *minGames, minPly: *minPly, maxPly: *maxPly, csv: *format == "csv", withMoves: *withMoves}, nil
+	return positionsOptions{minGames: *minGames, minPly: *minPly, maxPly: *maxPly, csv: format == "csv", withMoves: *withMoves, progress: po.Mode()}, nil
 }
 
 // keep reports whether a position of games games, first reached at ply

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/internal/savings"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
@@ -24,18 +25,20 @@ import (
 // entries, next to the store's own size on disk.
 var savingsCmd = &command{
 	name:    "savings",
-	args:    "[-full [-format text|markdown|json] [-chart FILE.svg] [-bands auto|ply|men]] [-workers N] [-json]",
+	args:    "[-full [-format text|markdown|json] [-chart FILE.svg] [-bands auto|ply|men]] [-workers N] [-progress MODE] [-q] [-json]",
 	summary: "what the store takes, per game and per position, against PGN, zstd and a Polyglot book, and what its keys save (-full: every encoding of the seeds measured)",
 	run:     runSavings,
 }
 
 func runSavings(e *env, args []string) error {
 	fs := e.flags()
-	format := fs.String("format", "text", "output format: text, markdown or json (-json is -format json)")
+	var format, bands string
+	cli.EnumVar(fs, &format, "format", "text", "the output `FORMAT`: text, markdown or json (-json is -format json)", "text", "markdown", "json")
 	chart := fs.String("chart", "", "also draw the distributions as box plots into this SVG file")
-	bands := fs.String("bands", "auto", "split the figures by ply (the lowest ply each move was recorded at) or by men on the board: auto, ply or men")
+	cli.EnumVar(fs, &bands, "bands", "auto", "split the figures by ply (the lowest ply each move was recorded at) or by men on the board, `BANDS`: auto, ply or men", "auto", "ply", "men")
 	workers := fs.Int("workers", 0, "measuring goroutines (0: one per CPU)")
 	full := fs.Bool("full", false, "the full report: every position, move and game encoding of the seeds measured side by side, by band (-format, -chart and -bands imply it)")
+	po := e.progressFlags(fs, "")
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
@@ -43,7 +46,7 @@ func runSavings(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return badInput("unexpected arguments %q", strings.Join(fs.Args(), " "))
 	}
-	f, err := savings.ParseFormat(*format)
+	f, err := savings.ParseFormat(format)
 	if err != nil {
 		return badInput("-%v", err)
 	}
@@ -51,12 +54,8 @@ func runSavings(e *env, args []string) error {
 		f = savings.FormatJSON
 	}
 	var bk savings.BandKind
-	switch *bands {
-	case "auto":
-	case "ply", "men":
-		bk = savings.BandKind(*bands)
-	default:
-		return badInput("-bands %q: want auto, ply or men", *bands)
+	if bands != "auto" {
+		bk = savings.BandKind(bands)
 	}
 	if *workers < 0 {
 		return badInput("-workers %d: want 0 (one per CPU) or more", *workers)
@@ -71,15 +70,17 @@ func runSavings(e *env, args []string) error {
 	defer st.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	r, err := savings.FromStore(ctx, st, savings.Options{Workers: *workers, Bands: bk})
+	prog := cli.NewProgress(po.Mode(), e.stderr)
+	r, err := savings.FromStore(ctx, st, savings.Options{Workers: *workers, Bands: bk, Count: prog.Count})
+	var sum *savingsSummary
+	if err == nil && !*full {
+		sum, err = summarizeSavings(ctx, st, r, prog.Count)
+	}
+	prog.End(err)
 	if err != nil {
 		return err
 	}
-	if !*full {
-		sum, err := summarizeSavings(ctx, st, r)
-		if err != nil {
-			return err
-		}
+	if sum != nil {
 		return e.emit(sum, func(w io.Writer) error { return sum.write(w, e.db) })
 	}
 	command := "bookquery -db " + e.db + " savings"
@@ -115,7 +116,8 @@ type savingsSummary struct {
 
 // summarizeSavings measures the short answer: the store's size, the stored
 // games written as PGN and compressed, and the key figures of r.
-func summarizeSavings(ctx context.Context, st *store.Store, r *savings.Report) (*savingsSummary, error) {
+func summarizeSavings(ctx context.Context, st *store.Store, r *savings.Report, progress func(string, int64, int64)) (*savingsSummary, error) {
+	var done, total int64 = 0, int64(st.Meta().Games)
 	s := &savingsSummary{Store: store.DirSize(st.Dir()), Games: r.Games, Positions: r.Distinct, Entries: r.Entries, elapsedStart: time.Now()}
 	s.Polyglot = 16 * int64(r.Entries)
 	for _, row := range r.PositionRows {
@@ -135,8 +137,11 @@ func summarizeSavings(ctx context.Context, st *store.Store, r *savings.Report) (
 	}
 	var buf []byte
 	err = st.Games(func(id store.GameID, rec []byte) (bool, error) {
-		if err := ctx.Err(); err != nil {
-			return false, err
+		if done++; done%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+			progress("games written as PGN", done, total)
 		}
 		g, err := gamecode.DecodeGame(rec)
 		if err != nil {

@@ -34,6 +34,9 @@ type Options struct {
 	KeepDuplicates bool
 	// Progress, when set, receives FromPGN's pipeline progress.
 	Progress func(ingest.Progress)
+	// Count, when set, receives FromStore's progress: what is being
+	// read, how many so far and how many in all (0: not known).
+	Count func(what string, done, total int64)
 }
 
 func (o *Options) workers() int {
@@ -218,7 +221,7 @@ func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error)
 		}
 		workers[w] = &storeWorker{acc: a, bands: o.Bands}
 	}
-	if err := measureStore(ctx, st, workers); err != nil {
+	if err := measureStore(ctx, st, workers, o.Count); err != nil {
 		return nil, err
 	}
 	total := workers[0].acc
@@ -243,7 +246,7 @@ func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error)
 // measureStore reads the store in batches and has the workers measure
 // them, one goroutine each. It returns the first reading or measuring
 // error.
-func measureStore(ctx context.Context, st *store.Store, workers []*storeWorker) error {
+func measureStore(ctx context.Context, st *store.Store, workers []*storeWorker, progress func(string, int64, int64)) error {
 	batches := make(chan storeBatch, 2*len(workers))
 	var wg sync.WaitGroup
 	for _, w := range workers {
@@ -257,7 +260,7 @@ func measureStore(ctx context.Context, st *store.Store, workers []*storeWorker) 
 			}
 		}()
 	}
-	iterErr := sendBatches(ctx, st, batches)
+	iterErr := sendBatches(ctx, st, batches, progress)
 	close(batches)
 	wg.Wait()
 	if iterErr != nil {
@@ -275,10 +278,10 @@ func measureStore(ctx context.Context, st *store.Store, workers []*storeWorker) 
 // the values are the entries encoded) and sends
 // them in batches of at most 2048 positions or about 200 KiB, each batch
 // in one new arena. It stops at the first error or when ctx is done.
-func sendBatches(ctx context.Context, st *store.Store, batches chan<- storeBatch) error {
+func sendBatches(ctx context.Context, st *store.Store, batches chan<- storeBatch, progress func(string, int64, int64)) error {
 	var b storeBatch
 	var arena []byte
-	err := book.Positions(ctx, st, 0, func(k []byte, e *stats.Entry) error {
+	err := book.PositionsWith(ctx, st, book.PositionsOptions{Progress: progress}, func(k []byte, e *stats.Entry) error {
 		if len(b.keys) == 0 {
 			arena = make([]byte, 0, 256<<10)
 		}
