@@ -152,7 +152,10 @@ func follow(ctx context.Context, live *store.Live, logger *log.Logger) {
 // or one that has sent nothing yet), and only when every connection is
 // answering a request does Accept wait for one to close. So neither idle
 // keep-alive clients nor silent connections lock other clients out. The
-// http.Server tells it each connection's state through connState.
+// http.Server tells it each connection's state through connState; a
+// connection whose request has arrived but is not read yet (its goroutine
+// has not run: a flood of connections keeps the server busy accepting) is
+// not idle but slow, and is spared (hasPending).
 type connLimiter struct {
 	net.Listener
 	max int
@@ -197,11 +200,8 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 			l.mu.Unlock()
 			return lc, nil
 		}
-		victim := (*limitedConn)(nil)
-		if e := l.idle.Front(); e != nil {
-			victim = l.idle.Remove(e).(*limitedConn)
-			victim.elem = nil
-		} else {
+		victim := l.victim()
+		if victim == nil {
 			l.cond.Wait() // the idle ones turned busy meanwhile
 		}
 		l.mu.Unlock()
@@ -209,6 +209,24 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 			victim.Close()
 		}
 	}
+}
+
+// victim takes the connection idle longest out of the list, or nil when
+// none is idle; a connection whose request is waiting to be read goes to
+// the back of the list instead. l.mu is held.
+func (l *connLimiter) victim() *limitedConn {
+	for range l.idle.Len() {
+		e := l.idle.Front()
+		c := e.Value.(*limitedConn)
+		if hasPending(c.Conn) {
+			l.idle.MoveToBack(e)
+			continue
+		}
+		l.idle.Remove(e)
+		c.elem = nil
+		return c
+	}
+	return nil
 }
 
 // Close closes the listener and wakes an Accept that waits.

@@ -414,3 +414,46 @@ func TestConnLimiterIdle(t *testing.T) {
 	holders.Wait()
 	<-waiting
 }
+
+// TestConnLimiterSparesPending: at the cap, a connection whose request has
+// arrived but is not read yet is spared, though it is the oldest: the
+// silent one is closed for the new connection.
+func TestConnLimiterSparesPending(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newConnLimiter(ln, 2)
+	defer l.Close()
+	dial := func() (client, server net.Conn) {
+		t.Helper()
+		accepted := make(chan net.Conn, 1)
+		go func() {
+			c, err := l.Accept()
+			if err != nil {
+				t.Error(err)
+			}
+			accepted <- c
+		}()
+		client, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { client.Close() })
+		return client, <-accepted
+	}
+	talker, talkerSrv := dial()
+	_, silentSrv := dial()
+	defer talkerSrv.Close()
+	fmt.Fprintf(talker, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	for deadline := time.Now().Add(20 * time.Second); !hasPending(talkerSrv.(*limitedConn).Conn); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the request never arrived")
+		}
+	}
+	_, newSrv := dial()
+	defer newSrv.Close()
+	if !silentSrv.(*limitedConn).gone || talkerSrv.(*limitedConn).gone {
+		t.Errorf("at the cap: the silent connection closed %v, the one with a request closed %v; want the silent one only", silentSrv.(*limitedConn).gone, talkerSrv.(*limitedConn).gone)
+	}
+}
