@@ -30,7 +30,16 @@ type ThroughOptions struct {
 	// the end (also when fn stops the scan), with the number of games
 	// scanned so far.
 	Progress func(scanned int)
+	// Workers is the number of goroutines that replay the games; 0 for
+	// one per CPU (GOMAXPROCS). A server running several scans at once
+	// gives each a share of the CPUs, so that its light requests keep one.
+	Workers int
 }
+
+// checkEvery is how many games a GamesThrough worker replays between two
+// looks at the context: a few milliseconds of work at most, even for
+// games replayed to their end.
+const checkEvery = 256
 
 // GamesThrough calls fn with every stored game that reaches position p and
 // that opts.Sel keeps, in the order of game ids, with its record (valid
@@ -38,15 +47,20 @@ type ThroughOptions struct {
 // counted from White's first move by the game's move numbers (a game set
 // up from a FEN at move 20 starts at ply 38). It
 // stops when fn returns false or an error, or when ctx is done (returning
-// ctx's error). A record that cannot be decoded fails the scan with an
-// error naming the game.
+// ctx's error): fn is not called once ctx is done, and the workers stop
+// within checkEvery games each. A record that cannot be decoded fails the
+// scan with an error naming the game.
 //
-// The games are scanned in chunks of the id space, on every CPU, a few
-// chunks ahead of fn at most; fn is called from the caller's goroutine.
+// The games are scanned in chunks of the id space, on opts.Workers
+// goroutines (every CPU by default), a few chunks ahead of fn at most; fn
+// is called from the caller's goroutine.
 func GamesThrough(ctx context.Context, st *store.Store, p *board.Position, opts ThroughOptions, fn func(id store.GameID, rec []byte, ply int) (bool, error)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	workers := runtime.GOMAXPROCS(0)
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	n := max(1, min(int(st.Meta().Games/4096), 1<<12)) // chunks of about 4096 games
 	step := ^uint64(0) / uint64(n)
 	chunks := make([]*throughChunk, n)
@@ -84,7 +98,7 @@ func GamesThrough(ctx context.Context, st *store.Store, p *board.Position, opts 
 			for c := range next {
 				c.err = st.GamesBetween(c.lo, c.hi, func(id store.GameID, rec []byte) (bool, error) {
 					c.scanned++
-					if c.scanned&1023 == 0 && ctx.Err() != nil {
+					if c.scanned%checkEvery == 0 && ctx.Err() != nil {
 						return false, ctx.Err()
 					}
 					ply, err := s.game(id, rec)
@@ -110,6 +124,9 @@ func GamesThrough(ctx context.Context, st *store.Store, p *board.Position, opts 
 			return c.err
 		}
 		for _, m := range c.found {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			more, err := fn(m.id, m.rec, m.ply)
 			if err != nil || !more {
 				if opts.Progress != nil {

@@ -27,11 +27,14 @@
 //     go generate).
 //   - handler.go: the HTTP JSON API (the lichess explorer's /lichess,
 //     /masters, /lichess/history, /masters/pgn/{id}; ours /moves, /games,
-//     /game/{id}) as an http.Handler, NewHandler. It lives here rather
-//     than in the command because it is query parsing and answering, like
-//     the rest of this package; cmd/bookquery keeps what makes a server of
-//     it (the address, the http.Server and its timeouts, signals and
+//     /game/{id}) as an http.Handler, NewHandler, every route in one
+//     table (server.routes). It lives here rather than in the command
+//     because it is query parsing and answering, like the rest of this
+//     package; cmd/bookquery keeps what makes a server of it (the address,
+//     the http.Server, its timeouts and connections, signals and
 //     shutdown).
+//   - scans.go: the bounded pool that the game scans (/games with
+//     page=N) run in, with their deadline and cancellation.
 //   - web.go and web/: the explorer page served at / (index.html, app.js,
 //     style.css, and the board and rules libraries bundled into
 //     web/vendor/bundle.js by web/vendor.sh), embedded in the binary, over

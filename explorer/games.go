@@ -49,11 +49,18 @@ func (x *Explorer) Games(p board.Position, q Query) (*Games, error) {
 // selects, perPage games a page, in the order of game ids: every game of
 // the store that reaches p, found by replaying the stored games (see
 // book.GamesThrough) up to the end of the page. progress, when not nil,
-// gets the number of games scanned now and then.
+// gets the number of games scanned now and then. The scan stops when ctx
+// is done, with ctx's error.
 func (x *Explorer) GamesPage(ctx context.Context, p board.Position, sel book.Selection, page, perPage int, progress func(int)) (*GamePage, error) {
+	return x.gamesPage(ctx, p, page, perPage, book.ThroughOptions{Sel: sel, Progress: progress}, nil)
+}
+
+// gamesPage is GamesPage with the scan's options; found, when not nil, is
+// called with each game of the page before it is read (a test's hook).
+func (x *Explorer) gamesPage(ctx context.Context, p board.Position, page, perPage int, opts book.ThroughOptions, found func()) (*GamePage, error) {
 	out := &GamePage{FEN: p.FEN(), Page: page, PerPage: perPage, Games: []GameRef{}}
 	skip := (page - 1) * perPage
-	err := book.GamesThrough(ctx, x.st, &p, book.ThroughOptions{Sel: sel, Progress: progress}, func(id store.GameID, rec []byte, ply int) (bool, error) {
+	err := book.GamesThrough(ctx, x.st, &p, opts, func(id store.GameID, rec []byte, ply int) (bool, error) {
 		if skip > 0 {
 			skip--
 			return true, nil
@@ -61,6 +68,9 @@ func (x *Explorer) GamesPage(ctx context.Context, p board.Position, sel book.Sel
 		if len(out.Games) == perPage {
 			out.More = true
 			return false, nil
+		}
+		if found != nil {
+			found()
 		}
 		g, plies, err := gamecode.DecodeGameInfo(rec)
 		if err != nil {

@@ -2,10 +2,13 @@ package explorer
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log"
+	"maps"
 	"net/http"
 	"net/url"
 	"path"
@@ -46,7 +49,9 @@ import (
 //
 // answers the top and recent games (a Games), or with page=N the Nth page
 // of every game through the position (a GamePage, found by replaying the
-// stored games: see book.GamesThrough).
+// stored games: see book.GamesThrough). Those scans run in a bounded pool
+// (scans.go): when it is full, or a scan outlasts its deadline, the answer
+// is 503 with Retry-After; a client that leaves stops its scan.
 //
 //	GET /game/{id}
 //
@@ -54,14 +59,17 @@ import (
 // text when the client asks for text/plain or x-chess-pgn (Accept header,
 // or ?format=pgn), as /masters/pgn/{id} always does.
 //
-// Bad input (a bad FEN, an illegal or unparsable move, a bad or unknown
-// parameter: none is ignored) is answered with 400 and {"error": "..."},
-// an unknown path or game with 404, another method than GET, HEAD or
-// OPTIONS with 405, a failure of the store (damaged data, say) with 500,
-// and the server goes on answering; every answer but a PGN is JSON. Error
-// messages quote at most maxEcho bytes of the request. Every answer allows
-// any origin (CORS, as the lichess explorer does), and OPTIONS answers a
-// browser's preflight.
+// Bad input (a bad FEN, an illegal or unparsable move, a bad, unknown or
+// repeated parameter: none is ignored) is answered with 400 and
+// {"error": "..."}, an unknown path, page file or game with 404, another
+// method than GET, HEAD or OPTIONS with 405, a failure of the store
+// (damaged data, say) with 500, a scan the server has no room or time for
+// with 503, and the server goes on answering; every answer but a PGN and
+// the page's files is JSON. Error messages quote at most maxEcho bytes of
+// the request. Every answer allows any origin (CORS, as the lichess
+// explorer does), OPTIONS answers a browser's preflight, and every answer
+// carries the security headers of securityHeaders (a Content-Security-
+// Policy fit for the page, nosniff, no framing, no referrer).
 
 // MaxPlayPlies is the most moves a request may play: more than any game,
 // few enough that a request costs little.
@@ -87,43 +95,98 @@ type refresher interface {
 
 // server answers the API's requests from one store.
 type server struct {
-	src  Source
-	opts HandlerOptions
-	bufs sync.Pool // *bytes.Buffer for the answers
+	src     Source
+	opts    HandlerOptions
+	bufs    sync.Pool // *bytes.Buffer for the answers
+	scans   *scanPool
+	headers http.Header // set on every answer (securityHeaders)
+	web     fs.FS       // the page's files (web/)
+	index   []byte      // web/index.html
+	hooks   testHooks
 }
 
-// NewHandler returns the API's handler over src, every route in one place.
-// A route is added with s.get, which answers 405 to other methods:
-//
-//	s.get(mux, "/game/{id}", s.game)
-//
-// The handler logs the failures of the store (500) to the ErrorLog of the
-// http.Server that serves it, else to the standard logger.
+// route is one route of the handler: a path pattern of http.ServeMux and
+// its handler, which answers GET and HEAD (other methods get 405).
+type route struct {
+	pattern string
+	handle  http.HandlerFunc
+	// scans says the route may replay every stored game (GET /games with
+	// page=N): those requests run in the scan pool (see scans.go).
+	scans bool
+	// page says the route is the page's (/ and /static/), not the API's.
+	page bool
+}
+
+// routes is the table of the handler's routes, the one list of them.
+func (s *server) routes() []route {
+	return []route{
+		{pattern: "/{$}", handle: s.page, page: true},
+		{pattern: "/static/", handle: s.static, page: true},
+		{pattern: "/moves", handle: s.movesOf(ours)},
+		{pattern: "/lichess", handle: s.movesOf(lichessAPI)},
+		{pattern: "/masters", handle: s.movesOf(mastersAPI)},
+		{pattern: "/lichess/history", handle: s.history},
+		{pattern: "/games", handle: s.games, scans: true},
+		{pattern: "/game/{id}", handle: s.game},
+		{pattern: "/masters/pgn/{id}", handle: s.masterPGN},
+		{pattern: "/position/{code}", handle: s.position},
+		{pattern: "/polyglot", handle: s.polyglotMoves},
+	}
+}
+
+// NewHandler returns the API's handler over src, its routes in one table
+// (server.routes). The handler logs the failures of the store (500) to the
+// ErrorLog of the http.Server that serves it, else to the standard logger.
 func NewHandler(src Source) http.Handler { return NewHandlerWith(src, HandlerOptions{}) }
 
-// NewHandlerWith is NewHandler with options: a Polyglot book to show.
+// NewHandlerWith is NewHandler with options: a Polyglot book to show, the
+// bounds of the game scans.
 func NewHandlerWith(src Source, opts HandlerOptions) http.Handler {
-	s := &server{src: src, opts: opts}
+	return newServer(src, opts).handler()
+}
+
+func newServer(src Source, opts HandlerOptions) *server {
+	web, err := fs.Sub(webFiles, "web")
+	if err != nil { // cannot happen: the folder is embedded
+		panic(err)
+	}
+	index, err := fs.ReadFile(web, "index.html")
+	if err != nil { // cannot happen: the file is embedded
+		panic(err)
+	}
+	return &server{src: src, opts: opts, scans: newScanPool(opts), headers: securityHeaders(index), web: web, index: index}
+}
+
+// handler routes the table's patterns: GET (and so HEAD) to their
+// handlers, other methods to a 405 answer, and any other path (the root
+// of a subtree without its slash too: ServeMux would redirect it) to a
+// 404.
+func (s *server) handler() http.Handler {
 	mux := http.NewServeMux()
-	s.routePage(mux)
-	s.get(mux, "/position/{code}", s.position)
-	s.get(mux, "/polyglot", s.polyglotMoves)
-	s.get(mux, "/moves", s.movesOf(ours))
-	s.get(mux, "/lichess", s.movesOf(lichessAPI))
-	s.get(mux, "/masters", s.movesOf(mastersAPI))
-	s.get(mux, "/lichess/history", s.history)
-	s.get(mux, "/games", s.games)
-	s.get(mux, "/game/{id}", s.game)
-	s.get(mux, "/masters/pgn/{id}", s.masterPGN)
+	for _, rt := range s.routes() {
+		mux.HandleFunc("GET "+rt.pattern, rt.handle)
+		mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", "GET, HEAD, OPTIONS")
+			s.fail(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: %s takes GET", r.Method, r.URL.Path))
+		})
+		if root, ok := strings.CutSuffix(rt.pattern, "/"); ok && root != "" {
+			mux.HandleFunc(root, s.notFound) // not redirected with an HTML body
+		}
+	}
 	mux.HandleFunc("/", s.notFound)
 	return s.guard(mux)
 }
 
-// guard wraps the routes: CORS headers, preflight requests, paths that
-// need cleaning (ServeMux would redirect them with an HTML body), and a
-// panic answered with a 500 instead of a dropped connection.
+// guard wraps the routes: the security and CORS headers of every answer,
+// preflight requests, paths that need cleaning (ServeMux would redirect
+// them with an HTML body), and a panic answered with a 500 instead of a
+// dropped connection.
 func (s *server) guard(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		for k, v := range s.headers {
+			h[k] = v
+		}
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
@@ -132,7 +195,6 @@ func (s *server) guard(mux *http.ServeMux) http.Handler {
 				s.fail(w, r, http.StatusInternalServerError, fmt.Sprintf("internal error: %v", v))
 			}
 		}()
-		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", "*")
 		if r.Method == http.MethodOptions {
 			h.Set("Allow", "GET, HEAD, OPTIONS")
@@ -178,7 +240,7 @@ func (s *server) query(f func(x *Explorer) error) error {
 		st, release := s.src.Acquire()
 		err := f(New(st))
 		release()
-		if err == nil || try > 0 || errors.Is(err, store.ErrGameNotFound) {
+		if err == nil || try > 0 || errors.Is(err, store.ErrGameNotFound) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
 		r, ok := s.src.(refresher)
@@ -191,18 +253,15 @@ func (s *server) query(f func(x *Explorer) error) error {
 	}
 }
 
-// get routes GET (and so HEAD) requests for the path pattern to h, and
-// other methods to a 405 answer.
-func (s *server) get(mux *http.ServeMux, pattern string, h http.HandlerFunc) {
-	mux.HandleFunc("GET "+pattern, h)
-	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Allow", "GET, HEAD, OPTIONS")
-		s.fail(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: %s takes GET", r.Method, r.URL.Path))
-	})
-}
-
+// notFound answers a path no route serves, naming the API's routes.
 func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no such path %q (the API has GET /moves, /lichess, /masters, /lichess/history, /games, /game/{id}, /masters/pgn/{id}, /position/{code}, /polyglot; the page is at /)", r.URL.Path))
+	var api []string
+	for _, rt := range s.routes() {
+		if !rt.page {
+			api = append(api, rt.pattern)
+		}
+	}
+	s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no such path %s (the API has GET %s; the page is at /)", quoteBounded(r.URL.Path), strings.Join(api, ", ")))
 }
 
 // endpoint is what one of the moves endpoints takes.
@@ -239,14 +298,9 @@ type request struct {
 // parseRequest reads r's parameters as ep takes them. Errors are the
 // client's (ErrBadInput).
 func parseRequest(r *http.Request, ep endpoint) (*request, error) {
-	q, err := url.ParseQuery(r.URL.RawQuery)
+	q, err := queryOf(r, ep.params)
 	if err != nil {
-		return nil, fmt.Errorf("%w: bad query: %v", ErrBadInput, err)
-	}
-	for name := range q {
-		if !slices.Contains(ep.params, name) {
-			return nil, badParam(name, q.Get(name), fmt.Sprintf("unknown parameter (%s takes %s)", r.URL.Path, strings.Join(ep.params, ", ")))
-		}
+		return nil, err
 	}
 	if v := q.Get("variant"); v != "" && v != "standard" {
 		return nil, badParam("variant", v, "only standard chess is stored")
@@ -297,6 +351,29 @@ func parseRequest(r *http.Request, ep endpoint) (*request, error) {
 		}
 	}
 	return req, nil
+}
+
+// queryOf returns r's parameters, refusing a parameter that params does
+// not list or that is given more than once (none is ignored). Errors are
+// the client's (ErrBadInput).
+func queryOf(r *http.Request, params []string) (url.Values, error) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, fmt.Errorf("%w: bad query: %v", ErrBadInput, err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		if !slices.Contains(params, name) {
+			takes := "none"
+			if len(params) > 0 {
+				takes = strings.Join(params, ", ")
+			}
+			return nil, badParam(name, q.Get(name), fmt.Sprintf("unknown parameter (%s takes %s)", r.URL.Path, takes))
+		}
+		if n := len(q[name]); n > 1 {
+			return nil, fmt.Errorf("%w: parameter %s given %d times: give it once", ErrBadInput, quoteBounded(name), n)
+		}
+	}
+	return q, nil
 }
 
 // answer answers a request of endpoint ep with what f computes from the
@@ -363,15 +440,12 @@ func (s *server) games(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := req.line[len(req.line)-1]
-	var out any
-	err = s.query(func(x *Explorer) (err error) {
-		if page == 0 {
-			out, err = x.Games(p, req.query)
-		} else {
-			out, err = x.GamesPage(r.Context(), p, req.query.Sel, page, perPage, nil)
-		}
-		return err
-	})
+	if page > 0 {
+		s.scan(w, r, p, req.query.Sel, page, perPage)
+		return
+	}
+	var out *Games
+	err = s.query(func(x *Explorer) (err error) { out, err = x.Games(p, req.query); return err })
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, store.ErrorLine(err))
 		return
@@ -406,6 +480,14 @@ func requestLine(fen, play, moves string) ([]board.Position, error) {
 
 // game answers GET /game/{id}: see the top of this file.
 func (s *server) game(w http.ResponseWriter, r *http.Request) {
+	q, err := queryOf(r, []string{"format"})
+	if err == nil && q.Get("format") != "" && q.Get("format") != "pgn" && q.Get("format") != "json" {
+		err = badParam("format", q.Get("format"), "want pgn or json")
+	}
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
 	id, err := store.ParseGameID(r.PathValue("id"))
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, err.Error())
@@ -421,7 +503,8 @@ func (s *server) game(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, store.ErrorLine(err))
 		return
 	}
-	if r.URL.Query().Get("format") == "pgn" || strings.Contains(r.Header.Get("Accept"), "pgn") || strings.Contains(r.Header.Get("Accept"), "text/plain") {
+	accept := r.Header.Get("Accept")
+	if q.Get("format") == "pgn" || q.Get("format") == "" && (strings.Contains(accept, "pgn") || strings.Contains(accept, "text/plain")) {
 		w.Header().Set("Content-Type", "application/x-chess-pgn")
 		w.WriteHeader(http.StatusOK)
 		if r.Method != http.MethodHead {
@@ -435,15 +518,13 @@ func (s *server) game(w http.ResponseWriter, r *http.Request) {
 // masterPGN answers GET /masters/pgn/{id}: the game as PGN, as the
 // lichess explorer answers it.
 func (s *server) masterPGN(w http.ResponseWriter, r *http.Request) {
-	if len(r.URL.RawQuery) > 0 {
-		s.fail(w, r, http.StatusBadRequest, badParam(strings.SplitN(r.URL.RawQuery, "=", 2)[0], "", "unknown parameter (/masters/pgn/{id} takes none)").Error())
+	if _, err := queryOf(r, nil); err != nil {
+		s.fail(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	q := r.URL.Query()
-	q.Set("format", "pgn")
 	r2 := *r
 	u := *r.URL
-	u.RawQuery = q.Encode()
+	u.RawQuery = "format=pgn"
 	r2.URL = &u
 	s.game(w, &r2)
 }
@@ -453,10 +534,11 @@ type errorReply struct {
 	Error string `json:"error"`
 }
 
-// fail answers with status and {"error": msg}; server errors are logged.
+// fail answers with status and {"error": msg}; server errors are logged,
+// but for 503 (busy: the log would grow with an attack).
 func (s *server) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	msg = bounded(msg)
-	if status >= 500 {
+	if status >= 500 && status != http.StatusServiceUnavailable {
 		s.logf(r, "%s %s: %d %s", r.Method, r.URL.RequestURI(), status, msg)
 	}
 	s.reply(w, r, status, errorReply{Error: msg})

@@ -17,6 +17,7 @@ import (
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/store"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -124,8 +125,32 @@ func waitRows(t *testing.T, ctx context.Context, want map[string]uint64, what st
 	t.Fatalf("%s: the page shows %v, the store has %v", what, got, want)
 }
 
+// watchCSP makes every document of the browser record the violations of
+// its Content-Security-Policy in window.cspViolations.
+func watchCSP(t *testing.T, ctx context.Context) {
+	js := `window.cspViolations = []; document.addEventListener("securitypolicyviolation", e => window.cspViolations.push(e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " at " + e.sourceFile + ":" + e.lineNumber))`
+	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(js).Do(ctx)
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cspViolations returns the violations of the Content-Security-Policy that
+// the page recorded, and forgets them.
+func cspViolations(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	var v []string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => { const v = window.cspViolations || ["no watch"]; window.cspViolations = []; return v })()`, &v)); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 func TestPage(t *testing.T) {
 	ctx := browser(t)
+	watchCSP(t, ctx)
 	var st *store.Store
 	if dir := os.Getenv("CHESSBOOK_PAGE_DB"); dir != "" {
 		st = openStore(t, dir)
@@ -162,6 +187,18 @@ func TestPage(t *testing.T) {
 	}
 	t.Logf("first paint on a reload: %.0f ms", firstPaint)
 	waitRows(t, ctx, storeRows(t, st), "start position")
+	// The page runs under its Content-Security-Policy: nothing of it is
+	// blocked (its inline script included), and what the policy forbids is.
+	if v := cspViolations(t, ctx); len(v) > 0 {
+		t.Errorf("the page broke its Content-Security-Policy: %q", v)
+	}
+	var ran bool
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => { const s = document.createElement("script"); s.textContent = "window.injected = true"; document.head.appendChild(s); return !!window.injected })()`, &ran)); err != nil {
+		t.Fatal(err)
+	}
+	if v := cspViolations(t, ctx); ran || len(v) != 1 || !strings.HasPrefix(v[0], "script-src") {
+		t.Errorf("an injected inline script: ran %v, violations %q; want it blocked, one script-src violation", ran, v)
+	}
 
 	// Playing e2e4 on the board (click e2, click e4) shows 1.e4's moves.
 	var box []float64
@@ -280,5 +317,8 @@ func TestPage(t *testing.T) {
 	}
 	if !strings.Contains(errText, "bad FEN") {
 		t.Errorf("a bad FEN shows %q", errText)
+	}
+	if v := cspViolations(t, ctx); len(v) > 0 {
+		t.Errorf("the page broke its Content-Security-Policy: %q", v)
 	}
 }

@@ -1,11 +1,18 @@
 package explorer
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"fmt"
 	"io/fs"
+	"mime"
 	"net/http"
+	"path"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/keys"
@@ -20,31 +27,83 @@ import (
 //go:embed web/index.html web/app.js web/style.css web/vendor
 var webFiles embed.FS
 
-// page serves GET / (the page) and GET /static/... (its files).
-func (s *server) routePage(mux *http.ServeMux) {
-	static, err := fs.Sub(webFiles, "web")
-	if err != nil { // cannot happen: the folder is embedded
-		panic(err)
+// page answers GET /: the page.
+func (s *server) page(w http.ResponseWriter, r *http.Request) {
+	s.file(w, r, "text/html; charset=utf-8", s.index)
+}
+
+// static answers GET /static/NAME: a file of web/, or a JSON 404 (no
+// directory listings, no redirects).
+func (s *server) static(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(r.URL.Path, "/static/")
+	b, err := fs.ReadFile(s.web, name) // fails on a directory
+	if name == "" || err != nil {
+		s.notFound(w, r)
+		return
 	}
-	files := http.StripPrefix("/static/", http.FileServerFS(static))
-	s.get(mux, "/{$}", func(w http.ResponseWriter, r *http.Request) {
-		b, err := webFiles.ReadFile("web/index.html")
-		if err != nil {
-			s.fail(w, r, http.StatusInternalServerError, err.Error())
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-cache")
+	ctype := mime.TypeByExtension(path.Ext(name))
+	if ctype == "" {
+		ctype = http.DetectContentType(b)
+	}
+	s.file(w, r, ctype, b)
+}
+
+// file answers with one of the page's files. The page changes with the
+// binary, so the browser checks it again every time.
+func (s *server) file(w http.ResponseWriter, r *http.Request, ctype string, b []byte) {
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
 		_, _ = w.Write(b)
-	})
-	s.get(mux, "/static/", func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/") { // no directory listings
-			s.notFound(w, r)
-			return
+	}
+}
+
+// securityHeaders returns the headers of every answer: a
+// Content-Security-Policy that lets the page (index.html, whose inline
+// scripts are allowed by their hashes) load its own files only and be
+// framed by no page, no content-type sniffing, no framing (for browsers
+// without CSP's frame-ancestors) and no referrer. cm-chessboard sets style
+// attributes on the board's elements (style-src-attr); the favicon is a
+// data: URL.
+func securityHeaders(index []byte) http.Header {
+	scripts := []string{"'self'"}
+	for rest := index; ; {
+		i := bytes.Index(rest, []byte("<script"))
+		if i < 0 {
+			break
 		}
-		w.Header().Set("Cache-Control", "no-cache")
-		files.ServeHTTP(w, r)
-	})
+		rest = rest[i:]
+		open := bytes.IndexByte(rest, '>')
+		end := bytes.Index(rest, []byte("</script>"))
+		if open < 0 || end < open {
+			break
+		}
+		if !bytes.Contains(rest[:open], []byte("src=")) {
+			sum := sha256.Sum256(rest[open+1 : end])
+			scripts = append(scripts, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
+		}
+		rest = rest[end:]
+	}
+	csp := []string{
+		"default-src 'self'",
+		"script-src " + strings.Join(scripts, " "),
+		"style-src 'self'",
+		"style-src-attr 'unsafe-inline'",
+		"img-src 'self' data:",
+		"object-src 'none'",
+		"base-uri 'none'",
+		"form-action 'self'",
+		"frame-ancestors 'none'",
+	}
+	return http.Header{
+		"Content-Security-Policy": {strings.Join(csp, "; ")},
+		"X-Content-Type-Options":  {"nosniff"},
+		"X-Frame-Options":         {"DENY"},
+		"Referrer-Policy":         {"no-referrer"},
+	}
 }
 
 // Position is the answer of GET /position/{code}: the position of a key.
@@ -118,4 +177,12 @@ type HandlerOptions struct {
 	Book *polyglot.Book
 	// BookName names it in the answers (its file name).
 	BookName string
+	// Scans is the most game scans (GET /games with page=N) that run at
+	// once, each on its share of the CPUs but one; 0 for half as many as
+	// those CPUs (at least 1). Twice as many wait for a place; more are
+	// answered 503 with Retry-After. See scans.go.
+	Scans int
+	// ScanTimeout bounds a scan with its wait (then 503); 0 for
+	// DefaultScanTimeout.
+	ScanTimeout time.Duration
 }

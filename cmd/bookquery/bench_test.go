@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
@@ -330,15 +331,15 @@ func load(addr string, conns, n int, rate float64, target func(i int) string) ([
 	return ds, <-errs
 }
 
-// readResponse reads one HTTP/1.1 response with a Content-Length body and
-// fails unless its status is 200.
+// readResponse reads one HTTP/1.1 response with a Content-Length body (or
+// a chunked one) and fails unless its status is 200.
 func readResponse(r *bufio.Reader) error {
 	status, err := r.ReadSlice('\n')
 	if err != nil {
 		return err
 	}
 	ok := strings.HasPrefix(string(status), "HTTP/1.1 200 ")
-	length := -1
+	length, chunked := -1, false
 	for {
 		line, err := r.ReadSlice('\n')
 		if err != nil {
@@ -347,12 +348,23 @@ func readResponse(r *bufio.Reader) error {
 		if len(line) <= 2 {
 			break
 		}
-		if k, v, found := strings.Cut(string(line), ":"); found && strings.EqualFold(k, "Content-Length") {
+		k, v, found := strings.Cut(string(line), ":")
+		switch {
+		case found && strings.EqualFold(k, "Content-Length"):
 			length, err = strconv.Atoi(strings.TrimSpace(v))
 			if err != nil {
 				return err
 			}
+		case found && strings.EqualFold(k, "Transfer-Encoding"):
+			chunked = strings.TrimSpace(v) == "chunked"
 		}
+	}
+	if chunked && ok { // the body in chunks, then an empty trailer
+		if _, err := io.Copy(io.Discard, httputil.NewChunkedReader(r)); err != nil {
+			return err
+		}
+		_, err := r.ReadSlice('\n')
+		return err
 	}
 	if length < 0 {
 		return fmt.Errorf("no Content-Length in the answer %q", status)

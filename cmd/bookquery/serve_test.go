@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -297,5 +299,161 @@ func TestServeGame(t *testing.T) {
 		if code, body, _ := querytest.Get(t, srv, target); code != want || !strings.Contains(body, `"error"`) {
 			t.Errorf("%s: %d %s, want %d with an error", target, code, body, want)
 		}
+	}
+}
+
+// TestConnLimiterIdle: at the cap of connections, idle keep-alive
+// connections and silent ones (opened, nothing sent) do not lock a new
+// client out: it is answered, and the connection idle longest is the one
+// closed. While every connection is answering a request, a new one waits
+// for a place.
+func TestConnLimiterIdle(t *testing.T) {
+	const limit = 4
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limited := newConnLimiter(ln, limit)
+	hold := make(chan struct{})
+	var entered sync.WaitGroup
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hold" {
+			entered.Done()
+			<-hold
+		}
+		io.WriteString(w, "ok")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- serve(ctx, limited, h, log.New(io.Discard, "", 0)) }()
+	defer func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	addr := ln.Addr().String()
+	// get sends GET path on a new connection, and fails the test unless it
+	// is answered (within a long guard: it must not wait for a timeout).
+	get := func(path string) {
+		t.Helper()
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(20 * time.Second))
+		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", path)
+		if err := readResponse(bufio.NewReader(c)); err != nil {
+			t.Fatalf("GET %s beside %d idle connections: %v", path, limit, err)
+		}
+	}
+	// limit keep-alive connections, each answered once and left idle.
+	var idle []net.Conn
+	for range limit {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+		if err := readResponse(bufio.NewReader(c)); err != nil {
+			t.Fatal(err)
+		}
+		idle = append(idle, c)
+		// The server marks it idle after the answer: wait for that, so
+		// that the order of the idle ones is the order of these.
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(time.Millisecond) {
+			limited.mu.Lock()
+			n := limited.idle.Len()
+			limited.mu.Unlock()
+			if n == len(idle) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d connections idle, want %d", n, len(idle))
+			}
+		}
+	}
+	get("/new")
+	// The first idle one was closed for it, the others are open.
+	for i, c := range idle {
+		c.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+		_, err := c.Read(make([]byte, 1))
+		var ne net.Error
+		timedOut := errors.As(err, &ne) && ne.Timeout()
+		if (i == 0) == timedOut {
+			t.Errorf("idle connection %d: read %v; want only the first closed", i, err)
+		}
+	}
+	// Silent connections, many more than the cap.
+	for range 10 * limit {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	get("/after-silent")
+	// Every place busy with a request: a new client waits for one.
+	entered.Add(limit)
+	var holders sync.WaitGroup
+	for range limit {
+		holders.Add(1)
+		go func() { defer holders.Done(); get("/hold") }()
+	}
+	entered.Wait()
+	waiting := make(chan struct{})
+	go func() { get("/new"); close(waiting) }()
+	select {
+	case <-waiting:
+		t.Error("a new connection was answered while every place was busy")
+	case <-time.After(100 * time.Millisecond): // (a broken cap may pass unseen, never a good one fail)
+	}
+	close(hold)
+	holders.Wait()
+	<-waiting
+}
+
+// TestConnLimiterSparesPending: at the cap, a connection whose request has
+// arrived but is not read yet is spared, though it is the oldest: the
+// silent one is closed for the new connection.
+func TestConnLimiterSparesPending(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newConnLimiter(ln, 2)
+	defer l.Close()
+	dial := func() (client, server net.Conn) {
+		t.Helper()
+		accepted := make(chan net.Conn, 1)
+		go func() {
+			c, err := l.Accept()
+			if err != nil {
+				t.Error(err)
+			}
+			accepted <- c
+		}()
+		client, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { client.Close() })
+		return client, <-accepted
+	}
+	talker, talkerSrv := dial()
+	_, silentSrv := dial()
+	defer talkerSrv.Close()
+	fmt.Fprintf(talker, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	for deadline := time.Now().Add(20 * time.Second); !hasPending(talkerSrv.(*limitedConn).Conn); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the request never arrived")
+		}
+	}
+	_, newSrv := dial()
+	defer newSrv.Close()
+	if !silentSrv.(*limitedConn).gone || talkerSrv.(*limitedConn).gone {
+		t.Errorf("at the cap: the silent connection closed %v, the one with a request closed %v; want the silent one only", silentSrv.(*limitedConn).gone, talkerSrv.(*limitedConn).gone)
 	}
 }
