@@ -6,8 +6,9 @@
 #
 # INPUT defaults to the medium corpus (world champions, ~32k games), KILLS to 5. Each kill
 # round starts a build into the same store and sends SIGKILL after a random
-# delay (0.2 s to most of a full build's time); a final run then completes
-# it. The statistics are compared as a full dump (bookquery positions
+# delay (0.2 s to most of a full build's time), then runs bookquery check,
+# which must find no damage nor loss (what a kill leaves besides the store
+# is leftovers); a final run then completes it. The statistics are compared as a full dump (bookquery positions
 # -moves, sorted: every position with every move's counters, ratings, dates, plies
 # and game references), plus the games counter and the number of games.
 # -mem 256 -commit-runs 1 makes the builder commit every small flush, so
@@ -45,6 +46,14 @@ for ((i = 1; i <= kills; i++)); do
     echo "round $i: the build had finished before ${delay}s"
   fi
   wait "$pid" 2>/dev/null || true
+  # What the kill left is the store (every commit whole) and leftovers:
+  # check finds no damage and no loss.
+  if [ -d "$work/killed" ] && ! "$work/bookquery" -db "$work/killed" check >"$work/check.out" 2>&1; then
+    cat "$work/check.out" >&2
+    echo "FAIL: check after round $i" >&2
+    exit 1
+  fi
+  sed -n 's/^\(leftovers: [^,]*, [^,]*\).*/  \1/p' "$work/check.out"
 done
 build "$work/killed" >"$work/killed.out"
 got=$(dump "$work/killed")

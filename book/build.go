@@ -80,7 +80,7 @@ type BuildResult struct {
 type StoreInfo struct {
 	Dir  string     // the store directory
 	Meta store.Meta // its metadata: games in all, build options
-	Size int64      // bytes on disk
+	Size int64      // bytes on disk, as du counts them (store.DirSize)
 }
 
 // Build runs a whole build: it opens (or creates) the store at o.Dir,
@@ -191,7 +191,9 @@ func compact(ctx context.Context, st *store.Store) error {
 }
 
 // closeStore closes st, waiting for its background work (part of the
-// build), and describes it.
+// build) and flushing what its memtable holds, so that its manifest names
+// every table and its write-ahead logs hold nothing it needs, and
+// describes it.
 func closeStore(st *store.Store) (*StoreInfo, error) {
 	info := &StoreInfo{Dir: st.Dir(), Meta: st.Meta()}
 	err := st.Close()

@@ -154,6 +154,17 @@
 // mutex in the Store so that the Meta written last is the one that counts
 // everything.
 //
+// An ingestion is in the manifest (Pebble's list of the store's tables)
+// when it returns: one that overlaps the memtable (the Meta record of a
+// new store, or of a compaction) flushes it first, instead of being
+// queued above it as a "flushable" that only the write-ahead log names
+// until a later flush (stores written before this rule keep their last
+// ingestions that way: the first writable open, any build, writes them
+// into the manifest). Close, on a store open for writing, flushes what
+// the memtable holds: a closed store's logs hold nothing it needs, and
+// it opens the same without them. After a crash or kill -9, the next
+// open replays the logs and has every commit that returned.
+//
 // # Readers and writers
 //
 // One writer and any number of readers share a store:
@@ -184,14 +195,44 @@
 // reaction to a mismatch ends the process; a Store's listener only lets
 // the error reach the read that met it ([IsDamage], [ErrorLine]), so a
 // server answers that request with a 500 and goes on with the others.
-// [Store.Check] reads every block of every sstable and decodes every
-// record (bookquery check).
+//
+// [CheckDir] (bookquery check) verifies a store read-only, beside a
+// running build if need be. It reads the store's own tables, those its
+// manifest names (and, in a store written before the rule above, those
+// a write-ahead log names), and checks every block of each against its
+// checksum, reporting each damaged one; then it reads every record
+// through the store, skipping the key range of each damaged block (the
+// index tells where a block ends) rather than the rest of the table, and
+// decodes each; and it compares the number of game records with the
+// games the Meta counts. A table the manifest names whose file is gone
+// is reported missing (Pebble would not open the store: CheckDir lists
+// the missing tables to it as present, and reads the rest). Files in the
+// directory that the store does not name are told apart:
+//
+//   - leftovers, safe to delete (the next writable open removes them): a
+//     table cut short (a compaction's or flush's output that a kill
+//     interrupted), a table whose records the store holds every one of (a
+//     compaction's finished output, or its input not yet removed), a
+//     table that an ingestion linked in and did not commit (the file is
+//     still linked in "chessbook-ingest", where Pebble removes it once
+//     the ingestion committed), and the ingestion directory's files;
+//   - tables holding records the store lacks, with nothing to show an
+//     interrupted commit: the log or manifest that named them is lost,
+//     and the store lost their data: a problem.
+//
+// When Pebble cannot open the store at all (no manifest, say), CheckDir
+// says why, lists the directory's files and what they are, and checks the
+// blocks of its sstables.
 //
 // # Files
 //
-// The store directory is a Pebble directory. Sstables being written for
-// ingestion live in its subdirectory "chessbook-ingest" until Pebble links
-// them in, and so do a writer's scratch files ([Store.CreateScratch]: the
-// builder's sorted runs); leftovers from a crashed run are removed on the
-// next writable Open.
+// The store directory is a Pebble directory: sstables (*.sst), the
+// manifest (MANIFEST-*, and the marker naming the current one), the
+// write-ahead logs (*.log: a few small records, never preallocated;
+// Pebble keeps a few old ones for reuse), OPTIONS-*, LOCK. Sstables
+// being written for ingestion live in its subdirectory "chessbook-ingest"
+// until Pebble links them in, and so do a writer's scratch files
+// ([Store.CreateScratch]: the builder's sorted runs); leftovers from a
+// crashed run are removed on the next writable Open. [DirSize] is a
+// store's size on disk as du counts it: the blocks of its files.
 package store

@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"strconv"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -166,19 +164,4 @@ func (w *SSTWriter) gamesTable() error {
 	}
 	w.gpath, w.gw = path, gw
 	return nil
-}
-
-// DirSize returns the bytes of the files under dir: a store's size on disk
-// once it is closed (an open store has [Store.DiskUsage]).
-func DirSize(dir string) int64 {
-	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }

@@ -211,7 +211,7 @@ func TestDamagedBlock(t *testing.T) {
 		t.Fatalf("%d reads failed, %d answered: want both", bad, good)
 	}
 	var damage []Damage
-	cs, err := r.Check(context.Background(), nil, func(d Damage) { damage = append(damage, d) })
+	cs, err := r.Check(context.Background(), CheckOptions{Report: func(d Damage) { damage = append(damage, d) }})
 	if err != nil {
 		t.Fatal(err)
 	}

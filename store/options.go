@@ -43,6 +43,12 @@ type Options struct {
 	// FS is the file system the store lives on. Nil means the operating
 	// system's; tests use vfs.NewMem or vfs.NewCrashableMem.
 	FS vfs.FS
+
+	// flushableIngests lets Pebble queue an ingestion that overlaps the
+	// memtable as a flushable, named only in the write-ahead log until the
+	// next flush, as chessbook let it before it kept every commit in the
+	// manifest: tests make such stores with it.
+	flushableIngests bool
 }
 
 const (
@@ -95,3 +101,46 @@ func (noLockFS) Lock(string) (io.Closer, error) { return noLock{}, nil }
 type noLock struct{}
 
 func (noLock) Close() error { return nil }
+
+// noPreallocFS is a file system whose files never preallocate: Pebble
+// preallocates every write-ahead log by 110% of the memtable size (70 MiB
+// with the default), blocks that stay allocated, though unused, as long as
+// the file lives (and Pebble keeps old logs for reuse); a store's logs
+// hold a few small records (the Meta of a new store, of a compaction: the
+// builder ingests tables), so writable opens use it to keep them at their
+// size.
+type noPreallocFS struct{ vfs.FS }
+
+// Create creates the file, without preallocation.
+func (fs noPreallocFS) Create(name string, category vfs.DiskWriteCategory) (vfs.File, error) {
+	f, err := fs.FS.Create(name, category)
+	return noPreallocFile(f, err)
+}
+
+// OpenReadWrite opens the file, without preallocation.
+func (fs noPreallocFS) OpenReadWrite(name string, category vfs.DiskWriteCategory, opts ...vfs.OpenOption) (vfs.File, error) {
+	f, err := fs.FS.OpenReadWrite(name, category, opts...)
+	return noPreallocFile(f, err)
+}
+
+// ReuseForWrite reuses the file (a recycled log), without preallocation.
+func (fs noPreallocFS) ReuseForWrite(oldname, newname string, category vfs.DiskWriteCategory) (vfs.File, error) {
+	f, err := fs.FS.ReuseForWrite(oldname, newname, category)
+	return noPreallocFile(f, err)
+}
+
+// Unwrap returns the file system wrapped.
+func (fs noPreallocFS) Unwrap() vfs.FS { return fs.FS }
+
+func noPreallocFile(f vfs.File, err error) (vfs.File, error) {
+	if err != nil {
+		return nil, err
+	}
+	return noPrealloc{f}, nil
+}
+
+// noPrealloc is a file whose Preallocate does nothing.
+type noPrealloc struct{ vfs.File }
+
+// Preallocate does nothing.
+func (noPrealloc) Preallocate(offset, length int64) error { return nil }

@@ -64,6 +64,8 @@ func open(dir string, opts Options) (*Store, error) {
 	fs := opts.fs()
 	if opts.ReadOnly {
 		fs = noLockFS{fs} // see Options.ReadOnly
+	} else {
+		fs = noPreallocFS{fs}
 	}
 	if opts.Meta != nil {
 		if err := opts.Meta.checkBuildOptions(); err != nil {
@@ -195,6 +197,16 @@ func (s *Store) pebbleOptions(exists bool) *pebble.Options {
 	// store, 5x what building them alone took). Writes never stall on
 	// level 0 either: it holds what the builder leaves there.
 	o.DisableAutomaticCompactions = true
+	// An ingestion that overlaps the memtable (the Meta record a new
+	// store, or a compaction, wrote there) flushes it first, rather than
+	// being queued above it as a "flushable": the tables of a queued
+	// ingestion are named only in the write-ahead log until the next
+	// flush, so that a store whose log is lost loses them (opens empty),
+	// and a reader's list of the store's tables misses them. Every commit
+	// is then in the manifest when it returns.
+	if !s.opts.flushableIngests {
+		o.Experimental.DisableIngestAsFlushable = func() bool { return true }
+	}
 	o.L0CompactionThreshold = 1 << 20
 	o.L0StopWritesThreshold = 1 << 20
 	o.EnsureDefaults()
@@ -300,7 +312,24 @@ func (s *Store) Close() error {
 	}
 	s.mu.Lock() // wait for a commit in progress
 	defer s.mu.Unlock()
-	err := s.db.Close()
+	var err error
+	if !s.opts.ReadOnly {
+		// What the memtable holds (a Meta record) goes to a table, so that
+		// the manifest names everything and the logs hold nothing the
+		// store needs (they are then only Pebble's recycled files).
+		if ferr := s.db.Flush(); ferr != nil {
+			err = fmt.Errorf("flushing: %w", ferr)
+		}
+	}
+	if cerr := s.db.Close(); err == nil {
+		err = cerr
+	}
+	if !s.opts.ReadOnly {
+		// What no commit took from the ingestion directory is dropped.
+		if rerr := s.fs.RemoveAll(s.fs.PathJoin(s.dir, ingestDir)); err == nil && rerr != nil {
+			err = fmt.Errorf("removing the ingestion directory: %w", rerr)
+		}
+	}
 	if lerr := s.lock.Close(); err == nil {
 		err = lerr
 	}
@@ -405,13 +434,16 @@ func (s *Store) resetRuns() error {
 	return nil
 }
 
-// DiskUsage returns the bytes the store takes on disk: sstables, WAL and
-// Pebble's other files.
+// DiskUsage returns the bytes the store takes on disk, as du counts them
+// (see [DirSize]): sstables, logs and Pebble's other files.
 func (s *Store) DiskUsage() uint64 {
 	if s.closed.Load() {
 		return 0
 	}
-	return s.db.Metrics().DiskSpaceUsage()
+	if vfs.Root(s.fs) != vfs.Default {
+		return s.db.Metrics().DiskSpaceUsage() // a test's file system
+	}
+	return uint64(DirSize(s.dir))
 }
 
 // Metrics returns Pebble's metrics, for diagnostics (their String method

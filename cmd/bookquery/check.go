@@ -17,34 +17,31 @@ import (
 	"github.com/chessbook/chessbook/store"
 )
 
-// The check command: store.Check over the whole store, game records
+// The check command: store.CheckDir over the whole store, game records
 // decoded by gamecode.
 
 var checkCmd = &command{
-	name:    "check",
-	args:    "[-progress MODE] [-q] [-json]",
-	summary: "verify every block, statistics record and game record of the store and report what is damaged (exit 1 if anything is) (-db DIR)",
-	run:     runStoreCheck,
+	name: "check",
+	args: "[-limit N] [-progress MODE] [-q] [-json]",
+	summary: "verify the store: every block of its tables, every record, the games counted; list the leftovers of interrupted runs " +
+		"(safe to delete); exit 1 if data is damaged or lost (-db DIR)",
+	run: runStoreCheck,
 }
 
-// storeCheckJSON is check's -json output.
+// storeCheckJSON is check's -json output: the report, and the first
+// -limit problems.
 type storeCheckJSON struct {
-	Store   string         `json:"store"`
-	Tables  int            `json:"tables"`  // sstables whose blocks were all read
-	Records map[string]int `json:"records"` // records decoded, by kind
-	Damaged int            `json:"damaged"` // problems found
-	Damage  []string       `json:"damage"`  // the first maxDamageListed of them
+	*store.CheckReport
+	Damage []string `json:"damage"`
 }
 
-// maxDamageListed bounds the problems check lists (it counts them all).
-const maxDamageListed = 100
-
-// errDamaged is check's error when it found damage: exit status 1.
-var errDamaged = errors.New("the store is damaged")
+// errDamaged is check's error when it found damage or loss: exit status 1.
+var errDamaged = errors.New("the store is damaged or lost data")
 
 func runStoreCheck(e *env, args []string) error {
 	fs := e.flags()
 	po := e.progressFlags(fs, "")
+	limit := fs.Int("limit", 20, "list at most N problems (0: all); every problem is counted, and each damaged table says how many of its blocks are")
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
@@ -54,58 +51,151 @@ func runStoreCheck(e *env, args []string) error {
 	if e.db == "" {
 		return badInput("no book given: use 'bookquery -db DIR check'")
 	}
-	st, err := openBook(e.db)
-	if err != nil {
-		return err
+	if *limit < 0 {
+		return badInput("-limit %d: want 0 or more", *limit)
 	}
-	defer st.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	out := storeCheckJSON{Store: e.db, Damage: []string{}}
+	out := storeCheckJSON{Damage: []string{}}
 	prog := cli.NewProgress(po.Mode(), e.stderr)
-	var checked, total int64 = 0, int64(st.Meta().Games)
-	cs, err := st.Check(ctx, func(rec []byte) error {
-		if checked++; checked%1024 == 0 {
-			prog.Count("game records checked", checked, total)
-		}
-		_, err := gamecode.DecodeGame(rec)
-		return err
-	}, func(d store.Damage) {
-		if len(out.Damage) < maxDamageListed {
-			out.Damage = append(out.Damage, d.String())
-		}
+	var checked int64
+	rep, err := store.CheckDir(ctx, e.db, store.CheckOptions{
+		Game: func(rec []byte) error {
+			if checked++; checked%1024 == 0 {
+				prog.Count("game records checked", checked, 0)
+			}
+			_, err := gamecode.DecodeGame(rec)
+			return err
+		},
+		Report: func(d store.Damage) {
+			if *limit == 0 || len(out.Damage) < *limit {
+				out.Damage = append(out.Damage, d.String())
+			}
+		},
 	})
 	if err == nil {
-		prog.Count("game records checked", checked, total)
+		prog.Count("game records checked", checked, 0)
 	}
 	prog.End(err)
+	if errors.Is(err, store.ErrNotExist) {
+		return fmt.Errorf("%w (build one with 'bookbuild -db %s FILE.pgn')", err, e.db)
+	}
 	if err != nil {
 		return err
 	}
-	out.Tables, out.Records, out.Damaged = cs.Tables, cs.Records, cs.Damaged
+	out.CheckReport = rep
 	if err := e.emit(out, func(w io.Writer) error {
-		var b strings.Builder
-		fmt.Fprintf(&b, "store %s: %d sstables read", out.Store, out.Tables)
-		for _, k := range slices.Sorted(maps.Keys(out.Records)) {
-			fmt.Fprintf(&b, ", %d %s", out.Records[k], k)
-		}
-		b.WriteString("\n")
-		for _, d := range out.Damage {
-			fmt.Fprintf(&b, "damaged: %s\n", d)
-		}
-		if out.Damaged > len(out.Damage) {
-			fmt.Fprintf(&b, "... and %d more\n", out.Damaged-len(out.Damage))
-		}
-		if out.Damaged == 0 {
-			b.WriteString("no damage found\n")
-		}
-		_, err := io.WriteString(w, b.String())
+		_, err := io.WriteString(w, checkText(rep, out.Damage))
 		return err
 	}); err != nil {
 		return err
 	}
-	if out.Damaged > 0 {
-		return fmt.Errorf("%w: %d problems found", errDamaged, out.Damaged)
+	if rep.Damaged > 0 {
+		return fmt.Errorf("%w: %s found", errDamaged, plural(rep.Damaged, "problem", "problems"))
 	}
 	return nil
+}
+
+// checkText is check's text output.
+func checkText(rep *store.CheckReport, damage []string) string {
+	var b strings.Builder
+	var bytes int64
+	for _, t := range rep.Tables {
+		bytes += t.Bytes
+	}
+	if rep.OpenError != "" {
+		fmt.Fprintf(&b, "store %s does not open: %s\n", rep.Dir, rep.OpenError)
+		b.WriteString("files:\n")
+		for _, f := range rep.Files {
+			fmt.Fprintf(&b, "  %-40s %10s  %s\n", f.File, size(f.Bytes), f.Why)
+		}
+		fmt.Fprintf(&b, "sstables checked block by block: %d, %s\n", len(rep.Tables), size(bytes))
+	} else {
+		missing := 0
+		for _, t := range rep.Tables {
+			if t.Missing {
+				missing++
+			}
+		}
+		fmt.Fprintf(&b, "store %s: %d sstables", rep.Dir, len(rep.Tables))
+		if missing > 0 {
+			fmt.Fprintf(&b, " (%d missing)", missing)
+		}
+		fmt.Fprintf(&b, ", %s on disk; records:", size(bytes))
+		if len(rep.Records) == 0 {
+			b.WriteString(" none")
+		}
+		for i, k := range slices.Sorted(maps.Keys(rep.Records)) {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, " %d %s", rep.Records[k], k)
+		}
+		b.WriteString("\n")
+		if rep.Meta != nil {
+			fmt.Fprintf(&b, "metadata: %d games counted, %d game records\n", rep.Meta.Games, rep.Records["game"])
+		}
+	}
+	for _, t := range rep.Tables {
+		if t.Damaged > 0 {
+			level := "not in the store"
+			if t.Level >= 0 {
+				level = fmt.Sprintf("L%d", t.Level)
+			} else if rep.OpenError == "" {
+				level = "named by a log"
+			}
+			fmt.Fprintf(&b, "damaged table: %s (%s, %s): %d of %d blocks damaged\n", t.File, level, size(t.Bytes), t.Damaged, t.Blocks)
+		}
+	}
+	for _, d := range damage {
+		fmt.Fprintf(&b, "damaged: %s\n", d)
+	}
+	if rep.Damaged > len(damage) {
+		fmt.Fprintf(&b, "... and %d more (-limit 0 lists them all)\n", rep.Damaged-len(damage))
+	}
+	writeLeftovers(&b, rep.Leftovers)
+	for _, n := range rep.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	if rep.Damaged == 0 {
+		b.WriteString("no damage found\n")
+	} else {
+		fmt.Fprintf(&b, "%s found\n", plural(rep.Damaged, "problem", "problems"))
+	}
+	return b.String()
+}
+
+// writeLeftovers lists the leftovers, grouped by why they are there.
+func writeLeftovers(b *strings.Builder, left []store.FileReport) {
+	if len(left) == 0 {
+		return
+	}
+	var total int64
+	var whys []string
+	byWhy := map[string][]store.FileReport{}
+	for _, l := range left {
+		total += l.Bytes
+		if byWhy[l.Why] == nil {
+			whys = append(whys, l.Why)
+		}
+		byWhy[l.Why] = append(byWhy[l.Why], l)
+	}
+	fmt.Fprintf(b, "leftovers: %s, %s, not part of the store: safe to delete once no build runs on it (the next build removes them)\n",
+		plural(len(left), "file", "files"), size(total))
+	const names = 8
+	for _, why := range whys {
+		files := byWhy[why]
+		var bytes int64
+		var list []string
+		for i, f := range files {
+			bytes += f.Bytes
+			if i < names {
+				list = append(list, f.File)
+			}
+		}
+		if len(files) > names {
+			list = append(list, fmt.Sprintf("and %d more", len(files)-names))
+		}
+		fmt.Fprintf(b, "  %s, %s: %s: %s\n", plural(len(files), "file", "files"), size(bytes), why, strings.Join(list, ", "))
+	}
 }
