@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/chessbook/chessbook/ingest"
@@ -27,6 +29,8 @@ type BuildOptions struct {
 	// are only replayed, nothing is stored.
 	Dir string
 	// Workers is the number of replay goroutines; 0 means one per CPU.
+	// A build runs fewer when Options.Memory cannot afford them (see
+	// PlanMemory; BuildResult.Plan says how many ran).
 	Workers int
 	// Compact compacts the store once everything is committed when it
 	// holds compactRuns sorted runs or more (see store.Meta.Runs): lookups
@@ -66,6 +70,9 @@ func (p Phase) String() string {
 
 // BuildResult is what a build did, as far as it went.
 type BuildResult struct {
+	// Plan is how the build spent its memory budget (without a store,
+	// only its workers and chunk buffers count).
+	Plan MemoryPlan
 	// Summary is the pipeline's account of the games read, with Elapsed
 	// the time from the start of the pipeline to the store's close; nil if
 	// the pipeline never ran (the store did not open).
@@ -85,9 +92,15 @@ type StoreInfo struct {
 
 // Build runs a whole build: it opens (or creates) the store at o.Dir,
 // replays o.Inputs through the ingest pipeline into a Builder, finishes
-// it, compacts the store if asked, and closes it. It returns what was done
-// even when it fails part way, with the first error:
+// it, compacts the store if asked, and closes it. Everything is sized
+// from PlanMemory(o.Memory, o.Workers, o.CommitRuns): the tables, the
+// number of workers, the pipeline's buffers, the store's cache and
+// memtable; and unless the process has a Go memory limit already (see
+// runtime/debug.SetMemoryLimit), Build sets the plan's GoLimit for its
+// duration, so that the process stays within o.Memory. It returns what
+// was done even when it fails part way, with the first error:
 //
+//   - a budget under MinMemory: nothing was read or written;
 //   - store.ErrLocked, store.ErrIncompatible, store.ErrNotStore (test with
 //     errors.Is): the store could not be opened; nothing was read or
 //     written;
@@ -102,9 +115,19 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 		workers = runtime.NumCPU()
 	}
 	res := &BuildResult{}
+	plan, err := PlanMemory(o.Memory, workers, o.CommitRuns)
+	if err != nil {
+		return res, err
+	}
+	res.Plan = plan
+	workers = plan.Workers
+	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		debug.SetMemoryLimit(plan.GoLimit)
+		defer debug.SetMemoryLimit(math.MaxInt64)
+	}
 	if o.Dir == "" {
 		start := time.Now()
-		sum, err := ingest.Run(ctx, o.Inputs, ingest.Options{Workers: workers, Progress: o.Progress},
+		sum, err := ingest.Run(ctx, o.Inputs, ingest.Options{Workers: workers, Buffers: plan.ChunkBuffers, Progress: o.Progress},
 			func(int) ingest.Sink { return nullSink{} })
 		sum.Elapsed = time.Since(start)
 		res.Summary = sum
@@ -113,13 +136,14 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 	if o.CountMode == "" {
 		o.CountMode = store.CountGame
 	}
-	st, err := store.Open(o.Dir, store.Options{Meta: &store.Meta{MaxPly: o.MaxPly, CountMode: o.CountMode, KeepDuplicates: o.KeepDuplicates}})
+	st, err := store.Open(o.Dir, store.Options{Meta: &store.Meta{MaxPly: o.MaxPly, CountMode: o.CountMode, KeepDuplicates: o.KeepDuplicates},
+		CacheSize: plan.Cache, MemTableSize: uint64(plan.MemTable)})
 	if err != nil {
 		return res, err
 	}
 	start := time.Now()
-	b := NewBuilder(st, o.Options, workers)
-	sum, runErr := ingestInto(ctx, b, o, workers)
+	b := NewBuilder(st, o.Options, workers) // sized by the same plan
+	sum, runErr := ingestInto(ctx, b, o, workers, plan.ChunkBuffers)
 	if runErr == nil && o.Compact && st.Meta().Runs >= compactRuns {
 		o.phase(PhaseCompact, sum)
 		runErr = compact(ctx, st)
@@ -136,14 +160,15 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 	return res, interrupted(ctx, runErr)
 }
 
-// ingestInto runs the pipeline on o.Inputs into b and finishes b. When
+// ingestInto runs the pipeline on o.Inputs into b, with workers workers
+// and buffers chunk buffers, and finishes b. When
 // ctx is cancelled it aborts b: flushing the tables the workers hold could
 // take seconds, and a re-run adds the games dropped (the games stored are
 // skipped). It returns the pipeline's summary.
-func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers int) (*ingest.Summary, error) {
+func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers, buffers int) (*ingest.Summary, error) {
 	stopAbort := context.AfterFunc(ctx, b.Abort)
 	defer stopAbort()
-	sum, err := ingest.Run(ctx, o.Inputs, ingest.Options{Workers: workers, Progress: o.Progress}, b.Sink)
+	sum, err := ingest.Run(ctx, o.Inputs, ingest.Options{Workers: workers, Buffers: buffers, Progress: o.Progress}, b.Sink)
 	if ctx.Err() != nil {
 		b.Abort() // AfterFunc's call may still be on its way
 	}

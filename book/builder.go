@@ -82,16 +82,21 @@ type Builder struct {
 	// Tables rotate between the workers and one flusher goroutine: a worker
 	// whose table is full hands it to the flusher and takes a free one, so
 	// replay goes on while the full table is sorted and written.
-	perTable int           // records per table
-	free     chan *unit    // empty units
-	full     chan *unit    // units waiting for the flusher
-	done     chan struct{} // closed when the flusher has stopped
+	perTable  int // records per table
+	unitGames int // bytes of game records (and their pendingGame entries) a unit holds at most
+	// commitGames is the number of games in pending runs that makes a
+	// commit, however few runs they are (see MemoryPlan.CommitGames).
+	commitGames int
+	free        chan *unit    // empty units
+	full        chan *unit    // units waiting for the flusher
+	done        chan struct{} // closed when the flusher has stopped
 	// The flusher hands batches of runs to the committer goroutine, so
 	// that flushes go on while a batch is merged and ingested.
 	commits   chan []*run
 	committed chan struct{}     // closed when the committer has stopped
 	flushErr  error             // the flusher's first error (under mu)
 	pending   []*run            // runs written and not committed yet (under mu)
+	pendingN  int               // their games (under mu)
 	commitAt  int               // the number of pending runs that makes a commit (see commitRuns)
 	refs      []store.SingleRef // mergeRuns' scratch (one commit at a time)
 	aborted   atomic.Bool       // Abort was called: drop what is not committed
@@ -119,24 +124,34 @@ type unit struct {
 
 // NewBuilder returns a Builder writing to st, which must have been opened
 // with the same MaxPly and CountMode as opts. workers is the number of
-// pipeline workers that will share the memory budget.
+// pipeline workers that will share the tables' memory: at most the
+// Workers of PlanMemory(opts.Memory, ...), which sizes the tables (Build
+// sees to both). A Memory under MinMemory is taken as MinMemory.
 func NewBuilder(st *store.Store, opts Options, workers int) *Builder {
 	if opts.CountMode == "" {
 		opts.CountMode = store.CountGame
 	}
-	if opts.MemBudget <= 0 {
-		opts.MemBudget = DefaultMemBudget
-	}
 	workers = max(workers, 1)
-	// One table per worker plus one being flushed.
-	per := int(opts.MemBudget / int64(workers+1) / stats.RecordBytes)
+	plan, err := PlanMemory(opts.Memory, workers, opts.CommitRuns)
+	if err != nil {
+		plan, _ = PlanMemory(MinMemory, workers, opts.CommitRuns)
+	}
+	// One table per worker plus one being flushed; a tenth of each
+	// table's share is for its games' records.
+	tables, commitAt := plan.Tables, plan.CommitRuns
+	if opts.MemBudget > 0 {
+		tables, commitAt = opts.MemBudget, commitRuns(opts)
+	}
+	per := int(tables / int64(workers+1) * 10 / 11 / stats.RecordBytes)
+	per = max(per, 1024)
 	inputs := make(map[string]uint64, len(opts.Inputs))
 	for i, name := range opts.Inputs {
 		if _, dup := inputs[name]; !dup {
 			inputs[name] = uint64(i + 1)
 		}
 	}
-	return &Builder{st: st, opts: opts, perTable: max(per, 1024), commitAt: commitRuns(opts), distinct: newDistinctCounter(),
+	return &Builder{st: st, opts: opts, perTable: per, unitGames: per * stats.RecordBytes / 10,
+		commitAt: commitAt, commitGames: plan.CommitGames, distinct: newDistinctCounter(),
 		free: make(chan *unit, workers+1), full: make(chan *unit, workers+1), done: make(chan struct{}),
 		commits: make(chan []*run), committed: make(chan struct{}),
 		dedupe: newDedupe(opts.KeepDuplicates, st.Meta().Games > 0), inputs: inputs}
@@ -158,8 +173,8 @@ func (b *Builder) flusher() {
 		b.free <- u // emptied by spill
 		b.mu.Lock()
 		var runs []*run
-		if len(b.pending) >= b.commitAt {
-			runs, b.pending = b.pending, nil
+		if len(b.pending) >= b.commitAt || b.pendingN >= b.commitGames {
+			runs, b.pending, b.pendingN = b.pending, nil, 0
 		}
 		b.mu.Unlock()
 		if runs != nil {
@@ -189,12 +204,12 @@ func (b *Builder) setErr(err error) {
 }
 
 // commitRuns returns the number of runs pending from which the flusher
-// commits them: o.CommitRuns, or by default one per 8 MiB of the memory
-// budget, between 4 and 64. At the default budget that is about 100
-// million occurrences (1.6 million master games, a minute of work on the
-// benchmark machine, lost at most to a crash), and a single commit for
-// inputs up to that size; a smaller budget, a smaller machine, commits
-// more often.
+// commits them when the tables' memory is set (Options.MemBudget):
+// o.CommitRuns, or one per 8 MiB of MemBudget, between 4 and 64.
+// Otherwise PlanMemory says (64 at the default budget: about 100
+// million occurrences, 1.6 million master games, a minute of work on the
+// benchmark machine lost at most to a crash, and a single commit for
+// inputs up to that size; a smaller budget commits more often).
 func commitRuns(o Options) int {
 	if o.CommitRuns > 0 {
 		return o.CommitRuns
@@ -210,6 +225,7 @@ func (b *Builder) spill(u *unit) error {
 	b.mu.Lock()
 	if r != nil {
 		b.pending = append(b.pending, r)
+		b.pendingN += len(r.games)
 		b.stats.Flushes++
 	} else {
 		b.stats.Uncommitted += int64(len(u.games.games))
@@ -624,7 +640,7 @@ func (b *Builder) Finish() error {
 	}
 	b.mu.Lock()
 	runs := b.pending
-	b.pending = nil
+	b.pending, b.pendingN = nil, 0
 	b.mu.Unlock()
 	b.setErr(b.commit(runs))
 	return b.err()
@@ -674,10 +690,13 @@ func (w *worker) Game(g *pgn.Game) error {
 }
 
 // makeRoom hands the worker's unit over to the flusher, and takes a free
-// one, when a game of plies plies could grow it past the memory budget.
-// It fails when the flusher has failed: the build stops.
+// one, when a game of plies plies could grow it past the memory budget:
+// its table, or its game records. It fails when the flusher has failed:
+// the build stops.
 func (w *worker) makeRoom(plies int) error {
-	if w.unit.t.HasRoom(plies) || w.unit.t.Len() == 0 {
+	u := w.unit
+	if u.t.HasRoom(plies) && len(u.games.buf)+len(u.games.games)*pendingGameSize < w.b.unitGames ||
+		u.t.Len() == 0 && len(u.games.games) == 0 {
 		return nil
 	}
 	if err := w.b.err(); err != nil {

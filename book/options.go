@@ -86,13 +86,20 @@ type Options struct {
 	Speeds SpeedSet
 	// StandardStartOnly drops games that start from a FEN tag.
 	StandardStartOnly bool
-	// MemBudget is the memory, in bytes, for in-memory aggregation across
-	// all workers; 0 means DefaultMemBudget.
+	// Memory is the build's memory budget in bytes, for the whole
+	// process: 0 means DefaultMemory. PlanMemory splits it among the
+	// aggregation tables, the store, the pipeline and the rest (see
+	// MemoryPlan); Build sizes everything from that plan.
+	Memory int64
+	// MemBudget, when not 0, sets the aggregation tables' memory in bytes
+	// across all workers instead of the share of Memory that PlanMemory
+	// gives them (tests set it small to make builds flush often).
 	MemBudget int64
 	// CommitRuns is the number of sorted runs (flushes) committed to the
-	// store together; 0: from MemBudget (64 at the default). Fewer lose
-	// less work to a crash and make more, smaller sorted runs in the
-	// store.
+	// store together; 0: from Memory (64 at the default, fewer with less).
+	// Fewer lose less work to a crash and make more, smaller sorted runs
+	// in the store. A budget too small for the readers of that many runs
+	// gets fewer.
 	CommitRuns int
 	// KeepDuplicates stores and counts every copy of a game that occurs
 	// more than once in the input (PolyGlot does); by default a game whose
@@ -115,10 +122,6 @@ type Options struct {
 	// for them.
 	noSingles bool
 }
-
-// DefaultMemBudget is the default aggregation memory: it keeps a whole
-// build, store and pipeline included, under 1 GiB.
-const DefaultMemBudget = 640 << 20
 
 // Speed is a time-control class.
 type Speed uint8

@@ -116,7 +116,7 @@ func (w *runWriter) buf(sec section) (b *bufio.Writer, first bool, err error) {
 		return nil, false, err
 	}
 	w.files[sec], w.r.paths[sec] = f, path
-	w.bufs[sec] = bufio.NewWriterSize(f, 128<<10)
+	w.bufs[sec] = bufio.NewWriterSize(f, runWriteBuffer)
 	return w.bufs[sec], true, nil
 }
 
@@ -362,7 +362,7 @@ func openSection[R sectionReader](st *store.Store, runs []*run, sec section, wra
 			h.close()
 			return nil, err
 		}
-		r := wrap(sectionFile{f: f, br: bufio.NewReaderSize(f, 64<<10), run: i})
+		r := wrap(sectionFile{f: f, br: bufio.NewReaderSize(f, runReadBuffer), run: i})
 		if err := r.next(); err != nil {
 			r.close()
 			if err == io.EOF {

@@ -19,6 +19,13 @@ import (
 type Options struct {
 	// Workers is the number of replay goroutines; 0 means runtime.NumCPU().
 	Workers int
+	// Buffers is the number of chunk buffers (ChunkBufferSize bytes each)
+	// the reader and the workers share; 0 means three per worker, fewer
+	// than two per worker are taken as two. A chunk that needs more (it
+	// holds a game of hundreds of KiB, up to pgn.DefaultMaxGameSize) gets
+	// a buffer of its own, which is not kept, and the reader hands out one
+	// such buffer at a time (see maxGrownInFlight).
+	Buffers int
 	// MaxErrors bounds how many GameErrors the Summary keeps (all are
 	// counted); 0 means 100,000.
 	MaxErrors int
@@ -64,17 +71,18 @@ func (s *Summary) SkippedTotal() int64 {
 	return n
 }
 
-// maxPooledChunk is the largest chunk buffer the pipeline keeps for
-// reuse (a chunk is about pgn.DefaultChunkSize, more only for a huge game).
-const maxPooledChunk = 4 * pgn.DefaultChunkSize
+// ChunkBufferSize is the size of the pipeline's chunk buffers: a chunk
+// of pgn.DefaultChunkSize, a game beyond it, and a read.
+const ChunkBufferSize = 2 * pgn.DefaultChunkSize
 
 // chunk is a piece of input holding whole games.
 type chunk struct {
-	file string
-	line int
-	data []byte
-	last bool // the input's last chunk: see pgn.Parser.ParseEnd
-	cut  bool // the input failed to read after it
+	file   string
+	line   int
+	data   []byte
+	last   bool // the input's last chunk: see pgn.Parser.ParseEnd
+	cut    bool // the input failed to read after it
+	tokens int  // grown tokens held by data (see pipeline.grown)
 }
 
 // counter wraps a worker's Sink to count games, plies and skips.
@@ -136,8 +144,12 @@ type pipeline struct {
 	maxErrors int
 	chunks    chan chunk  // the reader's chunks for the workers
 	free      chan []byte // chunk buffers back from the workers
-	counters  []*counter  // one per worker
-	wg        sync.WaitGroup
+	// grown holds a token for every grownToken bytes of the buffers
+	// bigger than ChunkBufferSize in flight: the reader takes tokens for
+	// such a chunk before handing it out, the worker gives them back.
+	grown    chan struct{}
+	counters []*counter // one per worker
+	wg       sync.WaitGroup
 
 	games int64 // atomic
 	plies int64 // atomic
@@ -183,23 +195,74 @@ func newPipeline(ctx context.Context, cancel context.CancelCauseFunc, inputs []s
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
+	buffers := opts.Buffers
+	if buffers <= 0 {
+		buffers = 3 * workers
+	}
+	buffers = max(buffers, 2*workers)
 	pl := &pipeline{
 		ctx:       ctx,
 		cancel:    cancel,
 		inputs:    inputs,
 		maxErrors: opts.MaxErrors,
-		chunks:    make(chan chunk, workers*2),
-		free:      make(chan []byte, workers*3),
+		chunks:    make(chan chunk, buffers),
+		free:      make(chan []byte, buffers),
+		grown:     make(chan struct{}, maxGrownInFlight),
 		counters:  make([]*counter, workers),
 		sum:       Summary{GamesIn: map[string]int64{}},
 	}
 	if pl.maxErrors <= 0 {
 		pl.maxErrors = 100000
 	}
-	for range workers * 3 {
-		pl.free <- make([]byte, 0, 512<<10)
+	for range buffers {
+		pl.free <- make([]byte, 0, ChunkBufferSize)
 	}
 	return pl
+}
+
+// grownToken is the memory one token of pipeline.grown stands for, and
+// maxGrownInFlight the tokens there are: enough for one chunk of the
+// biggest a Splitter makes.
+const (
+	grownToken       = 1 << 20
+	maxGrownInFlight = (pgn.DefaultMaxGameSize+pgn.DefaultChunkSize+(1<<20))/grownToken + 1
+)
+
+// grownTokens returns the tokens a buffer of capacity c takes.
+func grownTokens(c int) int {
+	if c <= ChunkBufferSize {
+		return 0
+	}
+	return min((c+grownToken-1)/grownToken, maxGrownInFlight)
+}
+
+// handOut prepares data, a chunk Next made in the pooled buffer buf (and
+// may have grown out of it), to be handed to a worker: a short chunk in a
+// grown buffer (the games before one too long) is copied back into buf,
+// and a chunk that needs a grown buffer waits until the chunks of grown
+// buffers in flight leave room for it. It returns the chunk and the
+// tokens it holds, or ok false when the run is interrupted.
+func (pl *pipeline) handOut(data, buf []byte) (out []byte, tokens int, ok bool) {
+	if cap(data) > ChunkBufferSize && len(data) <= cap(buf) {
+		data = append(buf[:0], data...)
+	}
+	tokens = grownTokens(cap(data))
+	for i := range tokens {
+		select {
+		case pl.grown <- struct{}{}:
+		case <-pl.ctx.Done():
+			pl.release(i)
+			return nil, 0, false
+		}
+	}
+	return data, tokens, true
+}
+
+// release gives back n grown tokens.
+func (pl *pipeline) release(n int) {
+	for range n {
+		<-pl.grown
+	}
 }
 
 // startWorkers starts one worker goroutine per counter, each with its own Sink.
@@ -246,10 +309,11 @@ func (pl *pipeline) work(c *counter) {
 				pl.cancel(err)
 			}
 		}
-		if cap(ch.data) > maxPooledChunk {
-			// A buffer grown for one huge game is not kept: the pool
+		if cap(ch.data) > ChunkBufferSize {
+			// A buffer grown for a big game is not kept: the pool
 			// would hold its memory for the rest of the run.
-			pl.free <- make([]byte, 0, 512<<10)
+			pl.release(ch.tokens)
+			pl.free <- make([]byte, 0, ChunkBufferSize)
 		} else {
 			pl.free <- ch.data[:0]
 		}
@@ -359,12 +423,16 @@ func (pl *pipeline) readInput(i int, name string) error {
 		}
 		data, line, err := sp.Next(buf)
 		if len(data) > 0 {
-			select {
-			case pl.chunks <- chunk{file: name, line: line, data: data, last: sp.Done(), cut: sp.Done() && sp.ReadFailed()}:
-			case <-pl.ctx.Done(): // the workers are gone
+			out, tokens, ok := pl.handOut(data, buf)
+			if ok {
+				select {
+				case pl.chunks <- chunk{file: name, line: line, data: out, last: sp.Done(), cut: sp.Done() && sp.ReadFailed(), tokens: tokens}:
+				case <-pl.ctx.Done(): // the workers are gone
+					pl.release(tokens)
+				}
 			}
 		} else {
-			pl.free <- buf
+			pl.free <- buf // (Next may have grown a buffer for a game it dropped: not kept)
 		}
 		if err == io.EOF {
 			break

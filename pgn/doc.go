@@ -12,8 +12,11 @@
 // and, once warm, allocates nothing per game or move. [Splitter] cuts a
 // stream into chunks of whole games at exactly the places where the Parser
 // would begin a new game afresh, so that chunks can be parsed on several
-// goroutines with the same callbacks as parsing the whole input at once;
-// [Read] is a Splitter feeding one Parser. [AppendUTF8] is the text
+// goroutines with the same callbacks as parsing the whole input at once.
+// A game longer than its MaxGameSize (a tag or a comment of a gigabyte) it
+// reads in pieces, with the same rules, drops and reports in its place
+// ([GameTooLongError]), holding no more of it than that size; the games
+// around it come whole. [Read] is a Splitter feeding one Parser. [AppendUTF8] is the text
 // conversion the Parser applies to tag values.
 //
 // # The game model

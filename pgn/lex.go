@@ -333,8 +333,10 @@ func (s *structure) lineStart(b []byte) (kind, i int, recovered bool) {
 
 // tagLine records a tag line whose first tag is named name and reports
 // whether it begins a new game after an earlier one.
-func (s *structure) tagLine(name []byte) bool {
-	h := hashName(name)
+func (s *structure) tagLine(name []byte) bool { return s.tagLineHash(hashName(name)) }
+
+// tagLineHash is tagLine for a name given by its hashName.
+func (s *structure) tagLineHash(h uint64) bool {
 	starts := s.st == stContent || s.st == stTags && s.blankSinceTag && s.seen(h)
 	if starts || s.st == stNone {
 		s.nNames = 0
@@ -478,4 +480,297 @@ func closerOf(c byte) byte {
 		return '>'
 	}
 	return ']'
+}
+
+// lineReader applies the rules of structure.splitLine to a line that
+// comes in pieces: a line too long to hold, which only a Splitter dropping
+// a game too long meets. It makes exactly splitLine's decisions
+// (TestLineReader checks it against splitLine, piece by piece): it is
+// splitLine's scans written as a byte-at-a-time automaton whose lookahead
+// (a search for a closing byte, a tag pair's prefix, a value's closing
+// quote) is a state, so that it holds no more than the three bytes a
+// Unicode space may take.
+type lineReader struct {
+	s        structure // the state, as splitLine leaves it once the line has ended
+	state    uint8
+	prefix   uint8 // what the tag prefix being read is (lrFirst ...)
+	sub      uint8 // where in the prefix (pOpen ...)
+	closer   byte  // the byte lrSeek looks for
+	col      int   // bytes of the line read, up to 4 (the escape-line rule)
+	bom      bool  // the line begins with a byte order mark
+	hadBlank bool  // s.prevBlank when the line began
+	// decided is set once the line is known to begin a new game after an
+	// earlier one (begins) or not.
+	decided, begins bool
+	// The first tag name's hash, as hashName computes it.
+	nameLen          int
+	nameHead, nameTl uint64
+	shortName        uint64
+}
+
+// States of lineReader.
+const (
+	lrLead     = iota // leading white space
+	lrPrefix          // a tag pair's prefix ('[', blanks, name, blanks, '"')
+	lrValue           // a tag value
+	lrEscape          // the byte after a '\' in a tag value
+	lrQuote           // a '"' in a tag value, then blanks: a ']' closes the pair
+	lrPairLead        // after a tag pair: white space before the next one
+	lrMove            // movetext
+	lrSeek            // looking for closer ('}', ']' or '>')
+	lrDone            // nothing more on this line counts
+)
+
+// What the tag prefix being read is.
+const (
+	lrFirst   = iota // the line's first tag pair
+	lrRecover        // the first, in a comment after a blank line (it ends the comment)
+	lrPair           // a later tag pair
+)
+
+// Where in a tag prefix.
+const (
+	pOpen  = iota // after '[' and blanks
+	pName         // in the name
+	pAfter        // after the name, in blanks
+)
+
+// reset begins a line read with state s (which it copies).
+func (r *lineReader) reset(s *structure) {
+	*r = lineReader{s: *s, state: lrLead, hadBlank: s.prevBlank}
+}
+
+// decide records whether the line begins a game, the first time.
+func (r *lineReader) decide(begins bool) {
+	if !r.decided {
+		r.decided, r.begins = true, begins
+	}
+}
+
+// feed reads b, the next bytes of the line (without its line end), and
+// returns how many it took: all of them, but for up to two bytes at the
+// end that may begin a Unicode space, which must be given again with the
+// bytes that follow. eol says the line ends after b: then all of b is
+// taken, and r.s is the state after the line.
+func (r *lineReader) feed(b []byte, eol bool) int {
+	i := 0
+	for i < len(b) {
+		c := b[i]
+		switch r.state {
+		case lrLead, lrPairLead, lrMove:
+			n := 1
+			if c >= 0x80 {
+				if len(b)-i < 3 && !eol {
+					return i // a Unicode space may go on in the next piece
+				}
+				n = spaceLen(b[i:])
+			} else if byteClass[c] != clSpace {
+				n = 0
+			}
+			if n > 0 { // white space
+				if r.state == lrLead && r.col == 0 && n == 3 && c == 0xEF {
+					r.bom = true
+				}
+				r.col += n
+				i += n
+				continue
+			}
+			switch r.state {
+			case lrLead:
+				if r.lineBegins(c) {
+					continue // c is read again in the state it chose
+				}
+			case lrPairLead:
+				if c == '[' {
+					r.state, r.prefix, r.sub = lrPrefix, lrPair, pOpen
+				} else {
+					r.state = lrMove
+					r.move(c)
+				}
+			default:
+				r.move(c)
+			}
+			r.col++
+			i++
+		case lrPrefix:
+			r.prefixByte(c)
+			if r.state == lrPrefix || r.state == lrValue {
+				r.col++
+				i++
+			} // else the prefix failed: c is read again in the state it fell back to
+		case lrValue:
+			switch c {
+			case '\\':
+				r.state = lrEscape
+			case '"':
+				r.state = lrQuote
+			}
+			i++
+		case lrEscape:
+			r.state = lrValue
+			i++
+		case lrQuote:
+			switch c {
+			case ' ', '\t':
+			case ']':
+				r.state = lrPairLead
+			case '\\':
+				r.state = lrEscape
+			case '"':
+			default:
+				r.state = lrValue
+			}
+			i++
+		case lrSeek:
+			j := bytes.IndexByte(b[i:], r.closer)
+			if j < 0 {
+				i = len(b)
+				continue
+			}
+			if r.closer == '}' {
+				r.s.inComment = false
+			}
+			r.state = lrMove
+			i += j + 1
+		case lrDone:
+			i = len(b)
+		}
+	}
+	if eol {
+		r.end()
+	}
+	return i
+}
+
+// lineBegins handles c, the line's first byte that is not white space (as
+// structure.lineStart does). again says that c must be read again in the
+// state it chose.
+func (r *lineReader) lineBegins(c byte) (again bool) {
+	r.s.prevBlank = false
+	if r.s.inComment {
+		if r.hadBlank && c == '[' {
+			r.state, r.prefix, r.sub = lrPrefix, lrRecover, pOpen
+			return false
+		}
+		r.decide(false)
+		r.seek('}') // from the line's start: c may close the comment
+		return true
+	}
+	switch {
+	case c == '%' && (r.col == 0 || r.col == 3 && r.bom):
+		r.decide(false)
+		r.state = lrDone
+	case c == '[':
+		r.state, r.prefix, r.sub = lrPrefix, lrFirst, pOpen
+	default:
+		r.decide(false)
+		r.state = lrMove
+		r.move(c)
+	}
+	return false
+}
+
+// prefixByte reads byte c of a tag pair's prefix (the '[' is read), as
+// tagPrefix does. When the prefix fails, the state becomes the one the
+// line's reading falls back to, and c must be read again in it.
+func (r *lineReader) prefixByte(c byte) {
+	blank := c == ' ' || c == '\t'
+	switch {
+	case r.sub == pOpen && blank, r.sub == pAfter && blank:
+		return
+	case r.sub != pAfter && nameChar[c]:
+		r.sub = pName
+		if r.prefix != lrPair {
+			r.nameByte(c)
+		}
+		return
+	case r.sub == pName && blank:
+		r.sub = pAfter
+		return
+	case r.sub != pOpen && c == '"':
+		r.prefixDone()
+		return
+	}
+	r.prefixFailed()
+}
+
+// prefixDone handles a whole tag prefix: the pair's value follows.
+func (r *lineReader) prefixDone() {
+	r.state = lrValue
+	switch r.prefix {
+	case lrRecover:
+		r.s.inComment = false
+		fallthrough
+	case lrFirst:
+		r.decide(r.s.tagLineHash(r.nameHash()))
+	}
+}
+
+// prefixFailed falls back from a tag prefix that is not one: the bytes
+// read hold no closing byte, so the search for it goes on.
+func (r *lineReader) prefixFailed() {
+	switch r.prefix {
+	case lrRecover: // the comment goes on
+		r.decide(false)
+		r.seek('}')
+	case lrFirst:
+		r.decide(false)
+		r.seek(']')
+	case lrPair: // movetext from the '['
+		r.seek(']')
+	}
+}
+
+// seek makes the reader look for closer; a '{' opens a comment.
+func (r *lineReader) seek(closer byte) {
+	r.state, r.closer = lrSeek, closer
+	if closer == '}' {
+		r.s.inComment = true
+	}
+}
+
+// move reads movetext byte c, which is not white space (as structure.scan does).
+func (r *lineReader) move(c byte) {
+	switch byteClass[c] {
+	case clClose:
+	case clLBrace:
+		r.seek('}')
+	case clSemi:
+		r.state = lrDone
+	case clLBrack, clLAngle:
+		r.seek(closerOf(c))
+	default:
+		r.s.st = stContent
+	}
+}
+
+// nameByte adds a byte of the first tag name to its hash.
+func (r *lineReader) nameByte(c byte) {
+	if r.nameLen < 8 {
+		r.nameHead |= uint64(c) << (8 * r.nameLen)
+	}
+	r.nameTl = r.nameTl>>8 | uint64(c)<<56
+	r.shortName = r.shortName<<8 | uint64(c)
+	r.nameLen++
+}
+
+// nameHash returns hashName of the first tag name.
+func (r *lineReader) nameHash() uint64 {
+	if r.nameLen >= 8 {
+		return r.nameHead ^ bits.RotateLeft64(r.nameTl, 29) ^ uint64(r.nameLen)<<59
+	}
+	return r.shortName
+}
+
+// end finishes the line.
+func (r *lineReader) end() {
+	switch r.state {
+	case lrLead: // a blank line
+		r.s.blankSinceTag = true
+		r.s.prevBlank = true
+		r.decide(false)
+	case lrPrefix: // the line ends inside a prefix: not a tag pair
+		r.prefixFailed()
+	}
+	r.decide(false)
 }

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"slices"
@@ -83,7 +84,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.compact, "compact", true, "compact the store when done if it holds 6 or more sorted runs (each commit of a build adds one; a build into a new store of up to about a million games leaves one): lookups look into one run, and the store is smallest (-compact=false never compacts)")
 	fs.BoolVar(&c.build.KeepDuplicates, "keep-duplicates", false, "store and count every copy of a game found more than once in the input (as polyglot make-book does); by default a game is counted once")
 	cli.EnumVar(fs, &c.coding, "game-coding", "indexed", "how stored games code their moves, `CODING`: indexed (each move as its number among the legal moves: the fastest build) or ranked (a move model: game records 10-15% smaller, game coding about 2.5 times slower); a store may hold both", "indexed", "ranked")
-	fs.IntVar(&c.memMiB, "mem", 1024, "memory budget in MiB for the whole build")
+	fs.IntVar(&c.memMiB, "mem", 1024, "memory budget in MiB for the whole process: aggregation tables, store cache, buffers (fewer -workers run when it cannot afford them)")
 	fs.IntVar(&c.build.CommitRuns, "commit-runs", 0, "commit to the store every N flushes of the memory budget (0: 64, or fewer with a small -mem); fewer lose less to a crash or an interrupt and leave more sorted runs in the store")
 	fs.IntVar(&c.workers, "workers", 0, "replay goroutines (0: one per CPU)")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile to this file")
@@ -131,12 +132,8 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	if total := totalMemoryMiB(); total > 0 && int64(c.memMiB) > total {
 		return nil, fmt.Errorf("-mem %d: more than this machine's %d MiB of memory", c.memMiB, total)
 	}
-	// The store (block cache, memtables) and the pipeline's buffers take
-	// about 520 MiB with Go's headroom; the aggregation tables get the rest.
-	c.build.MemBudget = int64(c.memMiB-520) << 20
-	if c.build.MemBudget < 64<<20 {
-		c.build.MemBudget = 64 << 20
-	}
+	// The budget is the whole process's: book.PlanMemory splits it.
+	c.build.Memory = int64(c.memMiB) << 20
 	if len(c.inputs) == 0 {
 		return nil, errors.New("no input given: bookbuild -db DIR FILE.pgn ...")
 	}
@@ -167,11 +164,6 @@ type usageError struct{ error }
 
 func (e usageError) Unwrap() error { return e.error }
 
-// offHeapMiB is the memory Pebble allocates outside the Go heap during a
-// build (block cache and memtables, 64 MiB each with the store's
-// defaults, and compaction buffers), left out of the Go memory limit.
-const offHeapMiB = 224
-
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "savings" {
 		return runSavings(args[1:], stdout, stderr)
@@ -189,10 +181,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// The Go heap gets -mem less what Pebble holds outside it, so that
-	// the garbage of a long build is collected before the process as a
-	// whole passes the budget.
-	debug.SetMemoryLimit(int64(c.memMiB-offHeapMiB) << 20)
+	// The plan of the budget: the Go heap's limit (so that the garbage of
+	// a long build is collected before the process as a whole passes the
+	// budget), and the workers it affords.
+	workers := c.workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	plan, err := book.PlanMemory(c.build.Memory, workers, c.build.CommitRuns)
+	if err != nil {
+		fmt.Fprintf(stderr, "bookbuild: -mem %d: %v\n", c.memMiB, err)
+		return 2
+	}
+	if plan.Reduced() {
+		fmt.Fprintf(stderr, "bookbuild: -workers %d reduced to %d: -mem %d affords no more (each worker has a table of its own, %d MiB here, and buffers)\n",
+			plan.Requested, plan.Workers, c.memMiB, plan.TableBytes>>20)
+	}
+	debug.SetMemoryLimit(plan.GoLimit)
 	if c.cpuProf != "" {
 		f, err := os.Create(c.cpuProf)
 		if err != nil {
