@@ -3,28 +3,50 @@
 # end, and check the store equals an uninterrupted build of the same input.
 #
 #   bench/killtest.sh [INPUT] [KILLS]
+#   TRIALS=10 FLAGS="-count occurrence -keep-duplicates -max-ply 20" \
+#     REF=../shared/data/reference/polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin \
+#     EXPORT="-min-game 1 -max-ply 20" bench/killtest.sh
 #
-# INPUT defaults to the medium corpus (world champions, ~32k games), KILLS to 5. Each kill
-# round starts a build into the same store and sends SIGKILL after a random
-# delay (0.2 s to most of a full build's time); a final run then completes
-# it. The statistics are compared as a full dump (bookquery positions
-# -moves, sorted: every position with every move's counters, ratings, dates, plies
-# and game references), plus the games counter and the number of games.
-# -mem 256 -commit-runs 1 makes the builder commit every small flush, so
-# kills land between, and during, many commits.
+# INPUT defaults to the medium corpus (world champions, ~32k games), KILLS to 5,
+# TRIALS to 1. Each trial starts from an empty store and runs KILLS kill
+# rounds: a build into the store that gets SIGKILL after a random delay
+# (0.2 s to most of a full build's time); a final run then completes it.
+# Every build, killed or not, has the flags FLAGS (default: none) and
+# -mem 256 -commit-runs 1, which make the builder commit every small flush,
+# so kills land between, and during, many commits. The store is compared
+# with an uninterrupted build's: the statistics as a full dump (bookquery
+# positions -moves, sorted: every position with every move's counters,
+# ratings, dates, plies, first-seen stamps and game references), every game
+# through the start position as PGN with its id (bookquery pgn: tags and
+# moves), the games counter and the number of games. With REF (a Polyglot
+# book, PolyGlot make-book's on the same input) the store's export (flags
+# EXPORT, default "-min-game 3") must also equal REF byte for byte. It exits
+# 1 if any trial differs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 input=${1:-$root/../shared/data/medium/pgnmentor_world_champions_16players.pgn.zst}
 kills=${2:-5}
+trials=${TRIALS:-1}
+read -r -a flags <<<"${FLAGS:-}"
+ref_book=${REF:-}
+read -r -a export_flags <<<"${EXPORT:--min-game 3}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$root"
 go build -o "$work/bookbuild" ./cmd/bookbuild
 go build -o "$work/bookquery" ./cmd/bookquery
-build() { "$work/bookbuild" -q -mem 256 -commit-runs 1 -db "$1" "$input"; }
+build() { "$work/bookbuild" -q -mem 256 -commit-runs 1 "${flags[@]}" -db "$1" "$input"; }
+# dump prints a digest of the statistics, one of the games (each game's PGN
+# on one line, sorted), and the number of positions.
 dump() {
   "$work/bookquery" -db "$1" positions -moves | LC_ALL=C sort | sha256sum | cut -c1-16
+  "$work/bookquery" -db "$1" pgn 2>/dev/null | awk 'BEGIN { RS = ""; ORS = "\n" } { gsub("\n", " "); print }' |
+    LC_ALL=C sort | sha256sum | cut -c1-16
   "$work/bookquery" -db "$1" positions -format csv | wc -l
+}
+exported() { # store: the export's sha256, or "same" when it equals REF
+  "$work/bookquery" -db "$1" export -o "$work/export.bin" "${export_flags[@]}" >/dev/null
+  if cmp -s "$work/export.bin" "$ref_book"; then echo same; else sha256sum <"$work/export.bin" | cut -c1-16; fi
 }
 
 start=$(date +%s.%N)
@@ -32,26 +54,49 @@ build "$work/ref" >"$work/ref.out"
 full=$(echo "$(date +%s.%N) - $start" | bc)
 ref=$(dump "$work/ref")
 refgames=$(sed -n 's/.*, \([0-9]*\) games in all.*/\1/p' "$work/ref.out")
-echo "uninterrupted build: ${full}s, $refgames games, dump $(echo $ref)"
+echo "uninterrupted build (${flags[*]:-defaults}): ${full}s, $refgames games, dump $(echo $ref)"
+if [ -n "$ref_book" ]; then
+  e=$(exported "$work/ref")
+  echo "uninterrupted build's export: $e"
+  [ "$e" = same ] || { echo "FAIL: the uninterrupted build's export differs from $ref_book" >&2; exit 1; }
+fi
 
-for ((i = 1; i <= kills; i++)); do
-  delay=$(awk -v seed="$RANDOM" -v full="$full" 'BEGIN { srand(seed); printf "%.2f", 0.2 + rand() * full * 0.6 }')
-  "$work/bookbuild" -q -mem 256 -db "$work/killed" "$input" >/dev/null 2>&1 &
-  pid=$!
-  sleep "$delay"
-  if kill -9 "$pid" 2>/dev/null; then
-    echo "round $i: killed after ${delay}s"
-  else
-    echo "round $i: the build had finished before ${delay}s"
+failed=0
+for ((trial = 1; trial <= trials; trial++)); do
+  rm -rf "$work/killed"
+  for ((i = 1; i <= kills; i++)); do
+    delay=$(awk -v seed="$RANDOM" -v full="$full" 'BEGIN { srand(seed); printf "%.2f", 0.2 + rand() * full * 0.6 }')
+    "$work/bookbuild" -q -mem 256 -commit-runs 1 "${flags[@]}" -db "$work/killed" "$input" >/dev/null 2>&1 &
+    pid=$!
+    sleep "$delay"
+    if kill -9 "$pid" 2>/dev/null; then
+      what="killed after ${delay}s"
+    else
+      what="the build had finished before ${delay}s"
+    fi
+    wait "$pid" 2>/dev/null || true
+    stored=0
+    if [ -d "$work/killed" ]; then
+      "$work/bookquery" -db "$work/killed" check >"$work/check.out" 2>&1 ||
+        { echo "FAIL: trial $trial, round $i: the store does not pass check:" >&2; tail -3 "$work/check.out" >&2; exit 1; }
+      stored=$(sed -n 's/.* \([0-9]*\) game,.*/\1/p' "$work/check.out")
+    fi
+    echo "trial $trial, round $i: $what; ${stored:-0} games in the store"
+  done
+  build "$work/killed" >"$work/killed.out"
+  got=$(dump "$work/killed")
+  games=$(sed -n 's/.*, \([0-9]*\) games in all.*/\1/p' "$work/killed.out")
+  echo "trial $trial: after $kills kills and a final run: $games games, dump $(echo $got)"
+  if [ "$got" != "$ref" ] || [ "$games" != "$refgames" ]; then
+    echo "FAIL: trial $trial: the interrupted build differs from the uninterrupted one" >&2
+    failed=$((failed + 1))
+  elif [ -n "$ref_book" ] && [ "$(exported "$work/killed")" != same ]; then
+    echo "FAIL: trial $trial: the export differs from $ref_book" >&2
+    failed=$((failed + 1))
   fi
-  wait "$pid" 2>/dev/null || true
 done
-build "$work/killed" >"$work/killed.out"
-got=$(dump "$work/killed")
-games=$(sed -n 's/.*, \([0-9]*\) games in all.*/\1/p' "$work/killed.out")
-echo "after $kills kills and a final run: $games games, dump $(echo $got)"
-if [ "$got" != "$ref" ] || [ "$games" != "$refgames" ]; then
-  echo "FAIL: the interrupted build differs from the uninterrupted one" >&2
+if [ "$failed" -gt 0 ]; then
+  echo "FAIL: $failed of $trials trials differ" >&2
   exit 1
 fi
-echo "OK: identical statistics and games"
+echo "OK: $trials trials of $kills kills, identical statistics and games${ref_book:+, exports equal to $(basename "$ref_book")}"
