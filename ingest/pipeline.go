@@ -311,15 +311,15 @@ func (pl *pipeline) work(c *counter) {
 				pl.cancel(err)
 			}
 		}
-		if pl.turns != nil {
-			pl.ordered(c.Sink.(OrderedSink), ch.seq)
-		}
 		if cap(ch.data) > maxPooledChunk {
 			// A buffer grown for one huge game is not kept: the pool
 			// would hold its memory for the rest of the run.
 			pl.free <- make([]byte, 0, 512<<10)
 		} else {
 			pl.free <- ch.data[:0]
+		}
+		if pl.turns != nil { // the chunk's games are the sink's now
+			pl.ordered(c.Sink.(OrderedSink), ch.seq)
 		}
 	}
 }
