@@ -8,11 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -45,6 +47,14 @@ type buildSpec struct {
 	Dir       string
 	Inputs    []string
 	MemBudget int64
+	// Options other than the defaults, and Compact (see book.BuildOptions).
+	MaxPly, CommitRuns                         int
+	CountMode                                  store.CountMode
+	KeepDuplicates, StandardStartOnly, Compact bool
+	// KillAt, when above 0, makes the build kill itself (SIGKILL) when it
+	// reaches KillPoint (see book.WithHook) for the KillAt-th time.
+	KillAt    int64
+	KillPoint book.HookPoint
 }
 
 // smallBudget is the aggregation memory of the fault tests' builds: many
@@ -52,7 +62,18 @@ type buildSpec struct {
 const smallBudget = 64 << 20
 
 func (s buildSpec) options() book.BuildOptions {
-	return book.BuildOptions{Options: book.Options{Inputs: s.Inputs, MemBudget: s.MemBudget}, Dir: s.Dir}
+	o := book.BuildOptions{Options: book.Options{Inputs: s.Inputs, MemBudget: s.MemBudget, MaxPly: s.MaxPly, CommitRuns: s.CommitRuns,
+		CountMode: s.CountMode, KeepDuplicates: s.KeepDuplicates, StandardStartOnly: s.StandardStartOnly}, Dir: s.Dir, Compact: s.Compact}
+	if s.KillAt > 0 {
+		var n atomic.Int64
+		o.Options = book.WithHook(o.Options, 1, func(p book.HookPoint, _ *rand.Rand) {
+			if p == s.KillPoint && n.Add(1) == s.KillAt {
+				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+				select {} // until the signal lands
+			}
+		})
+	}
+	return o
 }
 
 // buildMain runs the build spec (JSON) asks for, writes its outcome to

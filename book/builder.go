@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"sync"
@@ -349,8 +350,14 @@ func (b *Builder) commit(runs []*run) error {
 			games += uint64(len(r.games))
 		}
 		sst.AddGames(games)
+		if b.opts.hook != nil {
+			b.opts.hook(hookIngest, nil)
+		}
 		err = sst.IngestWith(ssts[1], ssts[2])
 		committed = err == nil
+		if committed && b.opts.hook != nil {
+			b.opts.hook(hookIngested, nil)
+		}
 	}
 	if err != nil {
 		closeAll()
@@ -578,7 +585,9 @@ func (b *Builder) err() error {
 	return b.flushErr
 }
 
-// Sink returns the sink of pipeline worker i (see ingest.Run).
+// Sink returns the sink of pipeline worker i (see ingest.Run): an
+// ingest.OrderedSink, whose games are added only in its Ordered and
+// Unordered steps, so it must be run by ingest.Run.
 func (b *Builder) Sink(i int) ingest.Sink {
 	b.start.Do(func() {
 		b.free <- b.newUnit() // the spare
@@ -587,6 +596,9 @@ func (b *Builder) Sink(i int) ingest.Sink {
 	})
 	w := &worker{b: b, unit: b.newUnit(), hasher: newContentHasher()}
 	b.mu.Lock()
+	if b.opts.hook != nil {
+		w.rng = rand.New(rand.NewPCG(b.opts.hookSeed, uint64(len(b.workers))))
+	}
 	b.workers = append(b.workers, w)
 	b.mu.Unlock()
 	return w
@@ -614,6 +626,10 @@ func (b *Builder) Finish() error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(b.workers))
 	for i, w := range b.workers {
+		// Games read but never claimed or added: the run stopped before
+		// their chunk's turn (see worker.Unordered).
+		w.dropRead(w.read.games)
+		w.read.reset()
 		u := w.unit
 		w.unit = nil
 		w.handOver()
@@ -661,6 +677,8 @@ type worker struct {
 	unit   *unit
 	hasher *contentHasher
 	occ    stats.Occurrence
+	read   chunkGames // the games of the chunk being read, not added yet
+	rng    *rand.Rand // Options.hook's (tests); nil without it
 
 	stats   Stats       // counters not yet added to the builder's
 	epKey   []byte      // scratch for addEP
@@ -668,26 +686,141 @@ type worker struct {
 	visits  visits
 }
 
-// Game implements ingest.Sink.
+// A worker takes a chunk of input in two steps (see ingest.OrderedSink),
+// so that what the store ends with does not depend on the workers'
+// scheduling. Game, as the worker replays the chunk, filters each game,
+// hashes its content and codes its record into the worker's chunkGames
+// (unless an earlier game claimed the content already: a duplicate).
+// Ordered, called for the chunks one at a time in input order, decides
+// each game's id and whether it is a duplicate (dedupe.claimChunk): of
+// the copies of a content in the input the first is the one stored,
+// with its tags and first-seen stamp, and with -keep-duplicates copy k in
+// input order always gets the same id, in any run. Unordered then adds
+// the games claimed to the worker's unit, in parallel with the others.
+
+// Game implements ingest.Sink: it reads g into the chunk's games.
 func (w *worker) Game(g *pgn.Game) error {
 	white, black, date := gameRatings(g)
 	if f, drop := w.filter(g, white, black, date); drop {
 		w.stats.Filtered[f]++
 		return nil
 	}
-	if err := w.makeRoom(len(g.Moves)); err != nil {
-		return err
+	if w.b.opts.hook != nil {
+		w.b.opts.hook(hookRead, w.rng)
 	}
-	stamp := w.seenStamp(g)
-	id, added, err := w.storeGame(g, stamp)
-	if err != nil || !added {
-		return err
+	sum := w.hasher.content(g)
+	if w.b.dedupe.claimedBefore(w.hasher, sum) {
+		w.stats.Duplicates++ // not worth coding
+		return nil
 	}
-	w.occ = newOccurrence(g, id, white, black, date)
-	w.occ.Local = uint32(len(w.unit.games.games) - 1) // storeGame added it last
-	w.addMoves(g, white, black, stamp)
+	c := &w.read
+	off := len(c.recs)
+	var err error
+	c.recs, err = gamecode.AppendGameCoded(c.recs, g, w.b.opts.GameCoding)
+	if err != nil {
+		c.recs = c.recs[:off]
+		w.stats.Unstorable++
+		if len(w.stats.Errors) < 10 {
+			w.stats.Errors = append(w.stats.Errors, fmt.Sprintf("%s:%d: game not stored: %v", g.File, g.Line, err))
+		}
+		return nil
+	}
+	rg := readGame{sum: sum, stamp: w.seenStamp(g), rec: off, recEnd: len(c.recs),
+		moves: len(c.moves), start: -1, result: g.Result, white: int32(white), black: int32(black),
+		date: date, cell: gameCell(g, white, black)}
+	c.moves = append(c.moves, g.Moves...)
+	rg.movesEnd = len(c.moves)
+	if g.FromFEN {
+		rg.start = int32(len(c.starts))
+		c.starts = append(c.starts, g.Start)
+	}
+	c.games = append(c.games, rg)
 	return nil
 }
+
+// Ordered implements ingest.OrderedSink: it claims the chunk's games in
+// input order (see dedupe.claimChunk).
+func (w *worker) Ordered() error {
+	w.stats.Duplicates += int64(w.b.dedupe.claimChunk(w.hasher, w.read.games))
+	return nil
+}
+
+// Unordered implements ingest.OrderedSink: it adds the chunk's games that
+// were claimed, and their moves, to the worker's unit. When that fails
+// (the flusher failed, or the store lookup did), the games not added are
+// counted as not written and released.
+func (w *worker) Unordered() error {
+	c := &w.read
+	defer c.reset()
+	for i := range c.games {
+		g := &c.games[i]
+		if g.state == gameDuplicate {
+			continue
+		}
+		if w.b.opts.hook != nil {
+			w.b.opts.hook(hookAdd, w.rng)
+		}
+		if err := w.addGame(g); err != nil {
+			w.dropRead(c.games[i:])
+			return err
+		}
+		g.state = gameDone
+	}
+	return nil
+}
+
+// addGame adds the claimed game g of the chunk, unless the store holds it
+// already (a duplicate), to the unit: its record, and its moves up to
+// MaxPly (see addMoves).
+func (w *worker) addGame(g *readGame) error {
+	if g.state == gameMaybeStored {
+		stored, err := w.b.st.HasGame(g.id)
+		if err != nil {
+			return fmt.Errorf("checking for duplicates: %w", err)
+		}
+		if stored {
+			w.b.dedupe.release([]pendingGame{{id: g.id}}, false)
+			w.stats.Duplicates++
+			return nil
+		}
+	}
+	c := &w.read
+	moves := c.moves[g.moves:g.movesEnd]
+	if err := w.makeRoom(len(moves)); err != nil {
+		return err
+	}
+	gb := &w.unit.games
+	off := len(gb.buf)
+	gb.buf = append(gb.buf, c.recs[g.rec:g.recEnd]...)
+	gb.games = append(gb.games, pendingGame{id: g.id, off: off, end: len(gb.buf), stamp: g.stamp})
+	w.occ = occurrenceOf(g.result, g.cell, g.id, int(g.white), int(g.black), g.date)
+	w.occ.Local = uint32(len(gb.games) - 1)
+	start := &standardStart
+	if g.start >= 0 {
+		start = &c.starts[g.start]
+	}
+	w.addMoves(start, moves, int(g.white), int(g.black), g.stamp)
+	return nil
+}
+
+// dropRead gives up the games of the chunk not added yet: each counts as
+// not written, and those claimed are released.
+func (w *worker) dropRead(games []readGame) {
+	for i := range games {
+		g := &games[i]
+		switch g.state {
+		case gameDone, gameDuplicate:
+			continue
+		case gameNew, gameMaybeStored:
+			w.b.dedupe.release([]pendingGame{{id: g.id}}, false)
+		}
+		w.stats.Uncommitted++
+		g.state = gameDone
+	}
+}
+
+// standardStart is the standard start position; only read.
+var standardStart = board.StartPosition()
 
 // makeRoom hands the worker's unit over to the flusher, and takes a free
 // one, when a game of plies plies could grow it past the memory budget:
@@ -700,7 +833,6 @@ func (w *worker) makeRoom(plies int) error {
 		return nil
 	}
 	if err := w.b.err(); err != nil {
-		w.stats.Uncommitted++ // this game is not written either
 		return err
 	}
 	w.handOver()
@@ -708,65 +840,25 @@ func (w *worker) makeRoom(plies int) error {
 	return nil
 }
 
-// storeGame identifies g and adds its record to the unit's games. It
-// reports added false, and counts why, when g is a duplicate (a game
-// already stored or pending) or the game codec refuses it.
-func (w *worker) storeGame(g *pgn.Game, stamp uint64) (id store.GameID, added bool, err error) {
-	sum := w.hasher.content(g)
-	id = w.hasher.idOf(sum, w.b.dedupe.copyNumber(sum))
-	claimed, maybeStored := w.b.dedupe.claim(id)
-	if !claimed {
-		w.stats.Duplicates++
-		return id, false, nil
-	}
-	var stored bool
-	if maybeStored {
-		stored, err = w.b.st.HasGame(id)
-	}
-	if err != nil {
-		w.b.dedupe.release([]pendingGame{{id: id}}, false)
-		w.stats.Uncommitted++
-		return id, false, fmt.Errorf("checking for duplicates: %w", err)
-	}
-	if stored {
-		w.b.dedupe.release([]pendingGame{{id: id}}, false)
-		w.stats.Duplicates++
-		return id, false, nil
-	}
-	gb := &w.unit.games
-	off := len(gb.buf)
-	gb.buf, err = gamecode.AppendGameCoded(gb.buf, g, w.b.opts.GameCoding)
-	if err != nil {
-		w.b.dedupe.release([]pendingGame{{id: id}}, false)
-		w.stats.Unstorable++
-		if len(w.stats.Errors) < 10 {
-			w.stats.Errors = append(w.stats.Errors, fmt.Sprintf("%s:%d: game not stored: %v", g.File, g.Line, err))
-		}
-		return id, false, nil
-	}
-	gb.games = append(gb.games, pendingGame{id: id, off: off, end: len(gb.buf), stamp: stamp})
-	return id, true, nil
-}
-
-// addMoves adds each move of g, up to MaxPly, to the unit's table as an
-// occurrence w.occ; white and black are the players' ratings and stamp the
-// game's first-seen stamp (see seenStamp). In CountGame mode a game counts
+// addMoves adds each move of a game, up to MaxPly, to the unit's table as
+// an occurrence w.occ: the game starts from start and plays moves; white
+// and black are the players' ratings and stamp the game's first-seen stamp
+// (see seenStamp). In CountGame mode a game counts
 // once per position: at its first visit, under the move it played then; a
 // later visit of the same position (a repetition) adds nothing, whatever
 // move it plays. So a position's total is the number of games that played
 // on from it. In CountOccurrence mode every visit counts.
-func (w *worker) addMoves(g *pgn.Game, white, black int, stamp uint64) {
+func (w *worker) addMoves(start *board.Position, moves []board.Move, white, black int, stamp uint64) {
 	o := &w.b.opts
 	perGame := o.CountMode == store.CountGame
-	pos := g.Start
+	pos := *start
 	w.visits.reset()
 	t := w.unit.t
-	moves := g.Moves
 	if o.MaxPly > 0 && len(moves) > o.MaxPly {
 		moves = moves[:o.MaxPly]
 	}
 	// Positions are hashed, not keyed: the table keys those it must.
-	t.StartGame(&g.Start, moves)
+	t.StartGame(start, moves)
 	w.zobrist.Reset(&pos)
 	for ply, m := range moves {
 		h := w.zobrist.Hash(&pos)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/pgn"
+	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -110,30 +111,62 @@ func newDedupe(keep, storeHadGames bool) *dedupe {
 	return d
 }
 
-// copyNumber returns the number of earlier copies of a content in this run
-// (always 0 unless duplicates are kept).
-func (d *dedupe) copyNumber(sum [sha256.Size]byte) uint32 {
-	if d.copies == nil {
-		return 0
-	}
+// claimChunk decides, for the games of one chunk in input order, their
+// ids and whether each is new: it must be called for the chunks in input
+// order (see ingest.OrderedSink), so that these decisions follow the
+// input, whatever the scheduling of the workers. With -keep-duplicates a
+// game's id is its content's hash with its copy number, its place among
+// the copies of that content in this run's input (the first is copy 0,
+// whose id is the content hash alone); otherwise every copy has the
+// content hash as id, and the first copy in input order is the one
+// claimed: the one stored, with its tags and first-seen stamp. A game
+// claimed is pending (gameNew, or gameMaybeStored when the store may
+// hold it already: the caller asks the store); one whose id is pending
+// already is a duplicate. claimChunk returns the number of duplicates.
+// A re-run of the same inputs numbers the copies the same way, so it
+// finds every game it stored already, whatever was committed before a
+// crash. h is the calling worker's hasher.
+func (d *dedupe) claimChunk(h *contentHasher, games []readGame) (dups int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	k := d.copies[sum]
-	d.copies[sum] = k + 1
-	return k
+	for i := range games {
+		g := &games[i]
+		var k uint32
+		if d.copies != nil {
+			k = d.copies[g.sum]
+			d.copies[g.sum] = k + 1
+		}
+		g.id = h.idOf(g.sum, k)
+		if _, ok := d.pending[g.id]; ok {
+			g.state = gameDuplicate
+			dups++
+			continue
+		}
+		d.pending[g.id] = struct{}{}
+		g.state = gameNew
+		if d.storeHadGames || d.committed.mayContain(uint64(g.id)) {
+			g.state = gameMaybeStored
+		}
+	}
+	return dups
 }
 
-// claim marks id as pending and reports claimed true, or reports false if
-// it is already pending. maybeStored is false when id is certainly not in
-// the store (see dedupe); when it is true the caller must ask the store.
-func (d *dedupe) claim(id store.GameID) (claimed, maybeStored bool) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if _, ok := d.pending[id]; ok {
-		return false, true
+// claimedBefore reports whether the content sum is a duplicate of a game
+// claimed already, without duplicates kept: then an earlier game in input
+// order holds the claim, since claims are made in input order and the
+// chunk of the game asking has not made its own. That game is pending, or
+// in the store, or the build is failing (only then is a claim given up
+// before its game is in the store), so the game asking is a duplicate,
+// whatever happens next. h is the calling worker's hasher.
+func (d *dedupe) claimedBefore(h *contentHasher, sum [sha256.Size]byte) bool {
+	if d.copies != nil {
+		return false
 	}
-	d.pending[id] = struct{}{}
-	return true, d.storeHadGames || d.committed.mayContain(uint64(id))
+	id := h.idOf(sum, 0)
+	d.mu.Lock()
+	_, ok := d.pending[id]
+	d.mu.Unlock()
+	return ok
 }
 
 // release forgets pending ids: they are in the store now (committed true)
@@ -199,6 +232,60 @@ func (f *idFilter) mayContain(id uint64) bool {
 		}
 	}
 	return false
+}
+
+// readGame is a game a worker has read from its chunk (see worker.Game):
+// its content hash, first-seen stamp, where its coded record and moves
+// are in the chunkGames, its start position (an index in starts, -1: the
+// standard one), what it adds to each position, and what became of it.
+type readGame struct {
+	sum             [sha256.Size]byte
+	id              store.GameID // set by claimChunk
+	stamp           uint64
+	rec, recEnd     int
+	moves, movesEnd int
+	start           int32
+	white, black    int32
+	date            stats.Date
+	result          pgn.Result
+	cell            stats.Cell
+	state           gameState
+}
+
+// gameState is what became of a readGame.
+type gameState uint8
+
+const (
+	gameRead        gameState = iota // not claimed yet
+	gameDuplicate                    // a duplicate (counted)
+	gameNew                          // claimed, not in the store
+	gameMaybeStored                  // claimed, maybe in the store already
+	gameDone                         // added, or counted as not
+)
+
+// chunkGames are the games of one chunk a worker has read and not yet
+// added, with their coded records, moves and start positions (those not
+// the standard one), in buffers reused from chunk to chunk.
+type chunkGames struct {
+	games  []readGame
+	recs   []byte
+	moves  []board.Move
+	starts []board.Position
+}
+
+// maxKeptChunkBuffer is the largest record or move buffer a worker keeps
+// for its next chunk (a chunk's are a few hundred KiB; more only for a
+// huge game).
+const maxKeptChunkBuffer = 8 << 20
+
+func (c *chunkGames) reset() {
+	c.games, c.recs, c.moves, c.starts = c.games[:0], c.recs[:0], c.moves[:0], c.starts[:0]
+	if cap(c.recs) > maxKeptChunkBuffer {
+		c.recs = nil
+	}
+	if cap(c.moves)*2 > maxKeptChunkBuffer {
+		c.moves = nil
+	}
 }
 
 // pendingGame is one encoded game waiting in a unit: its id, where its

@@ -27,7 +27,13 @@ import (
 // it counts, but for the ply and the mover's rating: white and black are
 // the players' ratings and date the game's date.
 func newOccurrence(g *pgn.Game, id store.GameID, white, black int, date stats.Date) stats.Occurrence {
-	return stats.Occurrence{Result: g.Result, Date: date, Cell: gameCell(g, white, black),
+	return occurrenceOf(g.Result, gameCell(g, white, black), id, white, black, date)
+}
+
+// occurrenceOf is newOccurrence for a game whose result and cell (see
+// gameCell) are known.
+func occurrenceOf(r pgn.Result, cell stats.Cell, id store.GameID, white, black int, date stats.Date) stats.Occurrence {
+	return stats.Occurrence{Result: r, Date: date, Cell: cell,
 		Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
 }
 

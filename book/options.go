@@ -32,9 +32,19 @@
 //   - Every game is stored (package gamecode, in Options.GameCoding)
 //     under an id that is a hash of its content, in the same ingestion
 //     as the statistics it adds. A game whose id is already in the store,
-//     or pending in this run, is a duplicate and adds nothing; so a build
+//     or pending in this run, is a duplicate and adds nothing.
+//   - Which copy of a game is the first (the one stored, with its tags
+//     and first-seen stamp) and, with KeepDuplicates, each copy's number
+//     (part of its id) follow the input's order, not the workers'
+//     scheduling: the workers replay their chunks of input, code the
+//     games' records and hash their content in parallel, then claim the
+//     chunk's games one chunk at a time in input order (an
+//     ingest.OrderedSink, dedupe.claimChunk), then add the games claimed
+//     to their tables in parallel again. So a build's store is the same
+//     whatever the number of workers and their scheduling, and a build
 //     killed at any point and run again on the same inputs ends with
-//     exactly the statistics of an uninterrupted build.
+//     exactly the store of an uninterrupted build: the same statistics,
+//     first-seen stamps included, and the same game records.
 //   - For a PolyGlot-exact export, each flush also writes, in the same
 //     ingestion, two kinds of side records (see package store): after a
 //     double pawn step beside a pawn of the side to move whose en-passant
@@ -48,6 +58,7 @@ package book
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -102,9 +113,11 @@ type Options struct {
 	// gets fewer.
 	CommitRuns int
 	// KeepDuplicates stores and counts every copy of a game that occurs
-	// more than once in the input (PolyGlot does); by default a game whose
-	// content is already in the store, or earlier in the input, is counted
-	// once. The store must have been created with the same setting.
+	// more than once in the input (PolyGlot does), each under an id made
+	// of its content and its copy number in input order; by default a
+	// game whose content is already in the store, or earlier in the
+	// input, is counted once (the first copy in input order). The store
+	// must have been created with the same setting.
 	KeepDuplicates bool
 	// Inputs lists the input names in the order given, for first-seen
 	// stamps (see stats.MoveStats.FirstSeen): a game's stamp orders it by
@@ -121,7 +134,24 @@ type Options struct {
 	// count modes whose stores keep single references: the tests' oracle
 	// for them.
 	noSingles bool
+	// hook, when set, is called at the points of a build named by
+	// hookPoint: by each worker, with its own random source (seeded from
+	// hookSeed and the worker's number), and by the committer, with nil.
+	// It is the tests' way to shuffle the workers' scheduling and to kill
+	// a build at chosen points (see hooks_test.go).
+	hook     func(hookPoint, *rand.Rand)
+	hookSeed uint64
 }
+
+// hookPoint is a point of a build where Options.hook is called.
+type hookPoint uint8
+
+const (
+	hookRead     hookPoint = iota // a worker is about to read a game (worker.Game)
+	hookAdd                       // a worker is about to add a claimed game (worker.Unordered)
+	hookIngest                    // the committer is about to ingest a commit
+	hookIngested                  // the committer has ingested a commit
+)
 
 // Speed is a time-control class.
 type Speed uint8

@@ -77,12 +77,76 @@ const ChunkBufferSize = 2 * pgn.DefaultChunkSize
 
 // chunk is a piece of input holding whole games.
 type chunk struct {
+	seq    uint64 // its place among all the chunks of the run, from 0
 	file   string
 	line   int
 	data   []byte
 	last   bool // the input's last chunk: see pgn.Parser.ParseEnd
 	cut    bool // the input failed to read after it
 	tokens int  // grown tokens held by data (see pipeline.grown)
+}
+
+// OrderedSink is a Sink that makes some of its decisions in input order,
+// whatever the scheduling of the workers: which copy of a game met twice
+// is the first, say. The pipeline hands the input to the workers in
+// chunks (a few hundred KiB of whole games each); after a worker has
+// handed the games of a chunk to Game, it calls Ordered, then Unordered.
+// The Ordered calls of all workers come one at a time, in the chunks'
+// input order: a worker waits for the Ordered call of the chunk before
+// its own to return. Both are called for every chunk, also one with no
+// game, unless the run is interrupted or a Sink failed (then some are
+// not called at all). Run uses this protocol when every worker's Sink is
+// an OrderedSink.
+type OrderedSink interface {
+	Sink
+	// Ordered is called after Game for the chunk's games, in input order
+	// across the workers; an error stops the run.
+	Ordered() error
+	// Unordered is called right after Ordered, in parallel with the other
+	// workers; an error stops the run.
+	Unordered() error
+}
+
+// turnstile lets the Ordered calls of the workers through one at a time,
+// in the order of their chunks.
+type turnstile struct {
+	mu      sync.Mutex
+	cond    sync.Cond
+	next    uint64 // the chunk whose turn it is
+	stopped bool   // the run was interrupted: nobody waits any longer
+}
+
+func newTurnstile() *turnstile {
+	t := &turnstile{}
+	t.cond.L = &t.mu
+	return t
+}
+
+// await waits for chunk seq's turn; it returns false, at once, when the
+// run has been stopped.
+func (t *turnstile) await(seq uint64) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for t.next != seq && !t.stopped {
+		t.cond.Wait()
+	}
+	return !t.stopped
+}
+
+// pass ends the current chunk's turn.
+func (t *turnstile) pass() {
+	t.mu.Lock()
+	t.next++
+	t.mu.Unlock()
+	t.cond.Broadcast()
+}
+
+// stop releases every waiter for good.
+func (t *turnstile) stop() {
+	t.mu.Lock()
+	t.stopped = true
+	t.mu.Unlock()
+	t.cond.Broadcast()
 }
 
 // counter wraps a worker's Sink to count games, plies and skips.
@@ -149,6 +213,8 @@ type pipeline struct {
 	// such a chunk before handing it out, the worker gives them back.
 	grown    chan struct{}
 	counters []*counter // one per worker
+	turns    *turnstile // orders the OrderedSinks' Ordered calls; nil unless every Sink is one
+	seq      uint64     // the next chunk's seq (the reader's)
 	wg       sync.WaitGroup
 
 	games int64 // atomic
@@ -265,11 +331,21 @@ func (pl *pipeline) release(n int) {
 	}
 }
 
-// startWorkers starts one worker goroutine per counter, each with its own Sink.
+// startWorkers starts one worker goroutine per counter, each with its own
+// Sink. When every Sink is an OrderedSink, their Ordered calls go through
+// a turnstile, released when the run is interrupted.
 func (pl *pipeline) startWorkers(newSink func(worker int) Sink) {
+	ordered := true
 	for w := range pl.counters {
-		c := &counter{Sink: newSink(w), p: pl, byFile: map[string]int64{}}
-		pl.counters[w] = c
+		pl.counters[w] = &counter{Sink: newSink(w), p: pl, byFile: map[string]int64{}}
+		_, ok := pl.counters[w].Sink.(OrderedSink)
+		ordered = ordered && ok
+	}
+	if ordered {
+		pl.turns = newTurnstile()
+		context.AfterFunc(pl.ctx, pl.turns.stop)
+	}
+	for _, c := range pl.counters {
 		pl.wg.Add(1)
 		go func() {
 			defer pl.wg.Done()
@@ -317,6 +393,25 @@ func (pl *pipeline) work(c *counter) {
 		} else {
 			pl.free <- ch.data[:0]
 		}
+		if pl.turns != nil { // the chunk's games are the sink's now
+			pl.ordered(c.Sink.(OrderedSink), ch.seq)
+		}
+	}
+}
+
+// ordered makes sink's Ordered call for chunk seq in its turn, then its
+// Unordered call; a failure stops the run.
+func (pl *pipeline) ordered(sink OrderedSink, seq uint64) {
+	if !pl.turns.await(seq) {
+		return // interrupted
+	}
+	err := sink.Ordered()
+	pl.turns.pass()
+	if err == nil {
+		err = sink.Unordered()
+	}
+	if err != nil {
+		pl.cancel(err)
 	}
 }
 
@@ -426,7 +521,8 @@ func (pl *pipeline) readInput(i int, name string) error {
 			out, tokens, ok := pl.handOut(data, buf)
 			if ok {
 				select {
-				case pl.chunks <- chunk{file: name, line: line, data: out, last: sp.Done(), cut: sp.Done() && sp.ReadFailed(), tokens: tokens}:
+				case pl.chunks <- chunk{seq: pl.seq, file: name, line: line, data: out, last: sp.Done(), cut: sp.Done() && sp.ReadFailed(), tokens: tokens}:
+					pl.seq++
 				case <-pl.ctx.Done(): // the workers are gone
 					pl.release(tokens)
 				}

@@ -82,9 +82,15 @@
 //     id in the key keeps games of separate runs (whose stamps may be
 //     equal) apart.
 //
-// A game's id is a hash of its content ([GameID]); the builder stores a game
-// in the same atomic ingestion as the statistics it adds, so "the game is in
-// the store" means "its statistics are counted": a re-run skips it.
+// A game's id is a hash of its content ([GameID]; in a KeepDuplicates store,
+// of its content and its copy number, its place among the copies of that
+// content in the input of its run); the builder stores a game in the same
+// atomic ingestion as the statistics it adds, so "the game is in the store"
+// means "its statistics are counted": a re-run skips it. The builder
+// decides which copy of a content is stored (the first in input order) and
+// numbers the copies in input order, whatever its workers' scheduling, so a
+// run killed and run again on the same inputs ends with the store an
+// uninterrupted run makes.
 //
 // Histories. The query-time filters of an explorer (speeds, rating bands,
 // months) and its per-month history need more than a 'p' record's totals:
