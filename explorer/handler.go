@@ -28,7 +28,7 @@ import (
 // paths, parameter names and JSON, so that its clients work by changing
 // their base URL:
 //
-//	GET /lichess?fen=FEN&play=e2e4,e7e5&speeds=blitz,rapid&ratings=2000,2200&since=2024-01&until=2024-06&moves=12&topGames=4&recentGames=4
+//	GET /lichess?fen=FEN&play=e2e4,e7e5&speeds=blitz,rapid&ratings=2000,2200&since=2024-01&until=2024-06&moves=12&topGames=4&recentGames=4&history=true
 //	GET /masters?fen=FEN&play=e2e4&since=1952&until=2024&moves=12&topGames=15
 //	GET /lichess/history?fen=FEN&play=e2e4&speeds=...&ratings=...&since=...&until=...
 //	GET /masters/pgn/{id}
@@ -37,6 +37,11 @@ import (
 // in UCI, separated by commas (Notation UCIList); moves=N lists the N most
 // played moves (the totals still count every move). The filters are read
 // by Filters.Selection; every answer of the moves endpoints is a Moves.
+// history=true embeds /lichess/history's months in /lichess's answer, as
+// the lichess explorer does. The answers of /lichess and /masters validate
+// under the lichess API's own schemas (schema_test.go): a player without a
+// rating has rating 0, a game with no known year year 0, and a game dated
+// to its year only has month null on /lichess (no month on /masters).
 // Ours besides:
 //
 //	GET /moves?...
@@ -275,13 +280,16 @@ type endpoint struct {
 	// (ours; the lichess explorer's answers have none, which saves
 	// reading the position after every move).
 	performance bool
+	// lichess says the answer follows the lichess schema of /lichess: it
+	// takes history=true|false and gives an unknown month as null.
+	lichess bool
 }
 
 // The moves endpoints: ours (/moves), and the lichess explorer's /lichess
 // and /masters with their parameters and defaults.
 var (
 	ours        = endpoint{params: []string{"variant", "fen", "pos", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames"}, sanMoves: true, defTop: DefaultGames, defRecent: DefaultGames, filters: true, performance: true}
-	lichessAPI  = endpoint{params: []string{"variant", "fen", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames"}, defTop: DefaultGames, defRecent: DefaultGames, filters: true}
+	lichessAPI  = endpoint{params: []string{"variant", "fen", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames", "history"}, defTop: DefaultGames, defRecent: DefaultGames, filters: true, lichess: true}
 	mastersAPI  = endpoint{params: []string{"variant", "fen", "play", "moves", "since", "until", "topGames"}, defTop: MaxGames}
 	historyAPI  = endpoint{params: []string{"variant", "fen", "play", "speeds", "ratings", "since", "until"}, filters: true}
 	gamesParams = []string{"variant", "fen", "pos", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames", "page", "perPage"}
@@ -293,6 +301,8 @@ type request struct {
 	line  []board.Position
 	query Query
 	limit int // the most moves to list, 0 for all
+	// history says the answer embeds the position's history (history=true).
+	history bool
 }
 
 // parseRequest reads r's parameters as ep takes them. Errors are the
@@ -339,6 +349,13 @@ func parseRequest(r *http.Request, ep endpoint) (*request, error) {
 	}
 	if req.query.Sel, err = f.Selection(""); err != nil {
 		return nil, err
+	}
+	switch h := q.Get("history"); h {
+	case "", "false":
+	case "true":
+		req.history = true
+	default:
+		return nil, badParam("history", h, "want true or false")
 	}
 	if slices.Contains(ep.params, "topGames") {
 		if req.query.TopGames, err = ParseCount("topGames", q.Get("topGames"), ep.defTop, MaxGames); err != nil {
@@ -399,10 +416,21 @@ func (s *server) movesOf(ep endpoint) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		answer(s, w, r, ep, func(x *Explorer, req *request) (*Moves, error) {
 			m, err := x.Moves(req.line, req.query)
-			if err == nil {
-				m.Limit(req.limit)
+			if err != nil {
+				return nil, err
 			}
-			return m, err
+			m.Limit(req.limit)
+			if req.history {
+				h, err := x.History(req.line, req.query)
+				if err != nil {
+					return nil, err
+				}
+				m.History = &h.History
+			}
+			if ep.lichess {
+				m.nullMonths()
+			}
+			return m, nil
 		})
 	}
 }
