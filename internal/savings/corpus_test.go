@@ -78,7 +78,7 @@ func positionsOf(games []testGame, step int) []board.Position {
 func testFiles(tb testing.TB) []string {
 	files := []string{filepath.Join("..", "..", "testdata", "champions500.pgn")}
 	if !testing.Short() {
-		if d := testutil.FindSharedData(); d != "" {
+		if d := testutil.SharedDataIfAny(tb); d != "" {
 			m, _ := filepath.Glob(filepath.Join(d, "small", "*"))
 			for _, f := range m {
 				if !strings.HasSuffix(f, ".txt") {
