@@ -73,10 +73,13 @@ func positionsOf(games []testGame, step int) []board.Position {
 	return out
 }
 
+// championsPGN is the repository's own PGN.
+var championsPGN = filepath.Join("..", "..", "testdata", "champions500.pgn")
+
 // testFiles returns the repository's own PGN, plus in long mode the
 // shared small/ corpus.
 func testFiles(tb testing.TB) []string {
-	files := []string{filepath.Join("..", "..", "testdata", "champions500.pgn")}
+	files := []string{championsPGN}
 	if !testing.Short() {
 		if d := testutil.SharedDataIfAny(tb); d != "" {
 			m, _ := filepath.Glob(filepath.Join(d, "small", "*"))
