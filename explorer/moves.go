@@ -136,9 +136,7 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 			if !p.IsLegal(fm.Move) {
 				return nil, fmt.Errorf("position %s: stored move %s is not legal (corrupt store?)", p.FEN(), fm.Move)
 			}
-			me := stats.MoveEntry{Move: fm.Move, MoveStats: stats.MoveStats{
-				WhiteWins: fm.WhiteWins, Draws: fm.Draws, BlackWins: fm.BlackWins, Unknown: fm.Unknown,
-				RatingSum: fm.RatingSum, RatingCount: fm.RatingCount}}
+			me := stats.MoveEntry{Move: fm.Move, MoveStats: stats.MoveStats{CellStats: fm.CellStats}}
 			add(fm.Move, moveOf(p.SAN(fm.Move), me, white, 0, false))
 		}
 	}

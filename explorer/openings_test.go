@@ -183,7 +183,7 @@ func notnilLine(t testing.TB, uci string) ([]*chess.Move, []board.Position) {
 func TestOpeningRealGames(t *testing.T) {
 	files := []string{championsPGN}
 	if !testing.Short() {
-		if dir := testutil.FindSharedData(); dir != "" {
+		if dir := testutil.SharedDataIfAny(t); dir != "" {
 			files = append(files, filepath.Join(dir, "medium/lichess_10k.pgn.zst"))
 		}
 	}

@@ -24,7 +24,7 @@ import (
 
 // The explorer page in a real browser: headless Chromium (Debian's
 // chromium package) driven by chromedp. The test skips where no Chromium
-// is installed.
+// is installed (fails with CHESSBOOK_REQUIRE_DATA=1).
 //
 //	CHESSBOOK_PAGE_DB=DIR        run it on the store in DIR (the large
 //	                             store, say) instead of the champions book
@@ -37,7 +37,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("no Chromium installed (apt-get install chromium): the page is not tested in a browser")
+	testutil.Missing(t, "no Chromium installed (apt-get install chromium): the page is not tested in a browser")
 	return ""
 }
 
@@ -158,7 +158,7 @@ func TestPage(t *testing.T) {
 		st = championsStore(t)
 	}
 	var opts HandlerOptions
-	if data := testutil.FindSharedData(); data != "" {
+	if data := testutil.SharedDataIfAny(t); data != "" {
 		b, err := polyglot.OpenBook(filepath.Join(data, "books", "scid_gm2600.bin"))
 		if err == nil {
 			opts.Book, opts.BookName = b, "scid_gm2600.bin"

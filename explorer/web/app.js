@@ -1,5 +1,5 @@
 // The explorer page: a board (cm-chessboard), the rules (chess.js), and the
-// server's API (/moves, /games, /game/{id}, /position/{code}, /polyglot).
+// server's API (its routes: docs/http-api.md).
 //
 // The state is a root position, the moves played from it and how many of
 // them are on the board (the cursor); the URL holds them (root: the root's

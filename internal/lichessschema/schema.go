@@ -105,12 +105,11 @@ func (v *Validator) Validate(schema string, doc []byte) error {
 }
 
 // ForTest loads the shared copies of the schemas (../shared/spec/lichess-api
-// beside the module), skipping the test like [testutil.SharedData] when
-// they are absent.
+// beside the module), skipping the test (failing it under CHESSBOOK_REQUIRE_DATA=1) when
+// they are absent ([testutil.SharedSpec]).
 func ForTest(tb testing.TB) *Validator {
 	tb.Helper()
-	data := testutil.SharedData(tb)
-	v, err := Load(filepath.Join(data, "..", "spec", "lichess-api"))
+	v, err := Load(testutil.SharedSpec(tb, "lichess-api"))
 	if err != nil {
 		tb.Fatal(err)
 	}
