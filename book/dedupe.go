@@ -4,12 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"hash"
-	"slices"
 	"sync"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/pgn"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -232,88 +230,4 @@ func (f *idFilter) mayContain(id uint64) bool {
 		}
 	}
 	return false
-}
-
-// readGame is a game a worker has read from its chunk (see worker.Game):
-// its content hash, first-seen stamp, where its coded record and moves
-// are in the chunkGames, its start position (an index in starts, -1: the
-// standard one), what it adds to each position, and what became of it.
-type readGame struct {
-	sum             [sha256.Size]byte
-	id              store.GameID // set by claimChunk
-	stamp           uint64
-	rec, recEnd     int
-	moves, movesEnd int
-	start           int32
-	white, black    int32
-	date            stats.Date
-	result          pgn.Result
-	cell            stats.Cell
-	state           gameState
-}
-
-// gameState is what became of a readGame.
-type gameState uint8
-
-const (
-	gameRead        gameState = iota // not claimed yet
-	gameDuplicate                    // a duplicate (counted)
-	gameNew                          // claimed, not in the store
-	gameMaybeStored                  // claimed, maybe in the store already
-	gameDone                         // added, or counted as not
-)
-
-// chunkGames are the games of one chunk a worker has read and not yet
-// added, with their coded records, moves and start positions (those not
-// the standard one), in buffers reused from chunk to chunk.
-type chunkGames struct {
-	games  []readGame
-	recs   []byte
-	moves  []board.Move
-	starts []board.Position
-}
-
-// maxKeptChunkBuffer is the largest record or move buffer a worker keeps
-// for its next chunk (a chunk's are a few hundred KiB; more only for a
-// huge game).
-const maxKeptChunkBuffer = 8 << 20
-
-func (c *chunkGames) reset() {
-	c.games, c.recs, c.moves, c.starts = c.games[:0], c.recs[:0], c.moves[:0], c.starts[:0]
-	if cap(c.recs) > maxKeptChunkBuffer {
-		c.recs = nil
-	}
-	if cap(c.moves)*2 > maxKeptChunkBuffer {
-		c.moves = nil
-	}
-}
-
-// pendingGame is one encoded game waiting in a unit: its id, where its
-// record is in the unit's buffer, and its first-seen stamp (0: none).
-type pendingGame struct {
-	id       store.GameID
-	off, end int
-	stamp    uint64
-}
-
-// gameBatch holds the encoded games of one unit.
-type gameBatch struct {
-	games []pendingGame
-	buf   []byte
-}
-
-func (b *gameBatch) reset() { b.games, b.buf = b.games[:0], b.buf[:0] }
-
-// sorted returns the games in id order.
-func (b *gameBatch) sorted() []pendingGame {
-	slices.SortFunc(b.games, func(x, y pendingGame) int {
-		switch {
-		case x.id < y.id:
-			return -1
-		case x.id > y.id:
-			return 1
-		}
-		return 0
-	})
-	return b.games
 }
