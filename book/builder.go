@@ -217,6 +217,7 @@ func (b *Builder) Sink(i int) ingest.Sink {
 		go b.committer()
 	})
 	w := &worker{b: b, unit: b.newUnit(), hasher: newContentHasher()}
+	w.counts.setRule(b.opts.MaxPly, b.opts.CountMode)
 	b.mu.Lock()
 	if b.opts.hook != nil {
 		w.rng = rand.New(rand.NewPCG(b.opts.hookSeed, uint64(len(b.workers))))

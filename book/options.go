@@ -25,7 +25,7 @@
 //     A position one game counted once in a flush is written as a single
 //     reference to that game (see package store) instead of statistics;
 //     Entry and Positions (lookup.go) rebuild its statistics by replaying
-//     the game with the builder's own rules (newOccurrence, setPly), and
+//     the game with the builder's own rules (counting.go), and
 //     every reader goes through them. The oracle test builds the same
 //     input with and without single references and compares every
 //     position.

@@ -109,7 +109,8 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 	if err != nil {
 		return err
 	}
-	singles := singleReplayer{st: st, maxPly: st.Meta().MaxPly, limit: -1, pHashes: pHashes, multi: multi, fn: fn, progress: progress}
+	singles := newSingleReplayer(st, -1)
+	singles.pHashes, singles.multi, singles.fn, singles.progress = pHashes, multi, fn, progress
 	complete := false // near holds every hash of a position reached by the limit
 	if limit >= 0 && minGames <= 1 {
 		// The positions of one game first: their replays, cut at the
@@ -248,7 +249,7 @@ func gamesAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64, l
 		for h := range near {
 			reached[h] = true
 		}
-		r := singleReplayer{st: st, maxPly: st.Meta().MaxPly, limit: limit}
+		r := newSingleReplayer(st, limit)
 		err := eachGameAt(ctx, st, hashes, func(id store.GameID, stamp uint64, hs []uint32) error {
 			return r.replay(id, stamp, func(h uint32) bool {
 				_, ok := slices.BinarySearch(hs, h)
@@ -270,7 +271,7 @@ func gamesAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64, l
 		hashes = wanted
 	}
 	extra := map[string]*stats.Entry{}
-	r := singleReplayer{st: st, maxPly: st.Meta().MaxPly, limit: -1}
+	r := newSingleReplayer(st, -1)
 	err := eachGameAt(ctx, st, hashes, func(id store.GameID, stamp uint64, hs []uint32) error {
 		return r.replay(id, stamp, func(h uint32) bool {
 			_, ok := slices.BinarySearch(hs, h)
@@ -375,8 +376,7 @@ func (r *singleReplayer) singlePositions(ctx context.Context, total int) error {
 
 // singleReplayer replays games for singlePositions.
 type singleReplayer struct {
-	st     *store.Store
-	maxPly int // the store's: plies recorded from the start of each game (0: all)
+	st *store.Store
 	// limit is the last ply (see plyOf) replayed, -1 for none: the
 	// positions after it are not wanted.
 	limit    int
@@ -388,9 +388,17 @@ type singleReplayer struct {
 	multi   map[uint32][]uint64
 	fn      func(pos []byte, e *stats.Entry) error
 	key     []byte
-	visits  visits
-	zobrist keys.Hasher
+	counts  countedPositions // under the store's rule
 	e       stats.Entry
+}
+
+// newSingleReplayer returns a singleReplayer of st's games that replays
+// them up to ply limit (-1: to their end).
+func newSingleReplayer(st *store.Store, limit int) *singleReplayer {
+	r := &singleReplayer{st: st, limit: limit}
+	m := st.Meta()
+	r.counts.setRule(m.MaxPly, m.CountMode)
+	return r
 }
 
 // game replays game num (id), whose single references are refs (low 32
@@ -440,31 +448,18 @@ func (r *singleReplayer) replay(id store.GameID, stamp uint64, want func(h uint3
 	if err != nil {
 		return fmt.Errorf("game %s: %w", id, err)
 	}
-	white, black, date := gameRatings(&g)
-	occ := newOccurrence(&g, id, white, black, date)
-	p := g.Start
-	r.visits.reset()
-	r.zobrist.Reset(&p)
-	for ply, mv := range g.Moves {
-		if r.maxPly > 0 && ply >= r.maxPly {
+	it := &r.counts
+	it.reset(&g.Start, g.Moves, gameCountOf(&g, id, stamp))
+	for it.next() {
+		if r.limit >= 0 && plyOf(&it.pos) > r.limit {
 			break
 		}
-		absPly := plyOf(&p)
-		if r.limit >= 0 && absPly > r.limit {
-			break
-		}
-		ph := r.zobrist.Hash(&p)
-		h := store.SingleHashOf(ph)
-		r.zobrist.Play(&p, mv)
-		if !r.visits.first(&p, ph) || !want(h) {
-			p.Play(mv)
+		h := store.SingleHashOf(it.hash)
+		if !want(h) {
 			continue
 		}
-		r.key = keys.Append(r.key[:0], &p)
-		side := p.SideToMove()
-		p.Play(mv)
-		setPly(&occ, ply, absPly, side, white, black, stamp)
-		if err := found(r.key, h, mv, &occ); err != nil {
+		r.key = keys.Append(r.key[:0], &it.pos)
+		if err := found(r.key, h, it.move, it.occurrence()); err != nil {
 			return err
 		}
 	}

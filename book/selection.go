@@ -17,7 +17,7 @@ import (
 // store keeps, for each position with a statistics record, its games by
 // (month, move, cell), a cell being a speed and a rating band (see
 // stats.History); a position kept as single references is filtered by its
-// games' tags. Both go through gameCell, and the months through
+// games' tags. Both go through gameCell (see tagsOf), and the months through
 // stats.PeriodOf of the game's date.
 
 // bandFloors are the lower bounds of lichess's rating bands (the last,
@@ -118,8 +118,8 @@ func (s Selection) KeepsGame(g *pgn.Game) bool {
 	if s.IsZero() {
 		return true
 	}
-	white, black, date := gameRatings(g)
-	return s.keeps(gameCell(g, white, black), stats.PeriodOf(date))
+	t := tagsOf(g)
+	return s.keeps(t.cell, stats.PeriodOf(t.date))
 }
 
 // keeps reports whether s selects games of cell c played in period p.

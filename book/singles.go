@@ -48,8 +48,9 @@ func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, err er
 // its hash for another position are passed over), and reports whether
 // there was one.
 func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.Occurrence)) (found bool, err error) {
+	var v visitor
 	m := st.Meta()
-	var key []byte
+	v.setRule(m.MaxPly, m.CountMode)
 	p, err := keys.Decode(pos)
 	if err != nil {
 		return false, nil // not a position: no game reaches it
@@ -64,9 +65,7 @@ func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.O
 		if err != nil {
 			return fmt.Errorf("single reference of position %x: %w", pos, err)
 		}
-		var occ stats.Occurrence
-		var mv board.Move
-		key, mv, occ, err = visit(rec, id, stamp, pos, target, m.MaxPly, key)
+		mv, occ, err := v.visit(rec, id, stamp, pos, target)
 		if err != nil {
 			return fmt.Errorf("single reference of position %x: game %s: %w", pos, id, err)
 		}
@@ -79,14 +78,19 @@ func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.O
 	return found, err
 }
 
-// visit looks for the first visit of the position with key pos (whose
-// keys.Hash is hash) in the game whose record is rec (stored as id, with
-// first-seen stamp stamp) within maxPly plies (0: all), and returns the
-// move the game played there and what it adds, as the builder counts it;
-// a zero occurrence if the game never reaches pos. It decodes the record
-// only as far as it needs, and keys only the positions with the hash. key
-// is scratch space, returned for reuse.
-func visit(rec []byte, id store.GameID, stamp uint64, pos []byte, hash uint64, maxPly int, key []byte) ([]byte, board.Move, stats.Occurrence, error) {
+// visitor finds what a game adds to one position, from its record.
+type visitor struct {
+	plyCounter
+	key []byte // scratch
+}
+
+// visit looks for the position with key pos (whose keys.Hash is hash)
+// among the positions the game whose record is rec (stored as id, with
+// first-seen stamp stamp) counts, under v's rule, and returns the move the
+// game played there and what it adds; a zero occurrence if the game never
+// counts pos. It decodes the record only as far as it needs, and keys only
+// the positions with the hash.
+func (v *visitor) visit(rec []byte, id store.GameID, stamp uint64, pos []byte, hash uint64) (board.Move, stats.Occurrence, error) {
 	var (
 		hit         bool
 		ply, absPly int
@@ -94,24 +98,26 @@ func visit(rec []byte, id store.GameID, stamp uint64, pos []byte, hash uint64, m
 		mv          board.Move
 	)
 	g, err := gamecode.DecodeGameUntil(rec, func(n int, p *board.Position, m board.Move) bool {
-		if maxPly > 0 && n >= maxPly {
+		if n == 0 {
+			v.start(p)
+		}
+		counted, over := v.take(n, p, m)
+		if over {
 			return true
 		}
-		if keys.Hash(p) != hash {
+		if !counted || v.hash != hash {
 			return false
 		}
-		key = keys.Append(key[:0], p)
-		if bytes.Equal(key, pos) {
+		v.key = keys.Append(v.key[:0], p)
+		if bytes.Equal(v.key, pos) {
 			hit, ply, absPly, side, mv = true, n, plyOf(p), p.SideToMove(), m
 			return true
 		}
 		return false
 	})
 	if err != nil || !hit {
-		return key, 0, stats.Occurrence{}, err
+		return 0, stats.Occurrence{}, err
 	}
-	white, black, date := gameRatings(&g)
-	occ := newOccurrence(&g, id, white, black, date)
-	setPly(&occ, ply, absPly, side, white, black, stamp)
-	return key, mv, occ, nil
+	count := gameCountOf(&g, id, stamp)
+	return mv, *count.at(ply, absPly, side), nil
 }

@@ -23,14 +23,12 @@ type worker struct {
 	b      *Builder
 	unit   *unit
 	hasher *contentHasher
-	occ    stats.Occurrence
 	read   chunkGames // the games of the chunk being read, not added yet
 	rng    *rand.Rand // Options.hook's (tests); nil without it
 
-	stats   Stats       // counters not yet added to the builder's
-	epKey   []byte      // scratch for addEP
-	zobrist keys.Hasher // the positions' hashes along a game
-	visits  visits
+	stats  Stats            // counters not yet added to the builder's
+	epKey  []byte           // scratch for addEP
+	counts countedPositions // the positions a game counts (see addMoves)
 }
 
 // A worker takes a chunk of input in two steps (see ingest.OrderedSink),
@@ -47,8 +45,8 @@ type worker struct {
 
 // Game implements ingest.Sink: it reads g into the chunk's games.
 func (w *worker) Game(g *pgn.Game) error {
-	white, black, date := gameRatings(g)
-	if f, drop := w.filter(g, white, black, date); drop {
+	tags := tagsOf(g)
+	if f, drop := w.filter(g, &tags); drop {
 		w.stats.Filtered[f]++
 		return nil
 	}
@@ -73,8 +71,7 @@ func (w *worker) Game(g *pgn.Game) error {
 		return nil
 	}
 	rg := readGame{sum: sum, stamp: w.seenStamp(g), rec: off, recEnd: len(c.recs),
-		moves: len(c.moves), start: -1, result: g.Result, white: int32(white), black: int32(black),
-		date: date, cell: gameCell(g, white, black)}
+		moves: len(c.moves), start: -1, result: g.Result, tags: tags}
 	c.moves = append(c.moves, g.Moves...)
 	rg.movesEnd = len(c.moves)
 	if g.FromFEN {
@@ -140,13 +137,11 @@ func (w *worker) addGame(g *readGame) error {
 	off := len(gb.buf)
 	gb.buf = append(gb.buf, c.recs[g.rec:g.recEnd]...)
 	gb.games = append(gb.games, pendingGame{id: g.id, off: off, end: len(gb.buf), stamp: g.stamp})
-	w.occ = occurrenceOf(g.result, g.cell, g.id, int(g.white), int(g.black), g.date)
-	w.occ.Local = uint32(len(gb.games) - 1)
 	start := &standardStart
 	if g.start >= 0 {
 		start = &c.starts[g.start]
 	}
-	w.addMoves(start, moves, int(g.white), int(g.black), g.stamp)
+	w.addMoves(start, moves, newGameCount(g.result, g.tags, g.id, g.stamp), uint32(len(gb.games)-1))
 	return nil
 }
 
@@ -187,43 +182,37 @@ func (w *worker) makeRoom(plies int) error {
 	return nil
 }
 
-// addMoves adds each move of a game, up to MaxPly, to the unit's table as
-// an occurrence w.occ: the game starts from start and plays moves; white
-// and black are the players' ratings and stamp the game's first-seen stamp
-// (see seenStamp). In CountGame mode a game counts
-// once per position: at its first visit, under the move it played then; a
-// later visit of the same position (a repetition) adds nothing, whatever
-// move it plays. So a position's total is the number of games that played
-// on from it. In CountOccurrence mode every visit counts.
-func (w *worker) addMoves(start *board.Position, moves []board.Move, white, black int, stamp uint64) {
+// addMoves adds the moves of a game that counts count to the unit's
+// table, one occurrence per position counted (see countedPositions): the
+// game starts from start and plays moves, and is game local of the unit's
+// games. In CountGame mode a game counts once per position: at its first
+// visit, under the move it played then; a later visit of the same position
+// (a repetition) adds nothing, whatever move it plays. So a position's
+// total is the number of games that played on from it. In CountOccurrence
+// mode every visit counts.
+func (w *worker) addMoves(start *board.Position, moves []board.Move, count gameCount, local uint32) {
 	o := &w.b.opts
-	perGame := o.CountMode == store.CountGame
-	pos := *start
-	w.visits.reset()
 	t := w.unit.t
 	if o.MaxPly > 0 && len(moves) > o.MaxPly {
 		moves = moves[:o.MaxPly]
 	}
 	// Positions are hashed, not keyed: the table keys those it must.
 	t.StartGame(start, moves)
-	w.zobrist.Reset(&pos)
-	for ply, m := range moves {
-		h := w.zobrist.Hash(&pos)
-		if !perGame || w.visits.first(&pos, h) {
-			setPly(&w.occ, ply, plyOf(&pos), pos.SideToMove(), white, black, stamp)
-			w.occ.Hash = store.SingleHashOf(h)
-			t.AddPly(ply, &w.occ)
-			w.unit.positions++
-			if pos.EPSquare() != board.NoSquare {
-				w.addEP(&pos, m)
-			}
+	it := &w.counts
+	it.reset(start, moves, count)
+	for it.next() {
+		occ := it.occurrence()
+		occ.Local = local
+		occ.Hash = store.SingleHashOf(it.hash)
+		t.AddPly(it.ply, occ)
+		w.unit.positions++
+		if it.pos.EPSquare() != board.NoSquare {
+			w.addEP(&it.pos, it.move, occ)
 		}
-		w.zobrist.Play(&pos, m)
-		pos.Play(m)
 	}
 }
 
-// addEP adds the occurrence w.occ of move m from pos, a position just
+// addEP adds the occurrence occ of move m from pos, a position just
 // after a double pawn step, to the unit's en-passant side records when
 // PolyGlot's key of pos has an en-passant file that our key drops:
 // a pawn of the side to move stands beside the pawn that stepped, but no
@@ -231,7 +220,7 @@ func (w *worker) addMoves(start *board.Position, moves []board.Move, white, blac
 // expose its king). The occurrence also stays counted under its key: the
 // side record only tells the export which share of it PolyGlot files under
 // the other key.
-func (w *worker) addEP(pos *board.Position, m board.Move) {
+func (w *worker) addEP(pos *board.Position, m board.Move, occ *stats.Occurrence) {
 	f := pos.PolyglotEPFile()
 	if f < 0 || pos.LegalEPSquare() != board.NoSquare {
 		return
@@ -240,7 +229,7 @@ func (w *worker) addEP(pos *board.Position, m board.Move) {
 		w.unit.ep = stats.NewTable(64)
 	}
 	w.epKey = keys.Append(append(w.epKey[:0], byte(f)), pos)
-	w.unit.ep.AddOccurrence(w.epKey, m, &w.occ)
+	w.unit.ep.AddOccurrence(w.epKey, m, occ)
 }
 
 // seenStamp returns g's first-seen stamp without its ply (see
@@ -256,10 +245,11 @@ func (w *worker) seenStamp(g *pgn.Game) uint64 {
 	return 0
 }
 
-// filter reports whether a game, whose players' ratings and date are
-// given, is left out, and by which filter.
-func (w *worker) filter(g *pgn.Game, white, black int, date stats.Date) (Filter, bool) {
+// filter reports whether game g, whose tags are read already, is left
+// out, and by which filter.
+func (w *worker) filter(g *pgn.Game, t *gameTags) (Filter, bool) {
 	o := &w.b.opts
+	white, black, date := t.white, t.black, t.date
 	if o.StandardStartOnly && g.FromFEN {
 		return FilterFEN, true
 	}
@@ -319,10 +309,8 @@ type readGame struct {
 	rec, recEnd     int
 	moves, movesEnd int
 	start           int32
-	white, black    int32
-	date            stats.Date
+	tags            gameTags
 	result          pgn.Result
-	cell            stats.Cell
 	state           gameState
 }
 
