@@ -6,8 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/chessbook/chessbook/book/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -118,7 +118,7 @@ func NewBuilder(st *store.Store, opts Options, workers int) *Builder {
 	if opts.MemBudget > 0 {
 		tables, commitAt = opts.MemBudget, commitRuns(opts)
 	}
-	per := int(tables / int64(workers+1) * 10 / 11 / stats.RecordBytes)
+	per := int(tables / int64(workers+1) * 10 / 11 / tally.RecordBytes)
 	per = max(per, 1024)
 	inputs := make(map[string]uint64, len(opts.Inputs))
 	for i, name := range opts.Inputs {
@@ -126,7 +126,7 @@ func NewBuilder(st *store.Store, opts Options, workers int) *Builder {
 			inputs[name] = uint64(i + 1)
 		}
 	}
-	return &Builder{st: st, opts: opts, perTable: per, unitGames: per * stats.RecordBytes / 10,
+	return &Builder{st: st, opts: opts, perTable: per, unitGames: per * tally.RecordBytes / 10,
 		commitAt: commitAt, commitGames: plan.CommitGames, distinct: newDistinctCounter(),
 		free: make(chan *unit, workers+1), full: make(chan *unit, workers+1), done: make(chan struct{}),
 		commits: make(chan []*run), committed: make(chan struct{}),
@@ -134,7 +134,7 @@ func NewBuilder(st *store.Store, opts Options, workers int) *Builder {
 }
 
 func (b *Builder) newUnit() *unit {
-	t := stats.NewTable(b.perTable)
+	t := tally.NewTable(b.perTable)
 	t.KeepHistory()
 	return &unit{t: t}
 }

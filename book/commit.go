@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/chessbook/chessbook/book/internal/tally"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -19,13 +20,13 @@ import (
 // unit is what is committed in one atomic ingestion: a table of statistics
 // and the games they come from.
 type unit struct {
-	t         *stats.Table
+	t         *tally.Table
 	games     gameBatch
 	positions int64 // (position, move) occurrences added to t
 	// ep holds the occurrences of positions with a PolyGlot-only
 	// en-passant file (see worker.addEP), keyed by that file's byte then
 	// the position key; nil until the first one.
-	ep *stats.Table
+	ep *tally.Table
 	// singles and val are writeRecords' scratch.
 	singles []uint64 // the single references of one hash: hash << 32 | the game's index in games.games
 	val     []byte

@@ -1,6 +1,7 @@
 // Package book builds the opening book from replayed games: it filters the
 // games the ingest pipeline hands over, keys every position (package keys),
-// adds each move's result, rating and date to an in-memory stats.Table per
+// adds each move's result, rating and date to an in-memory table (package
+// book/internal/tally) per
 // worker, and flushes the tables as sorted runs whenever the memory budget
 // is reached, committing them to the store in batches. Build runs a whole build into a store
 // directory (open, ingest, abort or finish, compact, close); Builder is the

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book/internal/tally"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
@@ -226,7 +227,7 @@ func (w *worker) addEP(pos *board.Position, m board.Move, occ *stats.Occurrence)
 		return
 	}
 	if w.unit.ep == nil {
-		w.unit.ep = stats.NewTable(64)
+		w.unit.ep = tally.NewTable(64)
 	}
 	w.epKey = keys.Append(append(w.epKey[:0], byte(f)), pos)
 	w.unit.ep.AddOccurrence(w.epKey, m, occ)
