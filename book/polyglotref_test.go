@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/store"
 )
@@ -17,9 +17,9 @@ import (
 // reference ref byte for byte: every entry (key, move, weight) in the same
 // order, with no position exempted. On a difference it reports the first
 // few positions that differ.
-func compareExport(t *testing.T, st *store.Store, ref string, o book.ExportOptions) {
+func compareExport(t *testing.T, st *store.Store, ref string, o export.Options) {
 	t.Helper()
-	got, es, err := book.Export(context.Background(), st, o)
+	got, es, err := export.Polyglot(context.Background(), st, o)
 	if err != nil {
 		t.Fatal(err)
 	}
