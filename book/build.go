@@ -110,17 +110,13 @@ type StoreInfo struct {
 //   - any other error: reading an input or writing the store failed (an
 //     I/O error); what was committed before stays, whole.
 func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
 	res := &BuildResult{}
-	plan, err := PlanMemory(o.Memory, workers, o.CommitRuns)
+	plan, err := o.Plan()
 	if err != nil {
 		return res, err
 	}
 	res.Plan = plan
-	workers = plan.Workers
+	workers := plan.Workers
 	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
 		debug.SetMemoryLimit(plan.GoLimit)
 		defer debug.SetMemoryLimit(math.MaxInt64)
@@ -158,6 +154,18 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 	sum.Elapsed = time.Since(start)
 	res.Summary = sum
 	return res, interrupted(ctx, runErr)
+}
+
+// Plan returns the plan of o's memory budget that Build follows:
+// PlanMemory(o.Memory, o.Workers or one per CPU, o.CommitRuns). A caller
+// that tells its user what the budget affords (fewer workers than asked
+// for, see MemoryPlan.Reduced) before the build calls it first.
+func (o *BuildOptions) Plan() (MemoryPlan, error) {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	return PlanMemory(o.Memory, workers, o.CommitRuns)
 }
 
 // ingestInto runs the pipeline on o.Inputs into b, with workers workers
