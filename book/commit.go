@@ -276,10 +276,9 @@ func (b *Builder) mergeSingles(sst *store.SSTWriter, runs []*run, seen *distinct
 	return err
 }
 
-// writeRecords writes the records of unit u to the run w (see runs.go).
+// writeRecords writes the records of unit u to the run w (see runfiles.go).
 // It stops with errAborted when Abort was called.
 func (b *Builder) writeRecords(w *runWriter, u *unit) error {
-	var kv [16]byte
 	be := binary.BigEndian
 	if u.ep != nil && u.ep.Len() > 0 {
 		err := u.ep.Flush(func(key, enc []byte) error {
@@ -289,34 +288,9 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 			return err
 		}
 	}
-	// Games are numbered in arrival order (their index in u.games.games,
-	// which single references know them by), before sorting by id.
-	var base uint64 // the number of the unit's first game
-	if b.singles() && len(u.games.games) > 0 {
-		base = b.numbers(len(u.games.games))
-		for i, g := range u.games.games {
-			be.PutUint64(kv[:8], uint64(g.id))
-			be.PutUint64(kv[8:], g.stamp)
-			var k [8]byte
-			be.PutUint64(k[:], base+uint64(i))
-			if err := w.add(secNumbers, k[:], kv[:]); err != nil {
-				return err
-			}
-		}
-	}
-	for _, g := range u.games.sorted() {
-		if b.aborted.Load() {
-			return errAborted
-		}
-		be.PutUint64(kv[:8], uint64(g.id))
-		if err := w.add(secGames, kv[:8], u.games.buf[g.off:g.end]); err != nil {
-			return err
-		}
-	}
-	if b.opts.CountMode == store.CountOccurrence { // the only builds with stamps
-		if err := writeOrder(w, u.games.games); err != nil {
-			return err
-		}
+	base, err := b.writeGames(w, &u.games)
+	if err != nil {
+		return err
 	}
 	// Single references come in hash order: each is written at once, but
 	// those of one hash (when hashes collide) together, by game.
@@ -347,7 +321,7 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 			return nil
 		}
 	}
-	err := u.t.FlushSplit(func(key []byte, h uint32, enc, hist []byte) error {
+	err = u.t.FlushSplit(func(key []byte, h uint32, enc, hist []byte) error {
 		if b.aborted.Load() {
 			return errAborted
 		}
@@ -370,6 +344,46 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 		return errAborted
 	}
 	return nil
+}
+
+// writeGames writes what the store keeps of each game of games to the
+// run w: its record under its id (secGames), and the game numbers that
+// single references know the games by (secNumbers, numbered in arrival
+// order, their index in games.games) and the game order index of -count
+// occurrence builds (secOrder), which it sorts games by. Every record a
+// stored game has is written here, and committed with the statistics the
+// game adds. It returns the number of the first game (0 without single
+// references). It stops with errAborted when Abort was called.
+func (b *Builder) writeGames(w *runWriter, games *gameBatch) (base uint64, err error) {
+	var kv [16]byte
+	be := binary.BigEndian
+	if b.singles() && len(games.games) > 0 {
+		base = b.numbers(len(games.games))
+		for i, g := range games.games {
+			be.PutUint64(kv[:8], uint64(g.id))
+			be.PutUint64(kv[8:], g.stamp)
+			var k [8]byte
+			be.PutUint64(k[:], base+uint64(i))
+			if err := w.add(secNumbers, k[:], kv[:]); err != nil {
+				return 0, err
+			}
+		}
+	}
+	for _, g := range games.sorted() {
+		if b.aborted.Load() {
+			return 0, errAborted
+		}
+		be.PutUint64(kv[:8], uint64(g.id))
+		if err := w.add(secGames, kv[:8], games.buf[g.off:g.end]); err != nil {
+			return 0, err
+		}
+	}
+	if b.opts.CountMode == store.CountOccurrence { // the only builds with stamps
+		if err := writeOrder(w, games.games); err != nil {
+			return 0, err
+		}
+	}
+	return base, nil
 }
 
 // numbers hands out n game numbers (see store.SSTWriter.SetGameNumber)

@@ -139,7 +139,7 @@ type Options struct {
 	// hookPoint: by each worker, with its own random source (seeded from
 	// hookSeed and the worker's number), and by the committer, with nil.
 	// It is the tests' way to shuffle the workers' scheduling and to kill
-	// a build at chosen points (see hooks_test.go).
+	// a build at chosen points (see export_test.go).
 	hook     func(hookPoint, *rand.Rand)
 	hookSeed uint64
 }
