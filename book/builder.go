@@ -39,14 +39,14 @@ type Stats struct {
 	Duplicates int64 // games already in the store or earlier in the input
 	// Uncommitted counts games that were accepted but whose write to the
 	// store failed (or was dropped after an earlier failure): the build
-	// failed, and a re-run adds them.
+	// failed, and running the build again adds them.
 	Uncommitted int64
 	Unstorable  int64             // games the game codec refused (a bug; see Errors)
 	Filtered    [numFilters]int64 // games left out, by filter
 	Positions   int64             // (position, move) occurrences added
 	Distinct    int64             // distinct positions added, estimated (about 1% error)
 	Flushes     int64             // sorted runs written
-	Commits     int64             // atomic ingestions of runs into the store
+	Commits     int64             // commits: sorted runs merged into the store atomically
 	// Errors holds the first few reasons games could not be stored.
 	Errors []string
 }
@@ -243,13 +243,13 @@ func (b *Builder) Abort() { b.aborted.Store(true) }
 // Finish flushes what every worker still holds (unless Abort was called).
 // Call it once, after the pipeline has returned.
 func (b *Builder) Finish() error {
-	// The flusher drains what was handed over during the run while the
+	// The flusher drains what was handed over during the build while the
 	// workers' last tables are written in parallel: nothing else is left
 	// to overlap with. Then every run still pending is committed.
 	var wg sync.WaitGroup
 	errs := make([]error, len(b.workers))
 	for i, w := range b.workers {
-		// Games read but never claimed or added: the run stopped before
+		// Games read but never claimed or added: the pipeline stopped before
 		// their chunk's turn (see worker.Unordered).
 		w.dropRead(w.read.games)
 		w.read.reset()

@@ -165,12 +165,12 @@ func (b *Builder) commit(runs []*run) error {
 		}
 		sst.AddGames(games)
 		if b.opts.hook != nil {
-			b.opts.hook(hookIngest, nil)
+			b.opts.hook(hookCommit, nil)
 		}
 		err = sst.IngestWith(ssts[1], ssts[2])
 		committed = err == nil
 		if committed && b.opts.hook != nil {
-			b.opts.hook(hookIngested, nil)
+			b.opts.hook(hookCommitted, nil)
 		}
 	}
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 // in two dumps with different annotations is one game.
 //
 // The id is the first 8 bytes of the SHA-256 of that content: stable across
-// runs, machines and versions. Two different games share an id with
+// builds, machines and versions. Two different games share an id with
 // probability about n²/2⁶⁵ (3e-4 for 100 million games); the second of
 // them would then be taken for a duplicate.
 
@@ -86,9 +86,9 @@ func (c *contentHasher) idOf(sum [sha256.Size]byte, k uint32) store.GameID {
 	return store.GameID(id)
 }
 
-// dedupe tracks the games of this run that are not yet in the store, and
+// dedupe tracks the games of this build that are not yet in the store, and
 // which ids may be in the store: every game the store held when the build
-// began may be (storeHadGames), and so may the games this run committed
+// began may be (storeHadGames), and so may the games this build committed
 // (committed, a Bloom filter). An id that is neither is not in the store,
 // and a build can skip the store lookup for it: a fresh build then makes
 // no lookup at all but for the filter's rare false positives. (A store has
@@ -96,9 +96,9 @@ func (c *contentHasher) idOf(sum [sha256.Size]byte, k uint32) store.GameID {
 type dedupe struct {
 	mu            sync.Mutex
 	pending       map[store.GameID]struct{}
-	copies        map[[sha256.Size]byte]uint32 // -keep-duplicates: copies seen in this run
+	copies        map[[sha256.Size]byte]uint32 // -keep-duplicates: copies seen in this build
 	storeHadGames bool
-	committed     idFilter
+	committed     idBloom
 }
 
 func newDedupe(keep, storeHadGames bool) *dedupe {
@@ -114,14 +114,14 @@ func newDedupe(keep, storeHadGames bool) *dedupe {
 // order (see ingest.OrderedSink), so that these decisions follow the
 // input, whatever the scheduling of the workers. With -keep-duplicates a
 // game's id is its content's hash with its copy number, its place among
-// the copies of that content in this run's input (the first is copy 0,
+// the copies of that content in this build's input (the first is copy 0,
 // whose id is the content hash alone); otherwise every copy has the
 // content hash as id, and the first copy in input order is the one
 // claimed: the one stored, with its tags and first-seen stamp. A game
 // claimed is pending (gameNew, or gameMaybeStored when the store may
 // hold it already: the caller asks the store); one whose id is pending
 // already is a duplicate. claimChunk returns the number of duplicates.
-// A re-run of the same inputs numbers the copies the same way, so it
+// The same build run again numbers the copies the same way, so it
 // finds every game it stored already, whatever was committed before a
 // crash. h is the calling worker's hasher.
 func (d *dedupe) claimChunk(h *contentHasher, games []readGame) (dups int) {
@@ -181,12 +181,12 @@ func (d *dedupe) release(ids []pendingGame, committed bool) {
 	}
 }
 
-// idFilter is a Bloom filter of game ids that grows with what it holds:
+// idBloom is a Bloom filter of game ids that grows with what it holds:
 // a chain of blocks of 2^23 bits (1 MiB), each taking up to filterBlockIDs
 // ids at about 1% false positives (10 bits and 7 probes per id). Ids are
 // hashes already, so the probes come from the id's own bits. A build of
 // 100 million games holds about 120 MiB of filter; the zero value is empty.
-type idFilter struct {
+type idBloom struct {
 	blocks [][]uint64 // the last one is being filled
 	n      int        // ids in the last block
 }
@@ -198,7 +198,7 @@ const (
 )
 
 // add adds id.
-func (f *idFilter) add(id uint64) {
+func (f *idBloom) add(id uint64) {
 	if len(f.blocks) == 0 || f.n == filterBlockIDs {
 		f.blocks = append(f.blocks, make([]uint64, filterBlockBits/64))
 		f.n = 0
@@ -214,7 +214,7 @@ func (f *idFilter) add(id uint64) {
 
 // mayContain reports whether id may have been added; false means it was
 // not.
-func (f *idFilter) mayContain(id uint64) bool {
+func (f *idBloom) mayContain(id uint64) bool {
 	h1, h2 := uint32(id), uint32(id>>32)|1
 	for _, b := range f.blocks {
 		in := true

@@ -16,10 +16,10 @@ type HookPoint = hookPoint
 
 // The hook points.
 const (
-	HookRead     = hookRead     // a worker is about to read a game
-	HookAdd      = hookAdd      // a worker is about to add a game it claimed
-	HookIngest   = hookIngest   // the committer is about to ingest a commit
-	HookIngested = hookIngested // the committer has ingested a commit
+	HookRead      = hookRead      // a worker is about to read a game
+	HookAdd       = hookAdd       // a worker is about to add a game it claimed
+	HookCommit    = hookCommit    // the committer is about to commit
+	HookCommitted = hookCommitted // the committer has committed
 )
 
 // WithHook returns o set to call fn at each hook point of the build: the
@@ -38,10 +38,10 @@ func (p hookPoint) String() string {
 		return "read"
 	case hookAdd:
 		return "add"
-	case hookIngest:
-		return "ingest"
-	case hookIngested:
-		return "ingested"
+	case hookCommit:
+		return "commit"
+	case hookCommitted:
+		return "committed"
 	}
 	return "hook?"
 }

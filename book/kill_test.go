@@ -107,9 +107,9 @@ func TestKilledBuildsEqualMakeBook(t *testing.T) {
 					s.KillPoint, s.KillAt = book.HookAdd, 1+rng.Int64N(stored)
 					switch rng.IntN(4) {
 					case 0:
-						s.KillPoint, s.KillAt = book.HookIngest, 1+rng.Int64N(commits)
+						s.KillPoint, s.KillAt = book.HookCommit, 1+rng.Int64N(commits)
 					case 1:
-						s.KillPoint, s.KillAt = book.HookIngested, 1+rng.Int64N(commits)
+						s.KillPoint, s.KillAt = book.HookCommitted, 1+rng.Int64N(commits)
 					}
 					killed := runKilled(t, s)
 					log = append(log, fmt.Sprintf("%s #%d: killed %v", s.KillPoint, s.KillAt, killed))

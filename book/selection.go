@@ -138,9 +138,9 @@ func (s Selection) keeps(c stats.Cell, p stats.Period) bool {
 	return true
 }
 
-// FilteredMove is what the games a Selection keeps played from a position:
+// SelectedMove is what the games a Selection keeps played from a position:
 // one move's results and movers' ratings.
-type FilteredMove struct {
+type SelectedMove struct {
 	Move board.Move
 	stats.CellStats
 }
@@ -151,12 +151,12 @@ type PeriodGames struct {
 	stats.CellStats
 }
 
-// Filtered returns what the games that sel keeps played from the position
+// Selected returns what the games that sel keeps played from the position
 // with key pos: by move, in move order, and by month, in month order (the
 // lichess explorer's history). It reads the position's history (see
 // stats.History) and the tags of the games kept as single references to
 // it. found is false when the store knows nothing of the position.
-func Filtered(st *store.Store, pos []byte, sel Selection) (moves []FilteredMove, months []PeriodGames, found bool, err error) {
+func Selected(st *store.Store, pos []byte, sel Selection) (moves []SelectedMove, months []PeriodGames, found bool, err error) {
 	byMove := map[board.Move]*stats.CellStats{}
 	byPeriod := map[stats.Period]*stats.CellStats{}
 	add := func(m board.Move, p stats.Period, s *stats.CellStats) {
@@ -189,7 +189,7 @@ func Filtered(st *store.Store, pos []byte, sel Selection) (moves []FilteredMove,
 		return nil, nil, false, err
 	}
 	for _, mv := range slices.Sorted(maps.Keys(byMove)) {
-		moves = append(moves, FilteredMove{Move: mv, CellStats: *byMove[mv]})
+		moves = append(moves, SelectedMove{Move: mv, CellStats: *byMove[mv]})
 	}
 	for _, p := range slices.Sorted(maps.Keys(byPeriod)) {
 		months = append(months, PeriodGames{Period: p, CellStats: *byPeriod[p]})

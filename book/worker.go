@@ -41,7 +41,7 @@ type worker struct {
 // each game's id and whether it is a duplicate (dedupe.claimChunk): of
 // the copies of a content in the input the first is the one stored,
 // with its tags and first-seen stamp, and with -keep-duplicates copy k in
-// input order always gets the same id, in any run. Unordered then adds
+// input order always gets the same id, in any build. Unordered then adds
 // the games claimed to the worker's unit, in parallel with the others.
 
 // Game implements ingest.Sink: it reads g into the chunk's games.
