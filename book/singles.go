@@ -13,10 +13,10 @@ import (
 
 // A store keeps a position reached by a single game as a single reference
 // to that game rather than as a statistics record (see
-// store.SSTWriter.MergeSingles):
-// the position's statistics are what the game adds to it, which the
-// functions here rebuild by replaying the game with the builder's rules.
-// Every reader of positions goes through Entry or Positions.
+// store.SSTWriter.MergeSingles): the position's statistics are what the
+// game adds to it, which the functions here rebuild by replaying the game
+// under the counting rule (counting.go). Every reader of positions goes
+// through Entry, Selected or Positions.
 
 // Entry returns the statistics of the position with key pos: its
 // statistics record merged with the contribution of every game kept as a
