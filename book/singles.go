@@ -51,6 +51,10 @@ func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.O
 	var v visitor
 	m := st.Meta()
 	v.setRule(m.MaxPly, m.CountMode)
+	// The first ply at which a game reaches pos is counted in either
+	// count mode (it is pos's first visit), and visit looks for no other:
+	// it need not tell first visits from repetitions.
+	v.perGame = false
 	p, err := keys.Decode(pos)
 	if err != nil {
 		return false, nil // not a position: no game reaches it

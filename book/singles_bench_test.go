@@ -42,3 +42,28 @@ func BenchmarkEntrySingles(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPositions lists every position of the world champions' store
+// with its statistics (most of them found by replaying the games their
+// single references name).
+func BenchmarkPositions(b *testing.B) {
+	dir := b.TempDir() + "/db"
+	if _, err := book.Build(context.Background(), book.BuildOptions{Options: book.Options{Inputs: []string{"../testdata/champions500.pgn"}}, Dir: dir}); err != nil {
+		b.Fatal(err)
+	}
+	st, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for b.Loop() {
+		err := book.Positions(context.Background(), st, 0, func([]byte, *stats.Entry) error { n++; return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "positions/op")
+}
