@@ -27,7 +27,9 @@ import (
 //   - which plies count (plyCounter): those before Options.MaxPly, from
 //     the game's start; with store.CountGame only the first visit of each
 //     position (visits), under the move played then, with
-//     store.CountOccurrence every visit;
+//     store.CountOccurrence every visit (a reader that looks for one
+//     position, visitor.visit, stops at its first visit, which either
+//     mode counts);
 //   - countedPositions walks a game's moves under that rule, one counted
 //     position at a time (allocation-free once its buffers have grown).
 
