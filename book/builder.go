@@ -14,6 +14,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
@@ -118,9 +119,10 @@ type unit struct {
 	// en-passant file (see worker.addEP), keyed by that file's byte then
 	// the position key; nil until the first one.
 	ep *stats.Table
-	// singles and val are writeRecords' scratch.
+	// singles, val and index are writeRecords' scratch.
 	singles []uint64 // the single references of one hash: hash << 32 | the game's index in games.games
 	val     []byte
+	index   gamedb.Batch // the game index records of the unit's games
 }
 
 // NewBuilder returns a Builder writing to st, which must have been opened
@@ -296,9 +298,10 @@ func (b *Builder) commit(runs []*run) error {
 	if b.err() != nil || b.aborted.Load() {
 		return nil // the build is failing or interrupted: drop the rest
 	}
-	// Three writers, filled in parallel, their key ranges apart: the
-	// single references, the histories, and everything else.
-	var ssts [3]*store.SSTWriter
+	// Four writers, filled in parallel, their key ranges apart: the
+	// single references, the histories, the game index, and everything
+	// else.
+	var ssts [4]*store.SSTWriter
 	closeAll := func() {
 		for _, w := range ssts {
 			if w != nil {
@@ -316,9 +319,9 @@ func (b *Builder) commit(runs []*run) error {
 	}
 	sst := ssts[0]
 	seen, refsSeen := newDistinctCounter(), newDistinctCounter()
-	var errs [3]error
+	var errs [4]error
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(3)
 	go func() {
 		defer wg.Done()
 		errs[1] = b.mergeSingles(ssts[1], runs, refsSeen)
@@ -330,6 +333,12 @@ func (b *Builder) commit(runs []*run) error {
 				return errAborted
 			}
 			return ssts[2].MergeHistory(k, v)
+		})
+	}()
+	go func() {
+		defer wg.Done()
+		errs[3] = mergeSection(b.st, runs, secIndex, gamedb.Combine, func(k, v []byte) error {
+			return gamedb.Put(ssts[3], k, v)
 		})
 	}()
 	errs[0] = b.mergeRuns(sst, runs, seen)
@@ -350,10 +359,15 @@ func (b *Builder) commit(runs []*run) error {
 			games += uint64(len(r.games))
 		}
 		sst.AddGames(games)
+		// The index covers every game after this commit when it did
+		// before (an empty store's does).
+		if m := b.st.Meta(); m.GameIndex == gamedb.Version || m.Games == 0 {
+			sst.SetGameIndex(gamedb.Version)
+		}
 		if b.opts.hook != nil {
 			b.opts.hook(hookIngest, nil)
 		}
-		err = sst.IngestWith(ssts[1], ssts[2])
+		err = sst.IngestWith(ssts[1], ssts[2], ssts[3])
 		committed = err == nil
 		if committed && b.opts.hook != nil {
 			b.opts.hook(hookIngested, nil)
@@ -476,9 +490,11 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 		}
 	}
 	// Games are numbered in arrival order (their index in u.games.games,
-	// which single references know them by), before sorting by id.
+	// which single references know them by), before sorting by id; the
+	// game index knows them by number too.
 	var base uint64 // the number of the unit's first game
-	if b.singles() && len(u.games.games) > 0 {
+	u.index.Reset()
+	if len(u.games.games) > 0 {
 		base = b.numbers(len(u.games.games))
 		for i, g := range u.games.games {
 			be.PutUint64(kv[:8], uint64(g.id))
@@ -487,6 +503,9 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 			be.PutUint64(k[:], base+uint64(i))
 			if err := w.add(secNumbers, k[:], kv[:]); err != nil {
 				return err
+			}
+			if err := u.index.Add(base+uint64(i), u.games.buf[g.end:g.entEnd]); err != nil {
+				return fmt.Errorf("game %s: %w", g.id, err)
 			}
 		}
 	}
@@ -504,6 +523,11 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 			return err
 		}
 	}
+	err := u.index.Records(func(k, v []byte) error { return w.add(secIndex, k, v) })
+	u.index.Reset()
+	if err != nil {
+		return err
+	}
 	// Single references come in hash order: each is written at once, but
 	// those of one hash (when hashes collide) together, by game.
 	var single func(h, local uint32) error
@@ -520,7 +544,7 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 		group = group[:0]
 		return nil
 	}
-	if base != 0 {
+	if base != 0 && b.singles() {
 		w.setBase(base)
 		single = func(h, local uint32) error {
 			x := uint64(h)<<32 | uint64(local)
@@ -533,7 +557,7 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 			return nil
 		}
 	}
-	err := u.t.FlushSplit(func(key []byte, h uint32, enc, hist []byte) error {
+	err = u.t.FlushSplit(func(key []byte, h uint32, enc, hist []byte) error {
 		if b.aborted.Load() {
 			return errAborted
 		}
@@ -677,8 +701,9 @@ type worker struct {
 	unit   *unit
 	hasher *contentHasher
 	occ    stats.Occurrence
-	read   chunkGames // the games of the chunk being read, not added yet
-	rng    *rand.Rand // Options.hook's (tests); nil without it
+	moveIx gamecode.MoveIndexer // scratch for the game index entries
+	read   chunkGames           // the games of the chunk being read, not added yet
+	rng    *rand.Rand           // Options.hook's (tests); nil without it
 
 	stats   Stats       // counters not yet added to the builder's
 	epKey   []byte      // scratch for addEP
@@ -725,9 +750,12 @@ func (w *worker) Game(g *pgn.Game) error {
 		}
 		return nil
 	}
-	rg := readGame{sum: sum, stamp: w.seenStamp(g), rec: off, recEnd: len(c.recs),
+	cell := gameCell(g, white, black)
+	recEnd := len(c.recs)
+	c.recs = gamedb.AppendEntry(c.recs, g, gamedb.Facts{WhiteElo: white, BlackElo: black, Date: date, Cell: cell}, &w.moveIx)
+	rg := readGame{sum: sum, stamp: w.seenStamp(g), rec: off, recEnd: recEnd, entEnd: len(c.recs),
 		moves: len(c.moves), start: -1, result: g.Result, white: int32(white), black: int32(black),
-		date: date, cell: gameCell(g, white, black)}
+		date: date, cell: cell}
 	c.moves = append(c.moves, g.Moves...)
 	rg.movesEnd = len(c.moves)
 	if g.FromFEN {
@@ -791,8 +819,8 @@ func (w *worker) addGame(g *readGame) error {
 	}
 	gb := &w.unit.games
 	off := len(gb.buf)
-	gb.buf = append(gb.buf, c.recs[g.rec:g.recEnd]...)
-	gb.games = append(gb.games, pendingGame{id: g.id, off: off, end: len(gb.buf), stamp: g.stamp})
+	gb.buf = append(gb.buf, c.recs[g.rec:g.entEnd]...)
+	gb.games = append(gb.games, pendingGame{id: g.id, off: off, end: off + g.recEnd - g.rec, entEnd: len(gb.buf), stamp: g.stamp})
 	w.occ = occurrenceOf(g.result, g.cell, g.id, int(g.white), int(g.black), g.date)
 	w.occ.Local = uint32(len(gb.games) - 1)
 	start := &standardStart

@@ -235,14 +235,16 @@ func (f *idFilter) mayContain(id uint64) bool {
 }
 
 // readGame is a game a worker has read from its chunk (see worker.Game):
-// its content hash, first-seen stamp, where its coded record and moves
-// are in the chunkGames, its start position (an index in starts, -1: the
+// its content hash, first-seen stamp, where its coded record, its game
+// index entry (gamedb.AppendEntry, after the record) and moves are in the
+// chunkGames, its start position (an index in starts, -1: the
 // standard one), what it adds to each position, and what became of it.
 type readGame struct {
 	sum             [sha256.Size]byte
 	id              store.GameID // set by claimChunk
 	stamp           uint64
 	rec, recEnd     int
+	entEnd          int // the index entry is recs[recEnd:entEnd]
 	moves, movesEnd int
 	start           int32
 	white, black    int32
@@ -289,10 +291,12 @@ func (c *chunkGames) reset() {
 }
 
 // pendingGame is one encoded game waiting in a unit: its id, where its
-// record is in the unit's buffer, and its first-seen stamp (0: none).
+// record and then its game index entry are in the unit's buffer, and its
+// first-seen stamp (0: none).
 type pendingGame struct {
 	id       store.GameID
 	off, end int
+	entEnd   int // the index entry is buf[end:entEnd]
 	stamp    uint64
 }
 
