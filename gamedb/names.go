@@ -1,6 +1,8 @@
 package gamedb
 
 import (
+	"bytes"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -90,15 +92,11 @@ func cutUTF8(b []byte, n int) int {
 	return n
 }
 
-// trimRaw returns a tag value as the index spells it: without spaces
-// around it, cut to maxNameBytes.
+// trimRaw returns a tag value as the index spells it: without white
+// space around it (Unicode's, a no-break space included), cut to
+// maxNameBytes.
 func trimRaw(v []byte) []byte {
-	for len(v) > 0 && (v[0] == ' ' || v[0] == '\t') {
-		v = v[1:]
-	}
-	for len(v) > 0 && (v[len(v)-1] == ' ' || v[len(v)-1] == '\t') {
-		v = v[:len(v)-1]
-	}
+	v = bytes.TrimSpace(v)
 	return v[:cutUTF8(v, maxNameBytes)]
 }
 
@@ -125,27 +123,23 @@ func siteName(v []byte) []byte {
 	return v
 }
 
-// EditDistance returns the Levenshtein distance between a and b, counted
-// in bytes (normalized names are mostly ASCII).
-func EditDistance(a, b string) int {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
+// MatchDistance returns the least edit distance between text and a part
+// of name (any run of its bytes): 0 when name contains text, 1 when it
+// contains text with one letter wrong, missing or extra, and so on. It
+// ranks the names to suggest for a text no name contains.
+func MatchDistance(text, name string) int {
+	prev := make([]int, len(name)+1) // a match may start anywhere: row 0 is zeros
+	cur := make([]int, len(name)+1)
+	for i := 1; i <= len(text); i++ {
 		cur[0] = i
-		for j := 1; j <= len(b); j++ {
+		for j := 1; j <= len(name); j++ {
 			cost := 1
-			if a[i-1] == b[j-1] {
+			if text[i-1] == name[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return slices.Min(prev)
 }

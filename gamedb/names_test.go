@@ -55,16 +55,14 @@ func TestSiteName(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
+func TestMatchDistance(t *testing.T) {
 	for _, c := range []struct {
-		a, b string
-		want int
-	}{{"", "", 0}, {"anand", "anandv", 1}, {"carlsn", "carlsen", 1}, {"kitten", "sitting", 3}, {"abc", "", 3}} {
-		if got := EditDistance(c.a, c.b); got != c.want {
-			t.Errorf("EditDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
-		}
-		if got := EditDistance(c.b, c.a); got != c.want {
-			t.Errorf("EditDistance(%q, %q) = %d, want %d", c.b, c.a, got, c.want)
+		text, name string
+		want       int
+	}{{"carlsen", "carlsenm", 0}, {"carlsn", "carlsenm", 1}, {"stenitz", "steinitzwilliam", 1}, {"anand", "anandv", 0},
+		{"xyz", "anand", 3}, {"", "anand", 0}, {"anandd", "anandv", 1}} {
+		if got := MatchDistance(c.text, c.name); got != c.want {
+			t.Errorf("MatchDistance(%q, %q) = %d, want %d", c.text, c.name, got, c.want)
 		}
 	}
 }

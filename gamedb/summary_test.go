@@ -38,8 +38,8 @@ func readGames(tb testing.TB, path string) []*pgn.Game {
 
 type sinkFunc func(*pgn.Game) error
 
-func (f sinkFunc) Game(g *pgn.Game) error   { return f(g) }
-func (sinkFunc) Skip(*ingest.GameError) {}
+func (f sinkFunc) Game(g *pgn.Game) error { return f(g) }
+func (sinkFunc) Skip(*ingest.GameError)   {}
 
 // TestSummaryRoundTrip: a summary of every game of the champions sample
 // decodes to what was coded, and its moves walk back to the game's first
