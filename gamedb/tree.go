@@ -174,6 +174,26 @@ func (g GameRef) MarshalJSON() ([]byte, error) {
 	return json.Marshal(j)
 }
 
+// UnmarshalJSON decodes the form MarshalJSON writes (Num, Move, Speed and
+// Casual are not in it).
+func (g *GameRef) UnmarshalJSON(b []byte) error {
+	var j gameRefJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	id, err := store.ParseGameID(j.ID)
+	if err != nil {
+		return err
+	}
+	*g = GameRef{ID: id, White: j.White, Black: j.Black, WhiteElo: j.WhiteElo, BlackElo: j.BlackElo,
+		Result: pgn.ParseResult([]byte(j.Result)), Date: stats.ParseDate(j.Date), Event: j.Event, Site: j.Site,
+		ECO: j.ECO, Opening: j.Opening, Plies: j.Plies, Ply: -1, Speed: 15}
+	if j.Ply != nil {
+		g.Ply = *j.Ply
+	}
+	return nil
+}
+
 // treeGame is a game found in a tree, for its move's row and the recent
 // games.
 type treeGame struct {
