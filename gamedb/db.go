@@ -80,10 +80,8 @@ const (
 func (db *DB) Names(ctx context.Context, kind NameKind, text string, limit int) ([]Name, error) {
 	want := []byte(Normalize(text))
 	var out []Name
-	err := db.eachName(ctx, kind, func(norm, raw []byte, t []uint64) error {
-		if bytes.Contains(norm, want) {
-			out = append(out, makeName(kind, norm, raw, t))
-		}
+	err := db.eachName(ctx, kind, func(norm []byte) bool { return bytes.Contains(norm, want) }, func(norm, raw []byte, t []uint64) error {
+		out = append(out, makeName(kind, norm, raw, t))
 		return nil
 	})
 	if err != nil {
@@ -106,7 +104,7 @@ func (db *DB) Suggest(ctx context.Context, kind NameKind, text string, n int) ([
 		d int
 	}
 	var all []scored
-	err := db.eachName(ctx, kind, func(norm, raw []byte, t []uint64) error {
+	err := db.eachName(ctx, kind, nil, func(norm, raw []byte, t []uint64) error {
 		all = append(all, scored{makeName(kind, norm, raw, t), MatchDistance(want, string(norm))})
 		return nil
 	})
@@ -151,9 +149,11 @@ func sortNames(ns []Name) {
 	})
 }
 
-// eachName calls fn with every dictionary record of kind: normalized
-// name, raw spelling and tally values (valid during the call only).
-func (db *DB) eachName(ctx context.Context, kind NameKind, fn func(norm, raw []byte, t []uint64) error) error {
+// eachName calls fn with every dictionary record of kind whose
+// normalized name keep (nil: all) keeps: normalized name, raw spelling
+// and tally values (nil when fn is nil: only keep is called), valid
+// during the call only.
+func (db *DB) eachName(ctx context.Context, kind NameKind, keep func(norm []byte) bool, fn func(norm, raw []byte, t []uint64) error) error {
 	if kind != kindPlayerDict && kind != kindEventDict && kind != kindSiteDict {
 		return fmt.Errorf("gamedb: unknown kind of names %q", kind)
 	}
@@ -176,6 +176,9 @@ func (db *DB) eachName(ctx context.Context, kind NameKind, fn func(norm, raw []b
 		if err != nil {
 			return err
 		}
+		if keep != nil && !keep(norm) || fn == nil {
+			continue
+		}
 		v, err := it.Value()
 		if err != nil {
 			return err
@@ -195,12 +198,12 @@ func (db *DB) eachName(ctx context.Context, kind NameKind, fn func(norm, raw []b
 func (db *DB) matchingNorms(ctx context.Context, kind NameKind, text string) ([]string, error) {
 	want := []byte(Normalize(text))
 	var out []string
-	err := db.eachName(ctx, kind, func(norm, _ []byte, _ []uint64) error {
+	err := db.eachName(ctx, kind, func(norm []byte) bool {
 		if bytes.Contains(norm, want) && (len(out) == 0 || out[len(out)-1] != string(norm)) {
 			out = append(out, string(norm))
 		}
-		return nil
-	})
+		return false
+	}, nil)
 	return out, err
 }
 
