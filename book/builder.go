@@ -741,7 +741,9 @@ func (w *worker) Game(g *pgn.Game) error {
 	c := &w.read
 	off := len(c.recs)
 	var err error
-	c.recs, err = gamecode.AppendGameCoded(c.recs, g, w.b.opts.GameCoding)
+	var nums [gamedb.SummaryPlies]gamecode.MoveNumber // the record's coding numbers the moves: the index entry takes them
+	var numbered int
+	c.recs, numbered, err = gamecode.AppendGameCodedNumbered(c.recs, g, w.b.opts.GameCoding, nums[:])
 	if err != nil {
 		c.recs = c.recs[:off]
 		w.stats.Unstorable++
@@ -752,7 +754,7 @@ func (w *worker) Game(g *pgn.Game) error {
 	}
 	cell := gameCell(g, white, black)
 	recEnd := len(c.recs)
-	c.recs = gamedb.AppendEntry(c.recs, g, gamedb.Facts{WhiteElo: white, BlackElo: black, Date: date, Cell: cell}, &w.moveIx)
+	c.recs = gamedb.AppendEntry(c.recs, g, gamedb.Facts{WhiteElo: white, BlackElo: black, Date: date, Cell: cell, Moves: nums[:numbered]}, &w.moveIx)
 	rg := readGame{sum: sum, stamp: w.seenStamp(g), rec: off, recEnd: recEnd, entEnd: len(c.recs),
 		moves: len(c.moves), start: -1, result: g.Result, white: int32(white), black: int32(black),
 		date: date, cell: cell}

@@ -13,6 +13,10 @@ type MoveIndexer struct {
 	ix indexer
 }
 
+// MoveNumber is a move's number I among the N legal moves of its
+// position (N is at most 218).
+type MoveNumber struct{ I, N uint8 }
+
 // Number returns the number of move m among the legal moves of p, or -1
 // when m is not legal in p, and the number of legal moves of p.
 func (x *MoveIndexer) Number(p *board.Position, m board.Move) (i, n int) {

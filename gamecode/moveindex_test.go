@@ -25,6 +25,25 @@ func TestMoveIndexer(t *testing.T) {
 			p.Play(m)
 		}
 	}
+	// The coding gives the same numbers, and the same record.
+	for _, g := range readGames(t, "../testdata/champions500.pgn")[:50] {
+		var nums [30]MoveNumber
+		rec, k, err := AppendGameCodedNumbered(nil, g, Indexed, nums[:])
+		plain, _ := AppendGameCoded(nil, g, Indexed)
+		if err != nil || k != min(30, len(g.Moves)) || string(rec) != string(plain) {
+			t.Fatalf("game at line %d: %d numbers, %v, same record %v", g.Line, k, err, string(rec) == string(plain))
+		}
+		p := g.Start
+		for ply, m := range g.Moves[:k] {
+			if i, n := x.Number(&p, m); int(nums[ply].I) != i || int(nums[ply].N) != n {
+				t.Fatalf("game at line %d, ply %d: coded %+v, numbered %d of %d", g.Line, ply, nums[ply], i, n)
+			}
+			p.Play(m)
+		}
+		if _, k, _ := AppendGameCodedNumbered(nil, g, Ranked, nums[:]); k != 0 {
+			t.Errorf("the ranked coding gave %d numbers", k)
+		}
+	}
 	p := board.StartPosition()
 	if i, n := x.Number(&p, board.NewMove(board.E2, board.E5)); i != -1 || n != 20 {
 		t.Errorf("e2e5 from the start: %d of %d, want -1 of 20", i, n)

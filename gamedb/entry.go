@@ -27,6 +27,11 @@ type Facts struct {
 	WhiteElo, BlackElo int        // 0: unknown
 	Date               stats.Date // 0: unknown
 	Cell               stats.Cell // speed and rating band
+	// Moves, when the writer has them, are the numbers of the game's
+	// first moves among the legal moves of their positions, which coding
+	// the game record gives (gamecode.AppendGameCodedNumbered): the
+	// entry uses them when they cover its first SummaryPlies plies.
+	Moves []gamecode.MoveNumber
 }
 
 // names of an entry, in this order.
@@ -53,9 +58,15 @@ func AppendEntry(dst []byte, g *pgn.Game, f Facts, ix *gamecode.MoveIndexer) []b
 	raws := [numNames][]byte{trimRaw(g.Tag("White")), trimRaw(g.Tag("Black")), event, siteName(g.Tag("Site"))}
 	var codes [SummaryPlies]byte
 	s.codes = codes[:0]
-	if !g.FromFEN {
+	switch coded := min(len(g.Moves), SummaryPlies); {
+	case g.FromFEN:
+	case len(f.Moves) >= coded:
+		for _, n := range f.Moves[:coded] {
+			s.addNumber(int(n.I), int(n.N))
+		}
+	default:
 		pos := g.Start
-		for _, m := range g.Moves[:min(len(g.Moves), SummaryPlies)] {
+		for _, m := range g.Moves[:coded] {
 			if !s.AddMove(ix, &pos, m) {
 				break
 			}

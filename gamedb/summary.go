@@ -63,10 +63,16 @@ func (s *Summary) AddMove(ix *gamecode.MoveIndexer, pos *board.Position, m board
 	if i < 0 {
 		return false
 	}
+	s.addNumber(i, n)
+	return true
+}
+
+// addNumber codes the move numbered i among n legal moves as the next
+// coded ply.
+func (s *Summary) addNumber(i, n int) {
 	s.codes = putBits(s.codes, s.bits, uint64(i), bits.Len(uint(n-1)))
 	s.bits += bits.Len(uint(n - 1))
 	s.Coded++
-	return true
 }
 
 // putBits writes the low width bits of v at bit offset at of b (growing

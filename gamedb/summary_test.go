@@ -51,6 +51,16 @@ func TestSummaryRoundTrip(t *testing.T) {
 		f := Facts{WhiteElo: rng.IntN(3000), BlackElo: rng.IntN(3000), Date: stats.NewDate(1800+rng.IntN(300), rng.IntN(13), rng.IntN(32)),
 			Cell: stats.NewCell(rng.IntN(16), rng.IntN(16))}
 		ent := AppendEntry(nil, g, f, &ix)
+		// The numbers the record's coding gives make the same entry.
+		var nums [SummaryPlies]gamecode.MoveNumber
+		_, k, err := gamecode.AppendGameCodedNumbered(nil, g, gamecode.Indexed, nums[:])
+		if err != nil || k != min(len(g.Moves), SummaryPlies) {
+			t.Fatalf("game at line %d: %d numbers, %v", g.Line, k, err)
+		}
+		f.Moves = nums[:k]
+		if again := AppendEntry(nil, g, f, &ix); !bytes.Equal(again, ent) {
+			t.Fatalf("game at line %d: the entry from the coding's numbers differs", g.Line)
+		}
 		var e entry
 		if err := decodeEntry(&e, ent); err != nil {
 			t.Fatal(err)
