@@ -25,11 +25,16 @@ type ReindexOptions struct {
 // It first deletes whatever index records the store holds, then decodes
 // every game and writes all their records in one atomic ingestion: killed
 // part way, the store is as before (without an index), and running it
-// again does the whole work. It holds the records in memory (about 150
+// again does the whole work. When it replaced an index, it compacts the
+// index's key range, so that the old records leave the disk. It holds the records in memory (about 150
 // bytes per game) until then. st must be open for writing.
 func Reindex(ctx context.Context, st *store.Store, o ReindexOptions) error {
 	if o.Facts == nil {
 		return fmt.Errorf("gamedb: reindex: no Facts function")
+	}
+	cleared, err := hasIndexRecords(st)
+	if err != nil {
+		return fmt.Errorf("reindexing: %w", err)
 	}
 	if err := st.ClearIndex(); err != nil {
 		return fmt.Errorf("reindexing: %w", err)
@@ -38,7 +43,7 @@ func Reindex(ctx context.Context, st *store.Store, o ReindexOptions) error {
 	// Games are read in id order (a scan), and know their numbers from
 	// the game number records.
 	numbers := make(map[store.GameID]uint64, m.Games)
-	err := st.GameNumbers(0, max(m.NextGame, 1), func(num uint64, id store.GameID, _ uint64) (bool, error) {
+	err = st.GameNumbers(0, max(m.NextGame, 1), func(num uint64, id store.GameID, _ uint64) (bool, error) {
 		numbers[id] = num
 		return true, nil
 	})
@@ -95,5 +100,25 @@ func Reindex(ctx context.Context, st *store.Store, o ReindexOptions) error {
 	if err := w.Ingest(); err != nil {
 		return fmt.Errorf("reindexing: %w", err)
 	}
+	if cleared {
+		// The index records deleted are still on disk, under the
+		// range deletion: drop them.
+		if err := st.CompactIndex(ctx); err != nil && ctx.Err() == nil {
+			return fmt.Errorf("reindexing: %w", err)
+		}
+	}
 	return nil
+}
+
+// hasIndexRecords reports whether st holds any index record.
+func hasIndexRecords(st *store.Store) (bool, error) {
+	it, err := st.NewIndexIter(nil, nil)
+	if err != nil {
+		return false, err
+	}
+	found := it.First()
+	if err := it.Close(); err != nil {
+		return false, err
+	}
+	return found, nil
 }

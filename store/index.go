@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -204,4 +205,20 @@ func (s *Store) IndexGet(k []byte) ([]byte, bool, error) {
 	out := append([]byte(nil), v...)
 	_ = closer.Close()
 	return out, true, nil
+}
+
+// CompactIndex compacts the game index's key range: after a reindex, the
+// records ClearIndex deleted leave the disk (a whole-store Compact would
+// rewrite everything else too).
+func (s *Store) CompactIndex(ctx context.Context) error {
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	if s.opts.ReadOnly {
+		return ErrReadOnly
+	}
+	if err := s.db.Compact(ctx, []byte{prefixIndex}, []byte{prefixIndex + 1}, true); err != nil {
+		return fmt.Errorf("compact the index of store %q: %w", s.dir, err)
+	}
+	return nil
 }

@@ -48,6 +48,14 @@ func TestReindex(t *testing.T) {
 	if n := indexed(); n != 500 {
 		t.Fatalf("a new store's index covers %d games", n)
 	}
+	// An indexed store's index is replaced (and the old one compacted
+	// away).
+	if code, out, errOut := runCLI(t, "-db", db, "-reindex"); code != 0 || !strings.Contains(out, "game index: 500 games indexed") {
+		t.Fatalf("-reindex of an indexed store: exit %d, %q, %q", code, out, errOut)
+	}
+	if n := indexed(); n != 500 {
+		t.Fatalf("re-reindexed: %d summaries", n)
+	}
 	unindex()
 	if n := indexed(); n != -1 {
 		t.Fatalf("an unindexed store opens, %d summaries", n)
