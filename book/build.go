@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
@@ -40,6 +41,11 @@ type BuildOptions struct {
 	Compact bool
 	// Progress, if not nil, is called with the pipeline's progress.
 	Progress func(ingest.Progress)
+	// ReindexProgress, if not nil, is called as a store written before
+	// the game index existed (format version 8 or less) is indexed, before
+	// the reading starts (see Reindex), with the games indexed so far and
+	// the store's games.
+	ReindexProgress func(done, total uint64)
 	// Phase, if not nil, is called as each phase after the reading starts:
 	// PhaseWrite once the inputs are read (sum: the pipeline's final
 	// counts), PhaseCompact before a compaction, PhaseClose before the
@@ -134,10 +140,18 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 	if o.CountMode == "" {
 		o.CountMode = store.CountGame
 	}
-	st, err := store.Open(o.Dir, store.Options{Meta: &store.Meta{MaxPly: o.MaxPly, CountMode: o.CountMode, KeepDuplicates: o.KeepDuplicates},
-		CacheSize: plan.Cache, MemTableSize: uint64(plan.MemTable)})
+	st, err := store.Open(o.Dir, store.Options{Meta: &store.Meta{MaxPly: o.MaxPly, CountMode: o.CountMode, KeepDuplicates: o.KeepDuplicates,
+		GameIndex: gamedb.Version}, CacheSize: plan.Cache, MemTableSize: uint64(plan.MemTable)})
 	if err != nil {
 		return res, err
+	}
+	if needsReindex(st) {
+		// The games stored before the index existed are indexed first,
+		// so that the store's index covers every game after this build.
+		if err := Reindex(ctx, st, o.ReindexProgress); err != nil {
+			_ = st.Close()
+			return res, interrupted(ctx, err)
+		}
 	}
 	start := time.Now()
 	b := NewBuilder(st, o.Options, workers) // sized by the same plan

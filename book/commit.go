@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/chessbook/chessbook/book/internal/tally"
+	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -27,9 +28,10 @@ type unit struct {
 	// en-passant file (see worker.addEP), keyed by that file's byte then
 	// the position key; nil until the first one.
 	ep *tally.Table
-	// singles and val are writeRecords' scratch.
+	// singles, val and index are writeRecords' scratch.
 	singles []uint64 // the single references of one hash: hash << 32 | the game's index in games.games
 	val     []byte
+	index   gamedb.Batch // the game index records of the unit's games
 }
 
 // spill writes unit u as a sorted run (see writeRecords) that waits for
@@ -110,9 +112,10 @@ func (b *Builder) commit(runs []*run) error {
 	if b.err() != nil || b.aborted.Load() {
 		return nil // the build is failing or interrupted: drop the rest
 	}
-	// Three writers, filled in parallel, their key ranges apart: the
-	// single references, the histories, and everything else.
-	var ssts [3]*store.SSTWriter
+	// Four writers, filled in parallel, their key ranges apart: the
+	// single references, the histories, the game index, and everything
+	// else.
+	var ssts [4]*store.SSTWriter
 	closeAll := func() {
 		for _, w := range ssts {
 			if w != nil {
@@ -130,9 +133,9 @@ func (b *Builder) commit(runs []*run) error {
 	}
 	sst := ssts[0]
 	seen, refsSeen := newDistinctCounter(), newDistinctCounter()
-	var errs [3]error
+	var errs [4]error
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(3)
 	go func() {
 		defer wg.Done()
 		errs[1] = b.mergeSingles(ssts[1], runs, refsSeen)
@@ -144,6 +147,12 @@ func (b *Builder) commit(runs []*run) error {
 				return errAborted
 			}
 			return ssts[2].MergeHistory(k, v)
+		})
+	}()
+	go func() {
+		defer wg.Done()
+		errs[3] = mergeSection(b.st, runs, secIndex, gamedb.Combine, func(k, v []byte) error {
+			return gamedb.Put(ssts[3], k, v)
 		})
 	}()
 	errs[0] = b.mergeRuns(sst, runs, seen)
@@ -167,7 +176,12 @@ func (b *Builder) commit(runs []*run) error {
 		if b.opts.hook != nil {
 			b.opts.hook(hookCommit, nil)
 		}
-		err = sst.IngestWith(ssts[1], ssts[2])
+		// The index covers every game after this commit when it did
+		// before (an empty store's does).
+		if m := b.st.Meta(); m.GameIndex == gamedb.Version || m.Games == 0 {
+			sst.SetGameIndex(gamedb.Version)
+		}
+		err = sst.IngestWith(ssts[1], ssts[2], ssts[3])
 		committed = err == nil
 		if committed && b.opts.hook != nil {
 			b.opts.hook(hookCommitted, nil)
@@ -288,7 +302,7 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 			return err
 		}
 	}
-	base, err := b.writeGames(w, &u.games)
+	base, err := b.writeGames(w, &u.games, &u.index)
 	if err != nil {
 		return err
 	}
@@ -308,7 +322,7 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 		group = group[:0]
 		return nil
 	}
-	if base != 0 {
+	if base != 0 && b.singles() {
 		w.setBase(base)
 		single = func(h, local uint32) error {
 			x := uint64(h)<<32 | uint64(local)
@@ -354,10 +368,11 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 // stored game has is written here, and committed with the statistics the
 // game adds. It returns the number of the first game (0 without single
 // references). It stops with errAborted when Abort was called.
-func (b *Builder) writeGames(w *runWriter, games *gameBatch) (base uint64, err error) {
+func (b *Builder) writeGames(w *runWriter, games *gameBatch, index *gamedb.Batch) (base uint64, err error) {
 	var kv [16]byte
 	be := binary.BigEndian
-	if b.singles() && len(games.games) > 0 {
+	index.Reset()
+	if len(games.games) > 0 {
 		base = b.numbers(len(games.games))
 		for i, g := range games.games {
 			be.PutUint64(kv[:8], uint64(g.id))
@@ -366,6 +381,9 @@ func (b *Builder) writeGames(w *runWriter, games *gameBatch) (base uint64, err e
 			be.PutUint64(k[:], base+uint64(i))
 			if err := w.add(secNumbers, k[:], kv[:]); err != nil {
 				return 0, err
+			}
+			if err := index.Add(base+uint64(i), games.buf[g.end:g.entEnd]); err != nil {
+				return 0, fmt.Errorf("game %s: %w", g.id, err)
 			}
 		}
 	}
@@ -382,6 +400,11 @@ func (b *Builder) writeGames(w *runWriter, games *gameBatch) (base uint64, err e
 		if err := writeOrder(w, games.games); err != nil {
 			return 0, err
 		}
+	}
+	err = index.Records(func(k, v []byte) error { return w.add(secIndex, k, v) })
+	index.Reset()
+	if err != nil {
+		return 0, err
 	}
 	return base, nil
 }
@@ -425,10 +448,12 @@ func writeOrder(w *runWriter, games []pendingGame) error {
 }
 
 // pendingGame is one encoded game waiting in a unit: its id, where its
-// record is in the unit's buffer, and its first-seen stamp (0: none).
+// record and then its game index entry are in the unit's buffer, and its
+// first-seen stamp (0: none).
 type pendingGame struct {
 	id       store.GameID
 	off, end int
+	entEnd   int // the index entry is buf[end:entEnd]
 	stamp    uint64
 }
 

@@ -47,7 +47,7 @@ func runKilled(t *testing.T, s buildSpec) bool {
 // the committer then are anywhere in their work), or just before or just
 // after the N-th ingestion; then it runs the build to its end. Every time
 // the store must equal an uninterrupted build's (statistics with first-seen
-// stamps, game records, game order index), and its export must be
+// stamps, game records, game order index, the game index), and its export must be
 // PolyGlot make-book's reference book, byte for byte. -short runs one
 // trial of the first case.
 func TestKilledBuildsEqualMakeBook(t *testing.T) {
@@ -98,6 +98,7 @@ func TestKilledBuildsEqualMakeBook(t *testing.T) {
 				t.Fatalf("re-run of the clean build: %v, %+v", err, again.Stats)
 			}
 			want, _, _ := storetest.Digest(t, clean.Dir)
+			wantIndex := storetest.IndexDigest(t, clean.Dir)
 			for trial := range trials {
 				s := spec
 				s.Dir = filepath.Join(t.TempDir(), fmt.Sprint("trial", trial))
@@ -122,6 +123,11 @@ func TestKilledBuildsEqualMakeBook(t *testing.T) {
 				t.Logf("trial %d: %v; the last run stored %d games", trial, log, final.Stored)
 				if got, _, _ := storetest.Digest(t, s.Dir); got != want {
 					t.Errorf("trial %d, after %v: the store differs from an uninterrupted build's", trial, log)
+				}
+				// The game index went with the games: whole, and the
+				// same as the uninterrupted build's (games named by id).
+				if got := storetest.IndexDigest(t, s.Dir); got != wantIndex {
+					t.Errorf("trial %d, after %v: the game index differs from an uninterrupted build's", trial, log)
 				}
 				st, err := store.Open(s.Dir, store.Options{ReadOnly: true})
 				if err != nil {

@@ -36,6 +36,7 @@ import (
 //	secNumbers    game number (8 bytes, big-endian) -> id (8) + stamp (8)
 //	secOrder      stamp (8) + id (8) -> empty
 //	secPositions  position key -> SingleHash (4 bytes) + encoded stats.Entry
+//	secIndex      game index key (package gamedb) -> its value
 //
 // except secSingles, the biggest: a sequence of little-endian uint64s,
 // each a SingleHash << 32 | the game's number minus the run's base, in
@@ -43,8 +44,8 @@ import (
 //
 // Keys of different runs are merged by byte order, which for the
 // big-endian numbers is numeric order; equal keys of different runs merge
-// their entries (secEP, secHistory, secPositions) and are a bug anywhere
-// else.
+// their entries (secEP, secHistory, secPositions) or tallies (secIndex's
+// dictionaries) and are a bug anywhere else.
 type section int
 
 const (
@@ -55,10 +56,11 @@ const (
 	secOrder
 	secPositions
 	secSingles
+	secIndex
 	numSections
 )
 
-var sectionNames = [numSections]string{"en-passant records", "games", "histories", "game numbers", "game order", "positions", "single references"}
+var sectionNames = [numSections]string{"en-passant records", "games", "histories", "game numbers", "game order", "positions", "single references", "game index"}
 
 // run is a flush's sorted records, waiting in scratch files to be
 // committed, and what they count.

@@ -8,6 +8,7 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book/internal/tally"
 	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
@@ -24,8 +25,9 @@ type worker struct {
 	b      *Builder
 	unit   *unit
 	hasher *contentHasher
-	read   chunkGames // the games of the chunk being read, not added yet
-	rng    *rand.Rand // Options.hook's (tests); nil without it
+	moveIx gamecode.MoveIndexer // scratch for the game index entries
+	read   chunkGames           // the games of the chunk being read, not added yet
+	rng    *rand.Rand           // Options.hook's (tests); nil without it
 
 	stats  Stats            // counters not yet added to the builder's
 	epKey  []byte           // scratch for addEP
@@ -62,7 +64,9 @@ func (w *worker) Game(g *pgn.Game) error {
 	c := &w.read
 	off := len(c.recs)
 	var err error
-	c.recs, err = gamecode.AppendGameCoded(c.recs, g, w.b.opts.GameCoding)
+	var nums [gamedb.SummaryPlies]gamecode.MoveNumber // the record's coding numbers the moves: the index entry takes them
+	var numbered int
+	c.recs, numbered, err = gamecode.AppendGameCodedNumbered(c.recs, g, w.b.opts.GameCoding, nums[:])
 	if err != nil {
 		c.recs = c.recs[:off]
 		w.stats.Unstorable++
@@ -71,7 +75,9 @@ func (w *worker) Game(g *pgn.Game) error {
 		}
 		return nil
 	}
-	rg := readGame{sum: sum, stamp: w.seenStamp(g), rec: off, recEnd: len(c.recs),
+	recEnd := len(c.recs)
+	c.recs = gamedb.AppendEntry(c.recs, g, gamedb.Facts{WhiteElo: tags.white, BlackElo: tags.black, Date: tags.date, Cell: tags.cell, Moves: nums[:numbered]}, &w.moveIx)
+	rg := readGame{sum: sum, stamp: w.seenStamp(g), rec: off, recEnd: recEnd, entEnd: len(c.recs),
 		moves: len(c.moves), start: -1, result: g.Result, tags: tags}
 	c.moves = append(c.moves, g.Moves...)
 	rg.movesEnd = len(c.moves)
@@ -136,8 +142,8 @@ func (w *worker) addGame(g *readGame) error {
 	}
 	gb := &w.unit.games
 	off := len(gb.buf)
-	gb.buf = append(gb.buf, c.recs[g.rec:g.recEnd]...)
-	gb.games = append(gb.games, pendingGame{id: g.id, off: off, end: len(gb.buf), stamp: g.stamp})
+	gb.buf = append(gb.buf, c.recs[g.rec:g.entEnd]...)
+	gb.games = append(gb.games, pendingGame{id: g.id, off: off, end: off + g.recEnd - g.rec, entEnd: len(gb.buf), stamp: g.stamp})
 	start := &standardStart
 	if g.start >= 0 {
 		start = &c.starts[g.start]
@@ -300,14 +306,16 @@ func (w *worker) handOver() {
 }
 
 // readGame is a game a worker has read from its chunk (see worker.Game):
-// its content hash, first-seen stamp, where its coded record and moves
-// are in the chunkGames, its start position (an index in starts, -1: the
+// its content hash, first-seen stamp, where its coded record, its game
+// index entry (gamedb.AppendEntry, after the record) and moves are in the
+// chunkGames, its start position (an index in starts, -1: the
 // standard one), what it adds to each position, and what became of it.
 type readGame struct {
 	sum             [sha256.Size]byte
 	id              store.GameID // set by claimChunk
 	stamp           uint64
 	rec, recEnd     int
+	entEnd          int // the index entry is recs[recEnd:entEnd]
 	moves, movesEnd int
 	start           int32
 	tags            gameTags

@@ -117,24 +117,35 @@ func AppendGame(dst []byte, g *pgn.Game) ([]byte, error) {
 
 // AppendGameCoded is AppendGame with the moves in coding c.
 func AppendGameCoded(dst []byte, g *pgn.Game, c Coding) ([]byte, error) {
+	out, _, err := AppendGameCodedNumbered(dst, g, c, nil)
+	return out, err
+}
+
+// AppendGameCodedNumbered is AppendGameCoded that also gives, in the
+// Indexed coding, the numbers of the game's first moves among the legal
+// moves of their positions (as MoveIndexer.Number gives them), which the
+// coding computes anyway: it fills nums with those of the first
+// min(len(nums), plies) moves and returns how many it filled (0 in the
+// Ranked coding).
+func AppendGameCodedNumbered(dst []byte, g *pgn.Game, c Coding, nums []MoveNumber) ([]byte, int, error) {
 	if c != Indexed && c != Ranked {
-		return dst, fmt.Errorf("gamecode: unknown coding %d", uint8(c))
+		return dst, 0, fmt.Errorf("gamecode: unknown coding %d", uint8(c))
 	}
 	if g.Result > pgn.Unknown {
-		return dst, fmt.Errorf("gamecode: result %d out of range", g.Result)
+		return dst, 0, fmt.Errorf("gamecode: result %d out of range", g.Result)
 	}
 	// What DecodeGame accepts, AppendGame stores, and nothing more: at
 	// most maxTags tags, and maxTextSize bytes of text in all (names,
 	// values and the start position's FEN, counted as if all were text).
 	if len(g.Tags) > maxTags {
-		return dst, fmt.Errorf("gamecode: %d tags, at most %d can be stored", len(g.Tags), maxTags)
+		return dst, 0, fmt.Errorf("gamecode: %d tags, at most %d can be stored", len(g.Tags), maxTags)
 	}
 	text := maxFENText
 	for _, t := range g.Tags {
 		text += len(t.Name) + len(t.Value)
 	}
 	if text > maxTextSize {
-		return dst, fmt.Errorf("gamecode: %d bytes of tags, at most %d can be stored", text-maxFENText, maxTextSize-maxFENText)
+		return dst, 0, fmt.Errorf("gamecode: %d bytes of tags, at most %d can be stored", text-maxFENText, maxTextSize-maxFENText)
 	}
 	ms := staticModels
 	start := len(dst)
@@ -185,18 +196,23 @@ func AppendGameCoded(dst []byte, g *pgn.Game, c Coding) ([]byte, error) {
 
 	n := len(g.Moves)
 	if n >= maxPlies {
-		return dst[:start], fmt.Errorf("gamecode: %d plies, at most %d can be stored", n, maxPlies-1)
+		return dst[:start], 0, fmt.Errorf("gamecode: %d plies, at most %d can be stored", n, maxPlies-1)
 	}
 	encodeCount(&e, uint32(n))
 
 	pos := &sc.pos
 	*pos = g.Start
+	numbered := 0
 	if c == Indexed {
-		if err := encodeIndexed(&e, sc, g.Moves); err != nil {
-			return dst[:start], err
+		if len(nums) > len(g.Moves) {
+			nums = nums[:len(g.Moves)]
 		}
+		if err := encodeIndexed(&e, sc, g.Moves, nums); err != nil {
+			return dst[:start], 0, err
+		}
+		numbered = len(nums)
 	} else if err := encodeRanked(&e, sc, g.Moves); err != nil {
-		return dst[:start], err
+		return dst[:start], 0, err
 	}
 	out := e.finish()
 	// The decoder reads zeros past the end: up to 4 trailing zero bytes
@@ -204,17 +220,21 @@ func AppendGameCoded(dst []byte, g *pgn.Game, c Coding) ([]byte, error) {
 	for k := 0; k < 4 && len(out) > start+1 && out[len(out)-1] == 0; k++ {
 		out = out[:len(out)-1]
 	}
-	return out, nil
+	return out, numbered, nil
 }
 
-// encodeIndexed codes moves, played from sc.pos, in the Indexed coding.
-func encodeIndexed(e *rcEncoder, sc *scratch, moves []board.Move) error {
+// encodeIndexed codes moves, played from sc.pos, in the Indexed coding,
+// and gives the numbers of the first len(nums) in nums.
+func encodeIndexed(e *rcEncoder, sc *scratch, moves []board.Move, nums []MoveNumber) error {
 	pos := &sc.pos
 	ix := &sc.ix
 	for ply, m := range moves {
 		i, n := ix.number(pos, m)
 		if i < 0 {
 			return fmt.Errorf("gamecode: ply %d: move %v is not legal in %s", ply+1, m, pos.FEN())
+		}
+		if ply < len(nums) {
+			nums[ply] = MoveNumber{I: uint8(i), N: uint8(n)}
 		}
 		if n > 1 {
 			e.encode(uint32(i), 1, uint32(n))

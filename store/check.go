@@ -64,6 +64,12 @@ type CheckOptions struct {
 	// Game, if not nil, decodes a game record (package gamecode): Check
 	// reports the records it fails on.
 	Game func(rec []byte) error
+	// Index, if not nil, decodes a game index record (package gamedb;
+	// key without the 'x' prefix) and names its kind; Check counts the
+	// records by kind and reports those it fails on. Without it, index
+	// records are counted as "index" records, and the MERGE ones are
+	// only known to be tallies.
+	Index func(key, value []byte) (kind string, err error)
 	// Report, if not nil, is called with each problem as Check finds it.
 	Report func(Damage)
 	// FS is the file system CheckDir looks in; nil means the operating
@@ -427,7 +433,7 @@ func (c *checker) records(ctx context.Context) error {
 		v, err := it.ValueAndErr()
 		kind := "unknown"
 		if err == nil {
-			kind, err = checkRecord(k, v, c.o.Game)
+			kind, err = checkRecord(k, v, c.o.Game, c.o.Index)
 		}
 		c.rep.Records[kind]++
 		if err != nil {
@@ -453,7 +459,7 @@ func (c *checker) nextUnreadable(last []byte) []byte {
 }
 
 // checkRecord decodes one record and returns its kind.
-func checkRecord(key, v []byte, game func([]byte) error) (string, error) {
+func checkRecord(key, v []byte, game func([]byte) error, index func(k, v []byte) (string, error)) (string, error) {
 	if len(key) == 0 {
 		return "unknown", errors.New("empty key")
 	}
@@ -511,6 +517,11 @@ func checkRecord(key, v []byte, game func([]byte) error) (string, error) {
 			return "game order", errors.New("bad game order record")
 		}
 		return "game order", nil
+	case prefixIndex:
+		if index != nil {
+			return index(key[1:], v)
+		}
+		return "index", nil
 	case prefixMeta:
 		var m Meta
 		if string(key) != metaKey {

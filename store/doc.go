@@ -23,6 +23,9 @@
 //	'p' + position key  -> stats.Entry, encoded (see package stats); MERGE records
 //	'q' + bucket (3 bytes, big-endian: the high 18 bits of a SingleHash)
 //	                    -> single references, encoded; MERGE records
+//	'x' + index key     -> the game index (package gamedb): game summaries,
+//	                       posting lists (SETs) and name dictionaries
+//	                       (MERGE records whose values are tallies)
 //
 // Position keys are the opaque byte strings of package keys (1 to 26 bytes,
 // usually about 12); the store never looks inside them. The readers of the
@@ -104,14 +107,32 @@
 // it all. They sit apart from the 'p' records so that unfiltered lookups
 // and exports do not read them.
 //
-// Prefixes not listed are reserved, in particular 's' (sources) and 'x'
-// (secondary indexes). The merge operator merges 'q' operands as buckets
-// of single references (their union), 'h' operands as encoded histories
-// (stats.MergeHistory), and every other MERGE operand as an encoded
-// stats.Entry ('e' and 'p' records); the other kinds are SETs and
-// never reach it. A new prefix whose values must be merged with other
+// Game index. Searching games by player, event, site or tags, and a
+// player's opening tree, read the 'x' records (format version 9): what is
+// under them is package gamedb's (its documentation has the byte formats);
+// the store writes them ([SSTWriter.SetIndex], [SSTWriter.MergeIndex]),
+// reads them ([Store.NewIndexIter], [Store.IndexGet]) and merges them
+// without looking inside, but for the MERGE records, whose values are
+// tallies (tally.go: counters that merge by sum, minimum or maximum, field
+// by field). The builder writes a game's index records in the same
+// ingestion as the game, so that they are committed, and survive a kill,
+// with it. [Meta].GameIndex says whether the index covers every stored
+// game: a store written before it (format 7 or 8) has none until
+// gamedb.Reindex, which first deletes every 'x' record ([Store.ClearIndex])
+// and then writes the index of every game in one ingestion that sets
+// GameIndex ([SSTWriter.SetGameIndex]).
+//
+// Prefixes not listed are reserved, in particular 's' (sources). The
+// merge operator merges 'q' operands as buckets of single references
+// (their union), 'h' operands as encoded histories (stats.MergeHistory),
+// 'x' operands as tallies ([MergeTally]), and every other MERGE operand as
+// an encoded stats.Entry ('e' and 'p' records); the other kinds are SETs
+// and never reach it. A new prefix whose values must be merged with other
 // semantics gets its own branch in the merge operator (which sees the
-// key) and a new [FormatVersion].
+// key) and a new [FormatVersion]. (The operator's name, [MergerName],
+// stays that of version 4, so that older stores, which never hold 'x'
+// records, open; their format version keeps older programs from
+// opening a newer store.)
 //
 // # Format version and build options
 //
@@ -119,7 +140,8 @@
 // stats encoding, the merge operator's name ([MergerName]) and the rules by
 // which the builder counts games (version 3: in [CountGame] stores a game
 // counts once per position, at its first visit, under the move it played
-// then; version 4: single references and game numbers). Opening a store
+// then; version 4: single references and game numbers; version 9: the
+// game index). Opening a store
 // written with another format version fails with an [*IncompatibleError]
 // (errors.Is(err, [ErrIncompatible])) that asks for a rebuild, unless it is
 // an older one this package still reads ([MinFormatVersion]; such a store
@@ -134,8 +156,9 @@
 // One Pebble merge operator, named [MergerName], merges encoded entries with
 // [stats.MergeEncoded]: sums add up, first dates take the minimum, last dates
 // the maximum; histories with [stats.MergeHistory], adding up the rows of
-// each (period, move, cell); and buckets of single references by their
-// union. All three are associative and commutative, so Pebble may
+// each (period, move, cell); buckets of single references by their
+// union; and the game index's tallies field by field. All four are
+// associative and commutative, so Pebble may
 // merge operands in any grouping (in batches, flushes, compactions, partial
 // merges without the base value, reads), and builders may write in any order
 // and in parallel. Every operand is validated on the way in ([SSTWriter.Merge]

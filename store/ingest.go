@@ -38,6 +38,9 @@ type SSTWriter struct {
 	// nextGame is one more than the highest game number recorded
 	// (SetGameNumber); 0: none.
 	nextGame uint64
+	// gameIndex is the Meta's GameIndex after the ingestion
+	// (SetGameIndex); 0: unchanged.
+	gameIndex int
 
 	// Game records (and the en-passant side records before them) go to
 	// a second sstable: the tables' key ranges ('e'..'g' and 'n'..'q')
@@ -179,11 +182,13 @@ func (w *SSTWriter) IngestWith(others ...*SSTWriter) error {
 	}
 	var paths []string
 	var games, nextGame uint64
+	var gameIndex int
 	var err error
 	for _, x := range all {
 		x.done = true
 		games += x.games
 		nextGame = max(nextGame, x.nextGame)
+		gameIndex = max(gameIndex, x.gameIndex)
 		if err == nil {
 			paths, err = x.finish(paths)
 		} else {
@@ -198,6 +203,11 @@ func (w *SSTWriter) IngestWith(others ...*SSTWriter) error {
 	}
 	if len(paths) == 0 {
 		// Pebble can not ingest an empty table.
+		if gameIndex != 0 {
+			if err := w.s.setGameIndex(gameIndex); err != nil {
+				return fmt.Errorf("store: ingest: %w", err)
+			}
+		}
 		if games == 0 {
 			return nil
 		}
@@ -208,7 +218,7 @@ func (w *SSTWriter) IngestWith(others ...*SSTWriter) error {
 		}
 		return nil
 	}
-	if err := w.s.ingestWithMeta(paths, games, nextGame); err != nil {
+	if err := w.s.ingestWithMeta(paths, games, nextGame, gameIndex); err != nil {
 		for _, p := range paths {
 			_ = w.s.fs.Remove(p)
 		}
@@ -265,14 +275,15 @@ func (w *SSTWriter) abort() {
 var errSSTDone = errors.New("store: sstable writer already ingested or closed")
 
 // ingestWithMeta ingests the sstables at paths with a one-record sstable
-// of the Meta advanced by games and past game number nextGame-1,
-// atomically. The Meta has a table of its own: the store's first Meta
-// record reached level 0 through the memtable, and a table holding the
-// key would land above it, where a big one is compacted right away;
+// of the Meta advanced by games and past game number nextGame-1, with
+// GameIndex set to gameIndex unless it is 0, atomically. The Meta has a
+// table of its own: the store's first Meta record reached level 0
+// through the memtable, and a table holding the key would land above
+// it, where a big one is compacted right away;
 // without it, the tables of a build into a new store go to the last
 // level. Pebble removes the files when it succeeds; on failure the meta
 // sstable is removed here, the others are the caller's.
-func (s *Store) ingestWithMeta(paths []string, games, nextGame uint64) error {
+func (s *Store) ingestWithMeta(paths []string, games, nextGame uint64, gameIndex int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	metaPath, mw, err := s.createSST()
@@ -286,6 +297,9 @@ func (s *Store) ingestWithMeta(paths []string, games, nextGame uint64) error {
 		return err
 	}
 	m.Runs++
+	if gameIndex != 0 {
+		m.GameIndex = gameIndex
+	}
 	if raw, err = m.marshal(); err != nil {
 		_ = mw.Close()
 		_ = s.fs.Remove(metaPath)

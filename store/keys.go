@@ -10,6 +10,7 @@ const (
 	prefixOrder    = 'o'
 	prefixPosition = 'p'
 	prefixSingle   = 'q'
+	prefixIndex    = 'x'
 )
 
 // metaKey is the key of the Meta record.

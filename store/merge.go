@@ -18,13 +18,16 @@ const MergerName = "chessbook.entry.v4"
 
 // newMerger returns the store's merge operator: it merges encoded
 // stats.Entry values with stats.MergeEncoded, position histories ('h'
-// keys) with stats.MergeHistory, and buckets of single references ('q'
-// keys) by their union. The returned Merger pools its
-// value mergers; it holds no other state.
+// keys) with stats.MergeHistory, buckets of single references ('q'
+// keys) by their union, and the game index's tallies ('x' keys) with
+// MergeTally. The returned Merger pools its value mergers; it holds no
+// other state. (Its name stays that of format version 4: stores of
+// versions 7 and 8, which never hold 'x' records, open with it.)
 func newMerger() *pebble.Merger {
 	pool := &sync.Pool{New: func() any { return new(entryMerger) }}
 	spool := &sync.Pool{New: func() any { return new(singlesMerger) }}
 	hpool := &sync.Pool{New: func() any { return &entryMerger{merge2: stats.MergeHistory} }}
+	tpool := &sync.Pool{New: func() any { return &entryMerger{merge2: MergeTally} }}
 	return &pebble.Merger{
 		Name: MergerName,
 		Merge: func(key, value []byte) (pebble.ValueMerger, error) {
@@ -40,7 +43,12 @@ func newMerger() *pebble.Merger {
 				return m, nil
 			}
 			p := pool
-			if len(key) > 0 && key[0] == prefixHistory {
+			if len(key) > 0 && key[0] == prefixIndex {
+				if err := validateTally(value); err != nil {
+					return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
+				}
+				p = tpool
+			} else if len(key) > 0 && key[0] == prefixHistory {
 				if _, err := stats.MergeHistory(nil, value, []byte{stats.HistoryVersion}); err != nil {
 					return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
 				}
@@ -58,7 +66,7 @@ func newMerger() *pebble.Merger {
 }
 
 // entryMerger merges the operands of one key: encoded stats.Entry
-// values, or with merge2 set, encoded histories. Merging is commutative,
+// values, or with merge2 set, encoded histories or tallies. Merging is commutative,
 // so newer and older operands are handled alike.
 type entryMerger struct {
 	pooled

@@ -41,7 +41,14 @@ import (
 // read as it is, and becomes version 8 with the first commit that adds to
 // it, so that older readers then refuse it instead of failing on its new
 // records.
-const FormatVersion = 8
+//
+// Version 9 adds the game index ('x' records: see the package
+// documentation and package gamedb), some of them MERGE records that the
+// merge operator of version 8 cannot merge. A version 7 or 8 store is read
+// as it is (it has no game index: [Meta].GameIndex is 0) and becomes
+// version 9 with the first commit that adds to it; the builder indexes
+// its stored games first (gamedb.Reindex).
+const FormatVersion = 9
 
 // MinFormatVersion is the oldest format version this package reads (and
 // adds to, upgrading the store to [FormatVersion]).
@@ -99,6 +106,15 @@ type Meta struct {
 	// [SSTWriter.SetGameNumber]): a builder numbers its games from there.
 	// 0: no game was numbered.
 	NextGame uint64 `json:"next_game,omitempty"`
+
+	// GameIndex is the version of the game index (package gamedb) that
+	// the store's 'x' records hold for every stored game; 0: the store
+	// has no complete game index (it was written before format version
+	// 9, or by a writer that does not index its games), and queries by
+	// player, event or tags refuse it until it is reindexed. It is set
+	// when the store is created (from the Meta given to Open) and by the
+	// ingestion that completes an index ([SSTWriter.SetGameIndex]).
+	GameIndex int `json:"game_index,omitempty"`
 
 	// Runs is the number of ingestions since the store was created or
 	// last compacted ([Store.Compact]): each is a sorted run spanning the

@@ -261,6 +261,7 @@ func (s *Store) loadMeta() error {
 			MaxPly:         s.opts.Meta.MaxPly,
 			CountMode:      s.opts.Meta.CountMode,
 			KeepDuplicates: s.opts.Meta.KeepDuplicates,
+			GameIndex:      s.opts.Meta.GameIndex,
 			Created:        now,
 			Updated:        now,
 		}

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/gamecode"
@@ -49,10 +50,12 @@ type config struct {
 	memMiB   int
 	cpuProf  string
 	compact  bool
+	reindex  bool
 }
 
 // usageHead is the start of bookbuild's help, before its flags.
 const usageHead = `usage: bookbuild -db DIR [flags] INPUT...
+       bookbuild -db DIR -reindex [flags] [INPUT...]   (index the stored games for players and search first)
        bookbuild savings [flags] INPUT...   (every encoding measured on the input: 'bookbuild savings -h')
 
 INPUT is a PGN file (plain, .zst, .gz or .bz2, detected by content), a directory (its PGN files,
@@ -86,6 +89,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&c.memMiB, "mem", 1024, "memory budget in MiB for the whole process: aggregation tables, store cache, buffers (fewer -workers run when it cannot afford them)")
 	fs.IntVar(&c.build.CommitRuns, "commit-runs", 0, "commit to the store every N flushes of the memory budget (0: 64, or fewer with a small -mem); fewer lose less to a crash or an interrupt and leave more sorted runs in the store")
 	fs.IntVar(&c.workers, "workers", 0, "replay goroutines (0: one per CPU)")
+	fs.BoolVar(&c.reindex, "reindex", false, "write the game index (bookquery players, search) of every game the store holds, replacing the one it has, then add the inputs if any: for a store an older bookbuild wrote (a build into it indexes it too)")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&c.report, "report", "", "write the summary and every skipped game's file:line: reason to this JSON file")
 	c.progress = cli.ProgressFlags(fs, "no summary (-report still writes it)")
@@ -133,7 +137,13 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	}
 	// The budget is the whole process's: book.PlanMemory splits it.
 	c.build.Memory = int64(c.memMiB) << 20
+	if c.reindex && c.db == "" {
+		return nil, errors.New("-reindex: no store given: bookbuild -db DIR -reindex")
+	}
 	if len(c.inputs) == 0 {
+		if c.reindex {
+			return c, nil
+		}
 		return nil, errors.New("no input given: bookbuild -db DIR FILE.pgn ...")
 	}
 	if c.report != "" {
@@ -219,7 +229,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		prog.Line(ph.String() + "...")
 	}
-	bo.Progress, bo.Phase = prog.Input, phase
+	reindexProgress := func(done, total uint64) {
+		prog.Count("games indexed (the store had no game index)", int64(done), int64(total))
+	}
+	if c.reindex {
+		if err := reindex(ctx, c.db, plan, prog, stdout, c.progress.Quiet); err != nil {
+			prog.End(err)
+			fmt.Fprintf(stderr, "bookbuild: -reindex: %v\n", err)
+			if errors.Is(err, context.Canceled) {
+				return 130
+			}
+			return 1
+		}
+		if len(c.inputs) == 0 {
+			prog.End(nil)
+			return 0
+		}
+	}
+	bo.Progress, bo.Phase, bo.ReindexProgress = prog.Input, phase, reindexProgress
 	res, err := book.Build(ctx, bo)
 	prog.End(err)
 	empty := emptyInputs(c.inputs, res.Summary)
@@ -249,6 +276,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitStatus(err, res, stderr)
+}
+
+// reindex writes the game index of the store in dir (book.Reindex) and
+// says what it did on stdout unless quiet.
+func reindex(ctx context.Context, dir string, plan book.MemoryPlan, prog *cli.Progress, stdout io.Writer, quiet bool) error {
+	st, err := store.Open(dir, store.Options{CacheSize: plan.Cache, MemTableSize: uint64(plan.MemTable)})
+	if errors.Is(err, store.ErrNotExist) {
+		return fmt.Errorf("%w (build one with 'bookbuild -db %s FILE.pgn')", err, dir)
+	}
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	err = book.Reindex(ctx, st, func(done, total uint64) { prog.Count("games indexed", int64(done), int64(total)) })
+	m := st.Meta()
+	if cerr := st.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	prog.End(nil)
+	if !quiet {
+		fmt.Fprintf(stdout, "game index: %d games indexed in %.1fs; store %s, %s on disk\n", m.Games, time.Since(start).Seconds(), dir, mib(store.DirSize(dir)))
+	}
+	return nil
 }
 
 // emptyInputs returns the inputs no game was read from, in order.

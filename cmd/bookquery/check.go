@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/store"
 )
@@ -32,7 +33,10 @@ var checkCmd = &command{
 // -limit problems.
 type storeCheckJSON struct {
 	*store.CheckReport
-	Damage []string `json:"damage"`
+	// Index is what the check of the game index found (nil: not
+	// checked, a note says why).
+	Index  *gamedb.CheckReport `json:"index,omitempty"`
+	Damage []string            `json:"damage"`
 }
 
 // errDamaged is check's error when it found damage or loss: exit status 1.
@@ -67,12 +71,16 @@ func runStoreCheck(e *env, args []string) error {
 			_, err := gamecode.DecodeGame(rec)
 			return err
 		},
+		Index: gamedb.CheckRecord,
 		Report: func(d store.Damage) {
 			if *limit == 0 || len(out.Damage) < *limit {
 				out.Damage = append(out.Damage, d.String())
 			}
 		},
 	})
+	if err == nil && rep.OpenError == "" {
+		err = checkIndex(ctx, e.db, rep, &out, *limit)
+	}
 	if err == nil {
 		prog.Count("game records checked", checked, 0)
 	}
@@ -85,7 +93,7 @@ func runStoreCheck(e *env, args []string) error {
 	}
 	out.CheckReport = rep
 	if err := e.emit(out, func(w io.Writer) error {
-		_, err := io.WriteString(w, checkText(rep, out.Damage))
+		_, err := io.WriteString(w, checkText(rep, out.Index, out.Damage))
 		return err
 	}); err != nil {
 		return err
@@ -96,8 +104,40 @@ func runStoreCheck(e *env, args []string) error {
 	return nil
 }
 
+// checkIndex checks the game index of the store in dir (gamedb.Check),
+// adding what it finds to rep and out: a store without an index gets a
+// note, an index that does not agree with the games damage.
+func checkIndex(ctx context.Context, dir string, rep *store.CheckReport, out *storeCheckJSON, limit int) error {
+	st, err := openBook(dir)
+	if err != nil {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the game index was not checked: %v", err))
+		return nil
+	}
+	defer st.Close()
+	if _, err := gamedb.Open(st); err != nil {
+		rep.Notes = append(rep.Notes, err.Error())
+		return nil
+	}
+	ir, err := gamedb.Check(ctx, st, func(problem string) {
+		if limit == 0 || len(out.Damage) < limit {
+			out.Damage = append(out.Damage, "game index: "+problem)
+		}
+	})
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	if err != nil {
+		rep.Damaged++
+		out.Damage = append(out.Damage, fmt.Sprintf("game index: not checked to the end: %s", store.ErrorLine(err)))
+		return nil
+	}
+	rep.Damaged += ir.Problems
+	out.Index = ir
+	return nil
+}
+
 // checkText is check's text output.
-func checkText(rep *store.CheckReport, damage []string) string {
+func checkText(rep *store.CheckReport, index *gamedb.CheckReport, damage []string) string {
 	var b strings.Builder
 	var bytes int64
 	for _, t := range rep.Tables {
@@ -134,6 +174,10 @@ func checkText(rep *store.CheckReport, damage []string) string {
 		b.WriteString("\n")
 		if rep.Meta != nil {
 			fmt.Fprintf(&b, "metadata: %d games counted, %d game records\n", rep.Meta.Games, rep.Records["game"])
+		}
+		if index != nil {
+			fmt.Fprintf(&b, "game index: %d games numbered, %d summaries, %d postings, %d names checked\n",
+				index.Games, index.Summaries, index.Postings, index.Names)
 		}
 	}
 	for _, t := range rep.Tables {

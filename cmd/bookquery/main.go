@@ -11,6 +11,9 @@
 //	games    the top and recent games through a position, or every one a page at a time (-db DIR)
 //	pgn      every game through a position, as PGN (-db DIR)
 //	game     stored games by id (-db DIR)
+//	players  the spellings of a player's name, with their games (-db DIR)
+//	search   games by player, event, site, result, ECO, date, rating, length and position (-db DIR)
+//	player   a player's opening tree with one color at a position (-db DIR)
 //	probe    a Polyglot book's moves at a position (-book BOOK.bin), or its validation (-check)
 //	serve    an HTTP JSON API over the store, the lichess explorer's: GET /lichess?fen=FEN&play=e2e4,e7e5 (-db DIR)
 //	savings  every encoding of the seeds measured on the store, next to its size on disk (-db DIR)
@@ -55,7 +58,7 @@ type command struct {
 }
 
 // commands are the implemented commands, in the order usage lists them.
-var commands = []*command{encodeCmd, decodeCmd, movesCmd, historyCmd, gamesCmd, pgnCmd, gameCmd, positionsCmd, exportCmd, probeCmd, serveCmd, savingsCmd, checkCmd}
+var commands = []*command{encodeCmd, decodeCmd, movesCmd, historyCmd, gamesCmd, pgnCmd, gameCmd, playersCmd, searchCmd, playerCmd, positionsCmd, exportCmd, probeCmd, serveCmd, savingsCmd, checkCmd}
 
 func lookup(name string) *command {
 	for _, c := range commands {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
@@ -105,4 +106,40 @@ func CheckAnswers(tb testing.TB, dir string, games int64) uint64 {
 		tb.Fatalf("reading every position: %v", err)
 	}
 	return e.Games()
+}
+
+// IndexDigest opens the store at dir read-only, checks its game index
+// (gamedb.Check: no problem) and returns a digest of its records that
+// names games by id (gamedb.Dump), so that stores holding the same games,
+// numbered apart, have the same digest.
+func IndexDigest(tb testing.TB, dir string) string {
+	tb.Helper()
+	st, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		tb.Fatalf("the store does not open read-only: %v", err)
+	}
+	defer st.Close()
+	if _, err := gamedb.Open(st); err != nil {
+		tb.Fatal(err)
+	}
+	rep, err := gamedb.Check(context.Background(), st, func(p string) { tb.Errorf("game index: %s", p) })
+	if err != nil {
+		tb.Fatalf("checking the game index: %v", err)
+	}
+	if rep.Summaries != int(st.Meta().Games) {
+		tb.Errorf("game index: %d summaries, %d games", rep.Summaries, st.Meta().Games)
+	}
+	var lines []string
+	if err := gamedb.Dump(context.Background(), st, func(l string) error {
+		lines = append(lines, l)
+		return nil
+	}); err != nil {
+		tb.Fatalf("dumping the game index: %v", err)
+	}
+	slices.Sort(lines)
+	h := sha256.New()
+	for _, l := range lines {
+		fmt.Fprintln(h, l)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
 }

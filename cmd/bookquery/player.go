@@ -1,0 +1,251 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/gamedb"
+	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/pgn"
+)
+
+// The player command: a player's opening tree (gamedb.PlayerTree), the
+// lichess explorer's Player tab.
+
+var playerCmd = &command{
+	name: "player",
+	args: `-name NAME -color white|black [-fen FEN] [-moves "e4 e5"] [-speeds S] [-modes M] [-since DATE] [-until DATE] [-recent N] [-json]`,
+	summary: "the opening tree of a player's games with one color at a position: per move the results, the average opponent rating, " +
+		"the performance, the game when played once; and the recent games (-db DIR)",
+	run: runPlayer,
+}
+
+// playerJSON is player's -json output, in the lichess player explorer's
+// form (its OpeningExplorerPlayer schema).
+type playerJSON struct {
+	Opening       *explorer.Opening  `json:"opening"`
+	QueuePosition int                `json:"queuePosition"`
+	White         int                `json:"white"`
+	Draws         int                `json:"draws"`
+	Black         int                `json:"black"`
+	Moves         []playerMoveJSON   `json:"moves"`
+	RecentGames   []playerRecentJSON `json:"recentGames"`
+}
+
+type playerMoveJSON struct {
+	UCI                   string            `json:"uci"`
+	SAN                   string            `json:"san"`
+	AverageOpponentRating int               `json:"averageOpponentRating"`
+	Performance           int               `json:"performance"`
+	White                 int               `json:"white"`
+	Draws                 int               `json:"draws"`
+	Black                 int               `json:"black"`
+	Game                  *playerGameJSON   `json:"game"`
+	Opening               *explorer.Opening `json:"opening"`
+}
+
+type playerGameJSON struct {
+	ID     string         `json:"id"`
+	Winner *string        `json:"winner"`
+	Speed  string         `json:"speed"`
+	Mode   string         `json:"mode"`
+	White  gamePlayerJSON `json:"white"`
+	Black  gamePlayerJSON `json:"black"`
+	Year   int            `json:"year"`
+	Month  string         `json:"month"`
+}
+
+type playerRecentJSON struct {
+	UCI string `json:"uci"`
+	playerGameJSON
+}
+
+type gamePlayerJSON struct {
+	Name   string `json:"name"`
+	Rating int    `json:"rating"`
+}
+
+// toPlayerGame returns g in the lichess explorer's form.
+func toPlayerGame(g *gamedb.GameRef) playerGameJSON {
+	out := playerGameJSON{ID: g.ID.String(), Speed: "classical", Mode: "rated",
+		White: gamePlayerJSON{g.White, g.WhiteElo}, Black: gamePlayerJSON{g.Black, g.BlackElo}, Year: g.Date.Year()}
+	switch g.Result {
+	case pgn.WhiteWins:
+		w := "white"
+		out.Winner = &w
+	case pgn.BlackWins:
+		b := "black"
+		out.Winner = &b
+	}
+	if g.Speed < 15 {
+		out.Speed = stats.Speed(g.Speed).String()
+	}
+	if g.Casual {
+		out.Mode = "casual"
+	}
+	out.Month = fmt.Sprintf("%04d", g.Date.Year())
+	if m := g.Date.Month(); m > 0 {
+		out.Month += fmt.Sprintf("-%02d", m)
+	}
+	return out
+}
+
+func runPlayer(e *env, args []string) error {
+	fs := e.flags()
+	name := fs.String("name", "", "the player: every spelling with the same letters and digits (case, accents, spaces and punctuation ignored) counts; 'players -name' lists them")
+	color := fs.String("color", "", "the player's color: white or black")
+	fen := fs.String("fen", "", "the position in FEN (default: the start position)")
+	moves := fs.String("moves", "", `moves to play from the position, in SAN or UCI`)
+	speeds := fs.String("speeds", "", "count only games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+stats.SpeedList)
+	modes := fs.String("modes", "", "count only games of these `MODES`: rated, casual (a game whose Event starts with \"Casual\" is casual)")
+	since := fs.String("since", "", "count only games played on or after DATE: "+book.DateForms)
+	until := fs.String("until", "", "count only games played on or before DATE (a year or a month: to its end)")
+	recent := fs.Int("recent", 8, "list the N most recent games (0 to 8)")
+	if err := e.parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return badInput("unexpected arguments %q: give the name with -name \"NAME\" (quoted), the position with -fen and -moves", strings.Join(fs.Args(), " "))
+	}
+	q := gamedb.TreeQuery{Player: *name, Recent: *recent}
+	if gamedb.Normalize(*name) == "" {
+		return badInput("-name %q: give a player's name ('players -name TEXT' lists the names)", *name)
+	}
+	switch strings.ToLower(*color) {
+	case "white":
+		q.Color = gamedb.White
+	case "black":
+		q.Color = gamedb.Black
+	default:
+		return badInput("-color %q: want white or black", *color)
+	}
+	if *recent < 0 || *recent > 8 {
+		return badInput("-recent %d: want 0 to 8", *recent)
+	}
+	s, err := stats.ParseSpeeds(*speeds)
+	if err != nil {
+		return badInput("-speeds: %v", err)
+	}
+	q.Speeds = uint8(s)
+	if q.Modes, err = parseModes(*modes); err != nil {
+		return badInput("-modes: %v", err)
+	}
+	if q.Since, _, err = book.ParseDateBound(*since, false); err != nil {
+		return badInput("-since %q: %v", *since, err)
+	}
+	if q.Until, _, err = book.ParseDateBound(*until, true); err != nil {
+		return badInput("-until %q: %v", *until, err)
+	}
+	line, err := movesLine(*fen, *moves)
+	if err != nil {
+		return err
+	}
+	pos := line[len(line)-1]
+	q.Position = &pos
+	if e.db == "" {
+		return badInput("no book given: use 'bookquery -db DIR player -name NAME -color white'")
+	}
+	st, db, err := openIndex(e.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	tree, err := db.PlayerTree(ctx, q)
+	if err != nil {
+		return err
+	}
+	if tree.PlayerGames == 0 {
+		msg := fmt.Sprintf("no games of %q with %s", *name, strings.ToLower(*color))
+		if sug, err := db.Suggest(ctx, gamedb.Players, *name, 3); err == nil && len(sug) > 0 {
+			var names []string
+			for _, s := range sug {
+				names = append(names, strconv.Quote(s.Name))
+			}
+			msg += fmt.Sprintf(" (closest: %s)", strings.Join(names, ", "))
+		}
+		return badInput("%s", msg)
+	}
+	out := playerJSON{Opening: explorer.OpeningOf(line), White: tree.White, Draws: tree.Draws, Black: tree.Black,
+		Moves: []playerMoveJSON{}, RecentGames: []playerRecentJSON{}}
+	for _, m := range tree.Moves {
+		mj := playerMoveJSON{UCI: m.Move.String(), SAN: pos.SAN(m.Move), AverageOpponentRating: m.AverageOpponentRating,
+			Performance: m.Performance, White: m.White, Draws: m.Draws, Black: m.Black, Opening: openingAfter(line, m.Move)}
+		if m.Game != nil {
+			g := toPlayerGame(m.Game)
+			mj.Game = &g
+		}
+		out.Moves = append(out.Moves, mj)
+	}
+	for i := range tree.Recent {
+		g := &tree.Recent[i]
+		out.RecentGames = append(out.RecentGames, playerRecentJSON{UCI: g.Move.String(), playerGameJSON: toPlayerGame(g)})
+	}
+	return e.emit(out, func(w io.Writer) error {
+		_, err := io.WriteString(w, playerText(&out, &pos, *name, strings.ToLower(*color), e.db))
+		return err
+	})
+}
+
+// openingAfter names the opening after move m from the last position of
+// line.
+func openingAfter(line []board.Position, m board.Move) *explorer.Opening {
+	next := line[len(line)-1]
+	next.Play(m)
+	return explorer.OpeningOf(append(line[:len(line):len(line)], next))
+}
+
+// playerText is player's text output.
+func playerText(out *playerJSON, pos *board.Position, name, color, db string) string {
+	var b strings.Builder
+	total := out.White + out.Draws + out.Black
+	fmt.Fprintf(&b, "%s with %s, position %s\n", name, color, pos.FEN())
+	if total == 0 {
+		b.WriteString("none of the player's games with this color (and filters) reach this position and go on from it\n")
+	}
+	rows := [][]string{{"move", "uci", "games", "white", "draw", "black", "opp", "perf", "game"}}
+	for _, m := range out.Moves {
+		games := m.White + m.Draws + m.Black
+		g := ""
+		if m.Game != nil {
+			g = fmt.Sprintf("%s %s-%s %s", m.Game.ID, m.Game.White.Name, m.Game.Black.Name, m.Game.Month)
+		}
+		rows = append(rows, []string{m.SAN, m.UCI, fmt.Sprint(games), pct(uint64(m.White), uint64(games)), pct(uint64(m.Draws), uint64(games)),
+			pct(uint64(m.Black), uint64(games)), orDash(m.AverageOpponentRating > 0, fmt.Sprint(m.AverageOpponentRating)),
+			orDash(m.AverageOpponentRating > 0, fmt.Sprint(m.Performance)), g})
+	}
+	if total > 0 {
+		rows = append(rows, []string{"total", "", fmt.Sprint(total), pct(uint64(out.White), uint64(total)), pct(uint64(out.Draws), uint64(total)),
+			pct(uint64(out.Black), uint64(total)), "", "", ""})
+		writeTable(&b, rows, 2)
+	}
+	o := out.Opening
+	if o != nil {
+		fmt.Fprintf(&b, "Opening: %s %s\n", o.ECO, o.Name)
+	}
+	if len(out.RecentGames) > 0 {
+		b.WriteString("recent games:\n")
+		rows := [][]string{{"move", "id", "date", "white", "elo", "black", "elo", "result"}}
+		for _, g := range out.RecentGames {
+			res := "1/2"
+			if g.Winner != nil {
+				res = map[string]string{"white": "1-0", "black": "0-1"}[*g.Winner]
+			}
+			rows = append(rows, []string{g.UCI, g.ID, g.Month, g.White.Name, orDash(g.White.Rating > 0, fmt.Sprint(g.White.Rating)),
+				g.Black.Name, orDash(g.Black.Rating > 0, fmt.Sprint(g.Black.Rating)), res})
+		}
+		writeTable(&b, rows, len(rows[0]))
+		fmt.Fprintf(&b, "a game as PGN: bookquery -db %s game ID\n", db)
+	}
+	return b.String()
+}

@@ -1,0 +1,472 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/gamedb"
+	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/pgn"
+	"github.com/chessbook/chessbook/store"
+)
+
+// The game database's commands: players (the spellings of a name) and
+// search (games by their tags and a position), read from the store's game
+// index by package gamedb.
+
+var playersCmd = &command{
+	name:    "players",
+	args:    "-name TEXT [-limit N] [-json]",
+	summary: "list every spelling of a player's name that contains TEXT (case, spaces and punctuation ignored) with its games as White and Black, rating range and dates (-db DIR)",
+	run:     runPlayers,
+}
+
+var searchCmd = &command{
+	name: "search",
+	args: `[-player NAME] [-white NAME] [-black NAME] [-event TEXT] [-site TEXT] [-result R] [-eco A00-E99] [-opening TEXT] ` +
+		`[-since DATE] [-until DATE] [-min-rating N] [-max-rating N] [-min-plies N] [-max-plies N] [-fen FEN] [-moves "e4 e5"] ` +
+		`[-speeds S] [-ratings B] [-modes M] [-sort date|rating|plies] [-page N] [-per-page N] [-format text|json|pgn] [-json]`,
+	summary: "find games by player, event, site, result, ECO, opening, date, rating and length, and by a position (-db DIR)",
+	run:     runSearch,
+}
+
+// openIndex opens the store in dir read-only and its game index.
+func openIndex(dir string) (*store.Store, *gamedb.DB, error) {
+	st, err := openBook(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := gamedb.Open(st)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st, db, nil
+}
+
+// playersJSON is players' -json output.
+type playersJSON struct {
+	Query       string     `json:"query"`
+	Normal      string     `json:"normal"`
+	Players     []nameJSON `json:"players"`
+	Suggestions []nameJSON `json:"suggestions,omitempty"`
+}
+
+// nameJSON is one spelling in players' -json output.
+type nameJSON struct {
+	Name      string `json:"name"`
+	Normal    string `json:"normal"`
+	White     int    `json:"white"`
+	Black     int    `json:"black"`
+	Games     int    `json:"games"`
+	MinRating int    `json:"min_rating"`
+	MaxRating int    `json:"max_rating"`
+	First     string `json:"first"`
+	Last      string `json:"last"`
+}
+
+func toNameJSON(ns []gamedb.Name) []nameJSON {
+	out := make([]nameJSON, 0, len(ns))
+	for _, n := range ns {
+		out = append(out, nameJSON{Name: n.Name, Normal: n.Normal, White: n.White, Black: n.Black, Games: n.Games(),
+			MinRating: n.MinRating, MaxRating: n.MaxRating, First: n.First.String(), Last: n.Last.String()})
+	}
+	return out
+}
+
+func runPlayers(e *env, args []string) error {
+	fs := e.flags()
+	name := fs.String("name", "", "the name, or part of it: every spelling whose letters and digits (case and accents ignored) contain TEXT's")
+	limit := fs.Int("limit", 50, "list at most N spellings, the most games first (0: all)")
+	if err := e.parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return badInput("unexpected arguments %q: give the name with -name \"TEXT\" (quoted)", strings.Join(fs.Args(), " "))
+	}
+	if gamedb.Normalize(*name) == "" {
+		return badInput("-name %q: give a name with a letter or a digit (players -name carlsen)", *name)
+	}
+	if *limit < 0 {
+		return badInput("-limit %d: want 0 or more", *limit)
+	}
+	if e.db == "" {
+		return badInput("no book given: use 'bookquery -db DIR players -name TEXT'")
+	}
+	st, db, err := openIndex(e.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx := context.Background()
+	ns, err := db.Names(ctx, gamedb.Players, *name, *limit)
+	if err != nil {
+		return err
+	}
+	out := playersJSON{Query: *name, Normal: gamedb.Normalize(*name), Players: toNameJSON(ns)}
+	if len(ns) == 0 {
+		sug, err := db.Suggest(ctx, gamedb.Players, *name, 5)
+		if err != nil {
+			return err
+		}
+		out.Suggestions = toNameJSON(sug)
+	}
+	return e.emit(out, func(w io.Writer) error {
+		_, err := io.WriteString(w, playersText(&out))
+		return err
+	})
+}
+
+// playersText is players' text output.
+func playersText(out *playersJSON) string {
+	var b strings.Builder
+	if len(out.Players) == 0 {
+		fmt.Fprintf(&b, "no player's name contains %q\n", out.Normal)
+		if len(out.Suggestions) > 0 {
+			b.WriteString("closest names:\n")
+			writeNames(&b, out.Suggestions)
+		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s matching %q:\n", plural(len(out.Players), "spelling", "spellings"), out.Normal)
+	writeNames(&b, out.Players)
+	return b.String()
+}
+
+func writeNames(b *strings.Builder, ns []nameJSON) {
+	rows := [][]string{{"name", "games", "white", "black", "rating", "first", "last"}}
+	for _, n := range ns {
+		rating := "-"
+		switch {
+		case n.MinRating > 0 && n.MinRating != n.MaxRating:
+			rating = fmt.Sprintf("%d-%d", n.MinRating, n.MaxRating)
+		case n.MaxRating > 0:
+			rating = fmt.Sprint(n.MaxRating)
+		}
+		rows = append(rows, []string{n.Name, fmt.Sprint(n.Games), fmt.Sprint(n.White), fmt.Sprint(n.Black), rating, n.First, n.Last})
+	}
+	writeTable(b, rows, 1)
+}
+
+// searchJSON is search's -json output.
+type searchJSON struct {
+	Total   int              `json:"total"`
+	Page    int              `json:"page"`
+	PerPage int              `json:"per_page"`
+	Games   []gamedb.GameRef `json:"games"`
+}
+
+// searchFlags are the flags of search.
+type searchFlags struct {
+	player, white, black, event, site, result, eco, opening *string
+	since, until, fen, moves, speeds, ratings, modes, sort  *string
+	format                                                  *string
+	minRating, maxRating, minPlies, maxPlies, page, perPage *int
+}
+
+// maxPerPage bounds search's -per-page.
+const maxPerPage = 10000
+
+func addSearchFlags(fs *flag.FlagSet) *searchFlags {
+	return &searchFlags{
+		player:    fs.String("player", "", "games of the player with either color: every spelling whose letters and digits (case and accents ignored) contain NAME's"),
+		white:     fs.String("white", "", "games of the player with White (as -player)"),
+		black:     fs.String("black", "", "games of the player with Black (as -player)"),
+		event:     fs.String("event", "", "games of the events whose name contains TEXT (as -player)"),
+		site:      fs.String("site", "", "games of the sites whose name contains TEXT (as -player; a URL site is known by its host, lichess.org)"),
+		result:    fs.String("result", "", "games with this result: 1-0, 0-1 or 1/2-1/2"),
+		eco:       fs.String("eco", "", "games whose ECO tag is this code (B90) or in this range (B20-B99)"),
+		opening:   fs.String("opening", "", "games whose opening (the lichess name of the deepest named position of their first 24 plies) contains TEXT"),
+		since:     fs.String("since", "", "games played on or after DATE: "+book.DateForms),
+		until:     fs.String("until", "", "games played on or before DATE (a year or a month: to its end)"),
+		minRating: fs.Int("min-rating", 0, "games whose players are both rated N or more"),
+		maxRating: fs.Int("max-rating", 0, "games whose players are both rated N or less (games with an unrated player are left out)"),
+		minPlies:  fs.Int("min-plies", 0, "games of N plies (half-moves) or more"),
+		maxPlies:  fs.Int("max-plies", 0, "games of N plies or fewer"),
+		fen:       fs.String("fen", "", "games that reach this position (transpositions included)"),
+		moves:     fs.String("moves", "", `games that reach the position after these moves (from -fen, or the start), in SAN or UCI`),
+		speeds:    fs.String("speeds", "", "games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+stats.SpeedList),
+		ratings:   fs.String("ratings", "", "games whose players' mean rating is in these `BANDS`: some of "+stats.RatingBandList),
+		modes:     fs.String("modes", "", "games of these `MODES`: rated, casual (a game whose Event starts with \"Casual\", as lichess names them, is casual; every other rated)"),
+		sort:      fs.String("sort", "date", "the order: date (newest first), rating (the highest mean rating of both players first) or plies (the longest first)"),
+		page:      fs.Int("page", 1, "list page N (from 1)"),
+		perPage:   fs.Int("per-page", 20, fmt.Sprintf("games per page (1 to %d; 0: every game on one page)", maxPerPage)),
+		format:    fs.String("format", "text", "the output `FORMAT`: text, json (as -json) or pgn (the page's games, whole)"),
+	}
+}
+
+// query returns the search the flags ask for.
+func (f *searchFlags) query() (gamedb.Query, error) {
+	q := gamedb.Query{Player: *f.player, White: *f.white, Black: *f.black, Event: *f.event, Site: *f.site,
+		Opening: *f.opening, MinRating: *f.minRating, MaxRating: *f.maxRating, MinPlies: *f.minPlies, MaxPlies: *f.maxPlies}
+	for _, n := range []struct {
+		flag, text string
+	}{{"-player", q.Player}, {"-white", q.White}, {"-black", q.Black}, {"-event", q.Event}, {"-site", q.Site}, {"-opening", q.Opening}} {
+		if n.text != "" && gamedb.Normalize(n.text) == "" {
+			return q, badInput("%s %q: give a name with a letter or a digit", n.flag, n.text)
+		}
+	}
+	switch *f.result {
+	case "":
+	case "1-0":
+		q.Result = pgn.WhiteWins
+	case "0-1":
+		q.Result = pgn.BlackWins
+	case "1/2-1/2", "½-½", "draw":
+		q.Result = pgn.Draw
+	default:
+		return q, badInput("-result %q: want 1-0, 0-1 or 1/2-1/2", *f.result)
+	}
+	var err error
+	if q.ECOFrom, q.ECOTo, err = parseECORange(*f.eco); err != nil {
+		return q, badInput("-eco %q: %v", *f.eco, err)
+	}
+	if q.Since, _, err = book.ParseDateBound(*f.since, false); err != nil {
+		return q, badInput("-since %q: %v", *f.since, err)
+	}
+	if q.Until, _, err = book.ParseDateBound(*f.until, true); err != nil {
+		return q, badInput("-until %q: %v", *f.until, err)
+	}
+	if q.Since != 0 && q.Until != 0 && q.Since > q.Until {
+		return q, badInput("-since %s is after -until %s", *f.since, *f.until)
+	}
+	for _, b := range []struct {
+		flag string
+		n    int
+	}{{"-min-rating", q.MinRating}, {"-max-rating", q.MaxRating}, {"-min-plies", q.MinPlies}, {"-max-plies", q.MaxPlies}} {
+		if b.n < 0 {
+			return q, badInput("%s %d: want 0 or more", b.flag, b.n)
+		}
+	}
+	if q.MaxRating != 0 && q.MinRating > q.MaxRating {
+		return q, badInput("-min-rating %d is above -max-rating %d", q.MinRating, q.MaxRating)
+	}
+	if q.MaxPlies != 0 && q.MinPlies > q.MaxPlies {
+		return q, badInput("-min-plies %d is above -max-plies %d", q.MinPlies, q.MaxPlies)
+	}
+	speeds, err := stats.ParseSpeeds(*f.speeds)
+	if err != nil {
+		return q, badInput("-speeds: %v", err)
+	}
+	q.Speeds = uint8(speeds)
+	bands, err := stats.ParseRatingBands(*f.ratings)
+	if err != nil {
+		return q, badInput("-ratings: %v", err)
+	}
+	q.Bands = uint16(bands)
+	if q.Modes, err = parseModes(*f.modes); err != nil {
+		return q, badInput("-modes: %v", err)
+	}
+	switch *f.sort {
+	case "date":
+		q.Sort = gamedb.ByDate
+	case "rating":
+		q.Sort = gamedb.ByRating
+	case "plies":
+		q.Sort = gamedb.ByPlies
+	default:
+		return q, badInput("-sort %q: want date, rating or plies", *f.sort)
+	}
+	if *f.page < 1 {
+		return q, badInput("-page %d: want 1 or more", *f.page)
+	}
+	if *f.perPage < 0 || *f.perPage > maxPerPage {
+		return q, badInput("-per-page %d: want 1 to %d (0: every game)", *f.perPage, maxPerPage)
+	}
+	q.Limit = *f.perPage
+	q.Offset = (*f.page - 1) * *f.perPage
+	if *f.fen != "" || *f.moves != "" {
+		line, err := movesLine(*f.fen, *f.moves)
+		if err != nil {
+			return q, err
+		}
+		q.Position = &line[len(line)-1]
+	}
+	if q.Opening != "" {
+		q.Openings = openingName
+	}
+	return q, nil
+}
+
+// openingName names the opening of a line of positions (explorer.OpeningOf).
+func openingName(line []board.Position) (eco, name string) {
+	if o := explorer.OpeningOf(line); o != nil {
+		return o.ECO, o.Name
+	}
+	return "", ""
+}
+
+// parseECORange parses an ECO code (B90) or a range of them (B20-B99)
+// into gamedb.ParseECO codes; "" is no bound.
+func parseECORange(s string) (from, to uint16, err error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, 0, nil
+	}
+	a, b, isRange := strings.Cut(s, "-")
+	from = gamedb.ParseECO([]byte(strings.TrimSpace(a)))
+	to = from
+	if isRange {
+		to = gamedb.ParseECO([]byte(strings.TrimSpace(b)))
+	}
+	switch {
+	case from == 0 || to == 0:
+		return 0, 0, errors.New("want an ECO code A00 to E99, or a range of them (B20-B99)")
+	case from > to:
+		return 0, 0, fmt.Errorf("the range ends before it starts")
+	}
+	return from, to, nil
+}
+
+// parseModes parses a comma-separated list of modes (rated, casual).
+func parseModes(s string) (uint8, error) {
+	var m uint8
+	for _, v := range strings.Split(s, ",") {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "":
+		case "rated":
+			m |= gamedb.Rated
+		case "casual":
+			m |= gamedb.Casual
+		default:
+			return 0, fmt.Errorf("unknown mode %q (want rated, casual)", v)
+		}
+	}
+	return m, nil
+}
+
+func runSearch(e *env, args []string) error {
+	fs := e.flags()
+	f := addSearchFlags(fs)
+	if err := e.parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return badInput("unexpected arguments %q: give names with -player \"NAME\" (quoted), the position with -fen and -moves", strings.Join(fs.Args(), " "))
+	}
+	switch *f.format {
+	case "text", "pgn":
+		if e.json && *f.format == "pgn" {
+			return badInput("-json and -format pgn: choose one")
+		}
+	case "json":
+		e.json = true
+	default:
+		return badInput("-format %q: want text, json or pgn", *f.format)
+	}
+	q, err := f.query()
+	if err != nil {
+		return err
+	}
+	if e.db == "" {
+		return badInput("no book given: use 'bookquery -db DIR search ...'")
+	}
+	st, db, err := openIndex(e.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := db.Search(ctx, q)
+	if errors.Is(err, gamedb.ErrNoName) {
+		return noNameError(ctx, db, err, q)
+	}
+	if err != nil {
+		return err
+	}
+	if *f.format == "pgn" {
+		pw := pgn.NewWriter(e.stdout)
+		for _, g := range res.Games {
+			rec, err := st.Game(g.ID)
+			if err != nil {
+				return err
+			}
+			game, err := gamecode.DecodeGame(rec)
+			if err != nil {
+				return fmt.Errorf("game %s: %w", g.ID, err)
+			}
+			if err := pw.WriteGame(&game); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
+		}
+		return nil
+	}
+	out := searchJSON{Total: res.Total, Page: *f.page, PerPage: *f.perPage, Games: res.Games}
+	return e.emit(out, func(w io.Writer) error {
+		_, err := io.WriteString(w, searchText(&out, q, e.db))
+		return err
+	})
+}
+
+// noNameError is search's error for a name no spelling contains: bad
+// input, with the closest names.
+func noNameError(ctx context.Context, db *gamedb.DB, err error, q gamedb.Query) error {
+	kind, text := gamedb.Players, ""
+	for _, n := range []struct {
+		kind gamedb.NameKind
+		text string
+	}{{gamedb.Players, q.Player}, {gamedb.Players, q.White}, {gamedb.Players, q.Black}, {gamedb.Events, q.Event}, {gamedb.Sites, q.Site}} {
+		if n.text != "" && strings.Contains(err.Error(), strconv.Quote(n.text)) {
+			kind, text = n.kind, n.text
+			break
+		}
+	}
+	msg := err.Error()
+	if text != "" {
+		if sug, serr := db.Suggest(ctx, kind, text, 3); serr == nil && len(sug) > 0 {
+			var names []string
+			for _, s := range sug {
+				names = append(names, strconv.Quote(s.Name))
+			}
+			msg += fmt.Sprintf(" (closest: %s)", strings.Join(names, ", "))
+		}
+	}
+	return badInput("%s", msg)
+}
+
+// searchText is search's text output.
+func searchText(out *searchJSON, q gamedb.Query, db string) string {
+	var b strings.Builder
+	order := map[gamedb.Sort]string{gamedb.ByDate: "newest first", gamedb.ByRating: "highest rated first", gamedb.ByPlies: "longest first"}[q.Sort]
+	if out.Total == 0 {
+		b.WriteString("no games found\n")
+		return b.String()
+	}
+	pages := 1
+	if out.PerPage > 0 {
+		pages = (out.Total + out.PerPage - 1) / out.PerPage
+	}
+	fmt.Fprintf(&b, "%s found, %s; page %d of %d\n", plural(out.Total, "game", "games"), order, out.Page, pages)
+	if len(out.Games) == 0 {
+		return b.String()
+	}
+	rows := [][]string{{"id", "date", "white", "elo", "black", "elo", "result", "eco", "plies", "event"}}
+	if q.Position != nil {
+		rows[0] = append(rows[0], "ply")
+	}
+	for _, g := range out.Games {
+		elo := func(n int) string { return orDash(n > 0, strconv.Itoa(n)) }
+		r := []string{g.ID.String(), g.Date.String(), g.White, elo(g.WhiteElo), g.Black, elo(g.BlackElo),
+			orDash(g.Result.String() != "", g.Result.String()), orDash(g.ECO != "", g.ECO), strconv.Itoa(g.Plies), g.Event}
+		if q.Position != nil {
+			r = append(r, strconv.Itoa(g.Ply))
+		}
+		rows = append(rows, r)
+	}
+	writeTable(&b, rows, len(rows[0]))
+	fmt.Fprintf(&b, "a game as PGN: bookquery -db %s game ID; every game of the page: add -format pgn\n", db)
+	return b.String()
+}

@@ -1,0 +1,68 @@
+package gamedb
+
+import "testing"
+
+func TestNormalize(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Carlsen, M", "carlsenm"},
+		{"carlsen,m", "carlsenm"},
+		{"CARLSEN M.", "carlsenm"},
+		{"Anand, Viswanathan", "anandviswanathan"},
+		{"Ljubojević, Ljubomir", "ljubojevicljubomir"},
+		{"Ljubojevic,L", "ljubojevicl"},
+		{"Nielsen, Peter Heine", "nielsenpeterheine"},
+		{"Øst-Hansen", "osthansen"},
+		{"Großmann", "grossmann"},
+		{"Łukasz", "lukasz"},
+		{"Ñuñez", "nunez"},
+		{"Карпов, Анатолий", "карпованатолии"}, // marks go in every script: й is и and a breve
+		{"?", ""},
+		{" - ", ""},
+		{"", ""},
+		{"Deep Blue 2", "deepblue2"},
+	} {
+		if got := Normalize(c.in); got != c.want {
+			t.Errorf("Normalize(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	long := make([]byte, 0, 600)
+	for range 300 {
+		long = append(long, "é"...)
+	}
+	if got := Normalize(string(long)); len(got) != maxNameBytes {
+		t.Errorf("a 300-letter name normalizes to %d bytes, want %d", len(got), maxNameBytes)
+	}
+	cyr := make([]byte, 0, 600)
+	for range 150 {
+		cyr = append(cyr, "Ж"...)
+	}
+	if got := Normalize(string(cyr)); len(got) > maxNameBytes || len(got)%2 != 0 {
+		t.Errorf("150 Cyrillic letters normalize to %d bytes: cut inside a letter or too long", len(got))
+	}
+}
+
+func TestSiteName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"https://lichess.org/ijBX4aWv", "lichess.org"},
+		{" https://www.chess.com/game/live/123 ", "chess.com"},
+		{"http://example.org?x=1", "example.org"},
+		{"Wijk aan Zee NED", "Wijk aan Zee NED"},
+		{"?", "?"},
+	} {
+		if got := string(siteName([]byte(c.in))); got != c.want {
+			t.Errorf("siteName(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestMatchDistance(t *testing.T) {
+	for _, c := range []struct {
+		text, name string
+		want       int
+	}{{"carlsen", "carlsenm", 0}, {"carlsn", "carlsenm", 1}, {"stenitz", "steinitzwilliam", 1}, {"anand", "anandv", 0},
+		{"xyz", "anand", 3}, {"", "anand", 0}, {"anandd", "anandv", 1}} {
+		if got := MatchDistance(c.text, c.name); got != c.want {
+			t.Errorf("MatchDistance(%q, %q) = %d, want %d", c.text, c.name, got, c.want)
+		}
+	}
+}
