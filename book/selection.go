@@ -128,3 +128,46 @@ func Selected(st *store.Store, pos []byte, sel Selection) (moves []SelectedMove,
 	}
 	return moves, months, found || single, nil
 }
+
+// Unselectable counts the games through a position that a Selection's
+// speed or rating filter cannot select for want of the tag it reads: with
+// speeds asked, the games without a usable TimeControl (NoSpeed); with
+// rating bands asked, those without both ratings (NoRatingBand). Only the
+// games its other criteria (months) keep are counted.
+type Unselectable struct {
+	NoSpeed  uint64 // games with no speed while sel asks for speeds
+	NoRating uint64 // games with no rating band while sel asks for bands
+}
+
+// CountUnselectable returns the Unselectable games of sel through the
+// position pos; both counts are 0 when sel asks for no speed or band.
+func CountUnselectable(st *store.Store, pos []byte, sel Selection) (Unselectable, error) {
+	var u Unselectable
+	if sel.Speeds == 0 && sel.Bands == 0 {
+		return u, nil
+	}
+	rest := sel
+	rest.Speeds, rest.Bands = 0, 0
+	add := func(c stats.Cell, p stats.Period, games uint64) {
+		if !rest.keeps(c, p) {
+			return
+		}
+		if sel.Speeds != 0 && c.Speed() == stats.NoSpeed {
+			u.NoSpeed += games
+		}
+		if sel.Bands != 0 && c.RatingBand() == stats.NoRatingBand {
+			u.NoRating += games
+		}
+	}
+	h, _, err := st.HistoryInto(nil, pos)
+	if err != nil {
+		return u, err
+	}
+	for i := range h {
+		add(h[i].Cell, h[i].Period, h[i].CellStats.Games())
+	}
+	_, err = eachSingle(st, pos, func(_ board.Move, occ *stats.Occurrence) {
+		add(occ.Cell, stats.PeriodOf(occ.Date), 1)
+	})
+	return u, err
+}

@@ -30,6 +30,11 @@ type Moves struct {
 	// gives them, when the request asked for it (history=true, as the
 	// lichess explorer embeds it); absent otherwise.
 	History *[]HistoryMonth `json:"history,omitempty"`
+	// Notices say why a filtered answer may count fewer games than the
+	// filters seem to ask for: games the speed or rating filters cannot
+	// select for want of a TimeControl or of ratings (see
+	// book.Unselectable); absent when none.
+	Notices []string `json:"notices,omitempty"`
 	// Warnings name the game references left out because their game
 	// record could not be read (a damaged store); absent when none.
 	Warnings []string `json:"warnings,omitempty"`

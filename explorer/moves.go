@@ -132,6 +132,11 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 		}
+		u, err := book.CountUnselectable(x.st, k, q.Sel)
+		if err != nil {
+			return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
+		}
+		out.Notices = unselectableNotices(u)
 		for _, fm := range filtered {
 			if !p.IsLegal(fm.Move) {
 				return nil, fmt.Errorf("position %s: stored move %s is not legal (corrupt store?)", p.FEN(), fm.Move)
@@ -268,4 +273,22 @@ func moveOf(san string, me stats.MoveEntry, white bool, opp float64, oppKnown bo
 		mj.LastPlayed = me.LastDate.String()
 	}
 	return mj
+}
+
+// unselectableNotices words u for Moves.Notices.
+func unselectableNotices(u book.Unselectable) []string {
+	var out []string
+	games := func(n uint64) string {
+		if n == 1 {
+			return "1 game"
+		}
+		return fmt.Sprintf("%d games", n)
+	}
+	if u.NoSpeed > 0 {
+		out = append(out, games(u.NoSpeed)+" through this position have no TimeControl: speed filters select none of them")
+	}
+	if u.NoRating > 0 {
+		out = append(out, games(u.NoRating)+" through this position lack a player's rating: rating filters select none of them")
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,5 +110,58 @@ func TestMovesBadGameRecord(t *testing.T) {
 	}
 	if len(after.TopGames) != len(before.TopGames)-1 || len(after.Warnings) != 1 || !strings.Contains(after.Warnings[0], id.String()) {
 		t.Errorf("top games %d (before %d), warnings %q; want one game left out and named", len(after.TopGames), len(before.TopGames), after.Warnings)
+	}
+}
+
+// TestUnselectableNotices: on a store of over-the-board games (no
+// TimeControl), a speed filter selects nothing and says that every game
+// through the position lacks the tag; a rating filter of every band
+// selects the games with both ratings, and its notice counts the rest, so
+// the two add up to the unfiltered total.
+func TestUnselectableNotices(t *testing.T) {
+	x := New(championsStore(t))
+	line, err := requestLine("", "e2e4", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := x.Moves(line, Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := all.White + all.Draws + all.Black + all.Unknown
+	if total == 0 || len(all.Notices) != 0 {
+		t.Fatalf("unfiltered: %d games, notices %q", total, all.Notices)
+	}
+	var f Filters
+	f.Speeds = "blitz"
+	sel, err := f.Selection("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blitz, err := x.Moves(line, Query{Sel: sel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%d games through this position have no TimeControl: speed filters select none of them", total)
+	if len(blitz.Moves) != 0 || len(blitz.Notices) != 1 || blitz.Notices[0] != want {
+		t.Errorf("speeds=blitz: %d moves, notices %q; want none and %q", len(blitz.Moves), blitz.Notices, want)
+	}
+	f = Filters{Ratings: "0,1000,1200,1400,1600,1800,2000,2200,2500"}
+	if sel, err = f.Selection(""); err != nil {
+		t.Fatal(err)
+	}
+	rated, err := x.Moves(line, Query{Sel: sel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var unrated uint64
+	if len(rated.Notices) == 1 {
+		if _, err := fmt.Sscanf(rated.Notices[0], "%d games", &unrated); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := rated.White + rated.Draws + rated.Black + rated.Unknown
+	if unrated == 0 || got+unrated != total {
+		t.Errorf("every rating band: %d games selected and notices %q; want them to add up to %d", got, rated.Notices, total)
 	}
 }

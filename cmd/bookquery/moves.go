@@ -152,7 +152,9 @@ func writeMovesText(w io.Writer, out *explorer.Moves, db string) error {
 		pct(out.White, total), pct(out.Draws, total), pct(out.Black, total), "", "", "", ""})
 	var b strings.Builder
 	fmt.Fprintf(&b, "position %s\n", out.FEN)
-	if len(out.Moves) == 0 {
+	if len(out.Moves) == 0 && len(out.Notices) > 0 {
+		b.WriteString("no games the filters select reach this position and go on from it (see the notes below)\n")
+	} else if len(out.Moves) == 0 {
 		b.WriteString("no games in the book reach this position and go on from it\n")
 	}
 	writeTable(&b, rows, 2)
@@ -171,6 +173,9 @@ func writeMovesText(w io.Writer, out *explorer.Moves, db string) error {
 	}
 	if len(out.TopGames)+len(out.RecentGames) > 0 {
 		fmt.Fprintf(&b, "(print one with 'bookquery -db %s game ID')\n", db)
+	}
+	for _, note := range out.Notices {
+		fmt.Fprintf(&b, "note: %s\n", note)
 	}
 	for _, warn := range out.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", warn)

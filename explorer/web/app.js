@@ -494,8 +494,12 @@ function renderMoves(a, filtered) {
     tfoot.append(tr)
   }
   const empty = $("empty")
-  empty.hidden = a.moves.length > 0
-  empty.textContent = a.moves.length ? "" : (filtered ? "No game the filters select goes on from this position." : "No game in the book goes on from this position.")
+  const notices = (a.notices || []).map((n) => n.charAt(0).toUpperCase() + n.slice(1) + ".")
+  const none = a.moves.length ? "" : (filtered ? "No game the filters select goes on from this position." : "No game in the book goes on from this position.")
+  // Notices say what the filters cannot select (games without a
+  // TimeControl or ratings): shown with the table, not only when empty.
+  empty.textContent = [none, ...notices].filter(Boolean).join(" ")
+  empty.hidden = empty.textContent === ""
 }
 
 // shortName returns name without what it shares with the position's own
