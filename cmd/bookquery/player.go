@@ -14,8 +14,8 @@ import (
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/gamedb"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/pgn"
+	"github.com/chessbook/chessbook/stats"
 )
 
 // The player command: a player's opening tree (gamedb.PlayerTree), the

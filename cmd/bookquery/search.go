@@ -17,8 +17,8 @@ import (
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/pgn"
+	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
