@@ -296,6 +296,7 @@ func TestPage(t *testing.T) {
 	pagePromotion(t, ctx, srv.URL)
 	pageHoverAndKeys(t, ctx, srv.URL, st)
 	pageFiltered(t, ctx, srv.URL, st)
+	pageUnavailableFilters(t, ctx, srv.URL, st)
 	pageNarrow(t, ctx, srv.URL, st)
 	if v := cspViolations(t, ctx); len(v) > 0 {
 		t.Errorf("the page broke its Content-Security-Policy: %q", v)
@@ -722,4 +723,45 @@ func pageNarrow(t *testing.T, ctx context.Context, base string, st *store.Store)
 		t.Fatal(err)
 	}
 	boardInView(t, ctx, "stepping through the game on a phone")
+}
+
+// pageUnavailableFilters: opening the filters greys out the speed boxes
+// exactly when no game of the store has a speed (the champions' games
+// have no TimeControl), with the server's notice as the reason.
+func pageUnavailableFilters(t *testing.T, ctx context.Context, base string, st *store.Store) {
+	t.Helper()
+	var f Filters
+	f.Speeds = strings.Join([]string{"ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"}, ",")
+	sel, err := f.Selection("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := requestLine("", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(st).Moves(line, Query{Sel: sel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.White+m.Draws+m.Black+m.Unknown == 0
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible("#moves tbody tr", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	clickSelector(t, ctx, "#filters summary")
+	if want {
+		waitJS(t, ctx, `document.querySelector("#speeds").classList.contains("unavailable") && document.querySelector("input[name=speed]").disabled`, "the speed boxes greyed out")
+		var title string
+		evalJS(t, ctx, `document.querySelector("#speeds").title`, &title)
+		if !strings.Contains(title, "no TimeControl") {
+			t.Errorf("greyed speed boxes say %q: want the reason", title)
+		}
+	} else {
+		time.Sleep(300 * time.Millisecond) // the probe's answer
+		var greyed bool
+		evalJS(t, ctx, `document.querySelector("#speeds").classList.contains("unavailable")`, &greyed)
+		if greyed {
+			t.Error("speed boxes greyed out on a store with speeds")
+		}
+	}
 }

@@ -724,6 +724,28 @@ function buildFilters() {
   add($("ratings"), "rating", RATINGS, (v) => v === "2500" ? "2500+" : v)
   $("since").addEventListener("change", readFilters)
   $("until").addEventListener("change", readFilters)
+  $("filters").addEventListener("toggle", checkFilterable, {once: true})
+}
+
+// checkFilterable greys out the speed or rating boxes when no game of the
+// store can be selected by them (games without a TimeControl, as
+// over-the-board games, have no speed; games without ratings no band),
+// with the server's notice as the reason. It asks once, when the filters
+// are first opened, so that first paint does not wait for it.
+async function checkFilterable() {
+  const probes = [["speeds", SPEEDS, "speed"], ["ratings", RATINGS, "rating"]]
+  for (const [param, values, name] of probes) {
+    try {
+      const a = await getJSON(`/moves?${param}=${values.join(",")}&moves=1&topGames=0&recentGames=0`)
+      if (a.white + a.draws + a.black + a.unknown > 0 || !(a.notices || []).length) continue
+      const fs = $(param)
+      fs.classList.add("unavailable")
+      fs.title = "This store cannot answer these filters: " + a.notices.join("; ")
+      for (const b of document.querySelectorAll(`input[name=${name}]`)) b.disabled = true
+    } catch {
+      // a failed probe leaves the boxes as they are
+    }
+  }
 }
 
 function readFilters() {
