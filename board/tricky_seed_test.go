@@ -207,7 +207,7 @@ func splitRawGames(data []byte) []rawGame {
 
 func TestTrickySeedsFound(t *testing.T) {
 	if testutil.FindSharedData() == "" {
-		t.Skip("../shared/data not found")
+		testutil.Missing(t, "../shared/data not found")
 	}
 	fens, sans := trickyFENs(), trickySANs(20)
 	if len(fens) < 100 || len(sans) < 300 {

@@ -459,7 +459,7 @@ func TestBuildTruncatedInput(t *testing.T) {
 		{"zstd mid-frame", truncate(t, zbuf.Bytes(), zbuf.Len()*3/5, "cut.pgn.zst")},
 		{"gzip mid-block", truncate(t, gbuf.Bytes(), gbuf.Len()*3/5, "cut.pgn.gz")},
 	}
-	if d := testutil.FindSharedData(); d != "" {
+	if d := testutil.SharedDataIfAny(t); d != "" {
 		data, err := os.ReadFile(filepath.Join(d, "medium", "lichess_10k.pgn.zst"))
 		if err != nil {
 			t.Fatal(err)

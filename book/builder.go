@@ -1017,7 +1017,7 @@ func (w *worker) filter(g *pgn.Game, white, black int, date stats.Date) (Filter,
 	if o.MinRating > 0 && (white < o.MinRating || black < o.MinRating) {
 		return FilterRating, true
 	}
-	if b, ok := BandOf(white, black); o.Bands != 0 && (!ok || o.Bands&(1<<b) == 0) {
+	if b, ok := stats.RatingBandOf(white, black); o.Bands != 0 && (!ok || !o.Bands.Has(b)) {
 		return FilterRating, true
 	}
 	if o.Since != 0 || o.Until != 0 {
@@ -1026,7 +1026,7 @@ func (w *worker) filter(g *pgn.Game, white, black int, date stats.Date) (Filter,
 		}
 	}
 	if o.Speeds != 0 {
-		s, ok := SpeedOf(g.Tag("TimeControl"))
+		s, ok := stats.SpeedOf(g.Tag("TimeControl"))
 		if !ok || !o.Speeds.Has(s) {
 			return FilterSpeed, true
 		}

@@ -1,11 +1,8 @@
 package book
 
 import (
-	"fmt"
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/pgn"
@@ -20,75 +17,10 @@ import (
 // games' tags. Both go through gameCell, and the months through
 // stats.PeriodOf of the game's date.
 
-// bandFloors are the lower bounds of lichess's rating bands (the last,
-// 2500, has none above it).
-var bandFloors = [...]int{0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500}
-
-// NumBands is the number of rating bands.
-const NumBands = len(bandFloors)
-
-// noCellPart is a cell's speed or band when the game has none.
-const noCellPart = 15
-
-// BandOf returns the rating band (an index into 0, 1000, 1200, 1400,
-// 1600, 1800, 2000, 2200, 2500) of a game between players rated white and
-// black: that of the mean of both ratings, rounded down; ok is false when
-// a rating is unknown (0 or less), as lichess counts such a game only
-// when no rating filter is given.
-func BandOf(white, black int) (band int, ok bool) {
-	if white <= 0 || black <= 0 {
-		return 0, false
-	}
-	mean := (white + black) / 2
-	for band+1 < NumBands && mean >= bandFloors[band+1] {
-		band++
-	}
-	return band, true
-}
-
-// BandFloor returns the lowest mean rating of band b.
-func BandFloor(b int) int { return bandFloors[b] }
-
-// BandList names the rating bands, for messages and help.
-const BandList = "0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500"
-
-// ParseBands parses a comma-separated list of lichess rating band floors
-// (BandList) into a set of bands (bit b for BandOf's band b), as the
-// lichess explorer's ratings parameter; "" is no filter.
-func ParseBands(list string) (uint16, error) {
-	var bands uint16
-	for _, v := range strings.Split(list, ",") {
-		v = strings.TrimSpace(v)
-		if v == "" {
-			continue
-		}
-		n, err := strconv.Atoi(v)
-		found := false
-		for b := 0; err == nil && b < NumBands; b++ {
-			if bandFloors[b] == n {
-				bands |= 1 << b
-				found = true
-			}
-		}
-		if !found {
-			return 0, fmt.Errorf("unknown rating band %q (want some of %s)", v, BandList)
-		}
-	}
-	return bands, nil
-}
-
 // gameCell returns the cell of game g, whose players are rated white and
-// black: its speed (from TimeControl) and rating band, each noCellPart
-// when unknown.
+// black: its speed (from TimeControl) and rating band (see stats.CellOf).
 func gameCell(g *pgn.Game, white, black int) stats.Cell {
-	speed, band := noCellPart, noCellPart
-	if s, ok := SpeedOf(g.Tag("TimeControl")); ok {
-		speed = int(s)
-	}
-	if b, ok := BandOf(white, black); ok {
-		band = b
-	}
-	return stats.NewCell(speed, band)
+	return stats.CellOf(g.Tag("TimeControl"), white, black)
 }
 
 // Selection selects games for a filtered query by speed, rating band and
@@ -97,10 +29,10 @@ func gameCell(g *pgn.Game, white, black int) stats.Cell {
 type Selection struct {
 	// Speeds keeps games of these speeds (games without a usable
 	// TimeControl have none); 0: every game.
-	Speeds SpeedSet
-	// Bands keeps games of these rating bands (bit b for band b, see
-	// BandOf; games without both ratings have none); 0: every game.
-	Bands uint16
+	Speeds stats.SpeedSet
+	// Bands keeps games of these rating bands (games without both
+	// ratings have none); 0: every game.
+	Bands stats.RatingBandSet
 	// Since and Until keep games of these months, both included (0: no
 	// bound); with a bound, undated games are left out. A game dated to a
 	// year only counts as that year's month 0: before its January, as
@@ -124,10 +56,10 @@ func (s Selection) KeepsGame(g *pgn.Game) bool {
 
 // keeps reports whether s selects games of cell c played in period p.
 func (s Selection) keeps(c stats.Cell, p stats.Period) bool {
-	if s.Speeds != 0 && (c.Speed() >= int(numSpeeds) || !s.Speeds.Has(Speed(c.Speed()))) {
+	if s.Speeds != 0 && !s.Speeds.Has(c.Speed()) {
 		return false
 	}
-	if s.Bands != 0 && (c.Band() >= NumBands || s.Bands&(1<<c.Band()) == 0) {
+	if s.Bands != 0 && !s.Bands.Has(c.RatingBand()) {
 		return false
 	}
 	if s.Since != 0 || s.Until != 0 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/stats"
@@ -19,15 +20,11 @@ import (
 )
 
 // makeBook runs PolyGlot's make-book on pgn with args and returns the book
-// it writes; it skips the test when polyglot is not installed.
+// it writes; it skips the test when polyglot is not installed (fails with
+// CHESSBOOK_REQUIRE_DATA=1).
 func makeBook(t *testing.T, pgn string, args ...string) []byte {
 	t.Helper()
-	bin, err := exec.LookPath("polyglot")
-	if err != nil {
-		if bin, err = exec.LookPath("/usr/games/polyglot"); err != nil {
-			t.Skip("polyglot is not installed (apt-get install polyglot): no make-book to compare with")
-		}
-	}
+	bin := testutil.NeedTool(t, "polyglot", "apt-get install polyglot; no make-book to compare with")
 	out := filepath.Join(t.TempDir(), "ref.bin")
 	cmd := exec.Command(bin, append([]string{"make-book", "-pgn", pgn, "-bin", out}, args...)...)
 	if msg, err := cmd.CombinedOutput(); err != nil {

@@ -15,24 +15,6 @@ import (
 	"github.com/chessbook/chessbook/store"
 )
 
-func TestSpeedOf(t *testing.T) {
-	for _, c := range []struct {
-		tc   string
-		want book.Speed
-		ok   bool
-	}{
-		{"15+0", book.UltraBullet, true}, {"60+0", book.Bullet, true}, {"120+1", book.Bullet, true},
-		{"180+0", book.Blitz, true}, {"180+2", book.Blitz, true}, {"300+3", book.Blitz, true},
-		{"600+0", book.Rapid, true}, {"900+10", book.Rapid, true}, {"1800+0", book.Classical, true},
-		{"-", book.Correspondence, true}, {"?", 0, false}, {"", 0, false}, {"40/7200:3600", 0, false}, {"60+x", 0, false},
-	} {
-		got, ok := book.SpeedOf([]byte(c.tc))
-		if ok != c.ok || (ok && got != c.want) {
-			t.Errorf("SpeedOf(%q) = %v, %v; want %v, %v", c.tc, got, ok, c.want, c.ok)
-		}
-	}
-}
-
 // tagGame is a game's tags as read by regular expressions straight from the
 // file: the oracle the build filters are checked against.
 type tagGame struct {
@@ -107,9 +89,9 @@ func TestFilters(t *testing.T) {
 		{"min-rating 2000", book.Options{MinRating: 2000}, func(g tagGame) bool { return g.white >= 2000 && g.black >= 2000 }},
 		{"since 2023", book.Options{Since: stats.NewDate(2023, 1, 1)}, func(g tagGame) bool { return g.date >= "2023.01.01" }},
 		{"until 2022.12.31", book.Options{Until: stats.NewDate(2022, 12, 31)}, func(g tagGame) bool { return g.date != "" && g.date[0] != '?' && g.date <= "2022.12.31" }},
-		{"bullet", book.Options{Speeds: 1 << book.Bullet}, func(g tagGame) bool {
-			s, ok := book.SpeedOf([]byte(g.tc))
-			return ok && s == book.Bullet
+		{"bullet", book.Options{Speeds: 1 << stats.Bullet}, func(g tagGame) bool {
+			s, ok := stats.SpeedOf([]byte(g.tc))
+			return ok && s == stats.Bullet
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

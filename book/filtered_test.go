@@ -141,8 +141,8 @@ func TestFilteredOracle(t *testing.T) {
 		p := period(g.year, g.month)
 		return g.year != 0 && (since == 0 || p >= since) && (until == 0 || p <= until)
 	}
-	bullet, _ := book.ParseSpeeds("bullet")
-	blitzRapid, _ := book.ParseSpeeds("blitz,rapid")
+	bullet, _ := stats.ParseSpeeds("bullet")
+	blitzRapid, _ := stats.ParseSpeeds("blitz,rapid")
 	cases := []filterCase{
 		{"none", book.Selection{}, func(filterGame) bool { return true }},
 		{"bullet", book.Selection{Speeds: bullet}, func(g filterGame) bool { return g.speed == "bullet" }},

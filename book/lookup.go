@@ -83,7 +83,7 @@ func Entry(st *store.Store, pos []byte) (e stats.Entry, found bool, err error) {
 
 // EntryInto is Entry into e, whose memory it reuses.
 func EntryInto(st *store.Store, e *stats.Entry, pos []byte) (bool, error) {
-	found, err := st.GetInto(e, pos)
+	found, err := st.StatsRecordInto(e, pos)
 	if err != nil {
 		return false, err
 	}
@@ -279,7 +279,7 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 	if err != nil {
 		return err
 	}
-	it, err := st.NewIter()
+	it, err := st.NewStatsIter()
 	if err != nil {
 		return err
 	}
@@ -327,7 +327,7 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 	}
 	for _, k := range slices.Sorted(maps.Keys(several)) {
 		if _, ok := pHashes[store.SingleHash([]byte(k))]; ok {
-			found, err := st.GetInto(&e, []byte(k))
+			found, err := st.StatsRecordInto(&e, []byte(k))
 			if err != nil {
 				return err
 			}
@@ -351,7 +351,7 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 // positionKeys calls fn with the key of every statistics record, and with
 // its statistics when withEntry is set (else nil).
 func positionKeys(ctx context.Context, st *store.Store, withEntry bool, fn func(pos []byte, e *stats.Entry)) error {
-	it, err := st.NewIter()
+	it, err := st.NewStatsIter()
 	if err != nil {
 		return err
 	}
@@ -557,7 +557,7 @@ func (r *singleReplayer) game(id store.GameID, stamp uint64, refs []uint64) erro
 			r.reached[h] = true
 		}
 		if _, ok := r.pHashes[h]; ok {
-			found, err := r.st.GetInto(&r.e, pos)
+			found, err := r.st.StatsRecordInto(&r.e, pos)
 			if err != nil {
 				return err
 			}

@@ -57,10 +57,7 @@
 package book
 
 import (
-	"fmt"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/stats"
@@ -85,16 +82,15 @@ type Options struct {
 	// this much (WhiteElo and BlackElo tags); 0 keeps all.
 	MinRating int
 	// Bands keeps only games whose players' mean rating is in these
-	// rating bands (bit b for BandOf's band b, as Selection.Bands); 0
-	// keeps all.
-	Bands uint16
+	// rating bands (as Selection.Bands); 0 keeps all.
+	Bands stats.RatingBandSet
 	// Since and Until keep only games dated within [Since, Until] (Date
 	// tag); 0 leaves that end open. Games with an unknown date are dropped
 	// when either is set.
 	Since, Until stats.Date
 	// Speeds keeps only games of these speeds (from the TimeControl tag,
 	// lichess's bounds); 0 keeps all.
-	Speeds SpeedSet
+	Speeds stats.SpeedSet
 	// StandardStartOnly drops games that start from a FEN tag.
 	StandardStartOnly bool
 	// Memory is the build's memory budget in bytes, for the whole
@@ -152,101 +148,3 @@ const (
 	hookIngest                    // the committer is about to ingest a commit
 	hookIngested                  // the committer has ingested a commit
 )
-
-// Speed is a time-control class.
-type Speed uint8
-
-// The speeds, with lichess's bounds on the estimated game duration
-// base + 40*increment seconds.
-const (
-	UltraBullet    Speed = iota // < 30 s
-	Bullet                      // < 180 s
-	Blitz                       // < 480 s
-	Rapid                       // < 1500 s
-	Classical                   // the rest
-	Correspondence              // TimeControl "-"
-	numSpeeds
-)
-
-var speedNames = [numSpeeds]string{"ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence"}
-
-// SpeedList names the speeds ParseSpeeds takes (in any case), for
-// messages and help.
-const SpeedList = "ultraBullet, bullet, blitz, rapid, classical, correspondence"
-
-// String returns the speed's name.
-func (s Speed) String() string {
-	if s < numSpeeds {
-		return speedNames[s]
-	}
-	return "unknown"
-}
-
-// LichessName returns the speed's name as the lichess API spells it
-// ("ultraBullet", "blitz").
-func (s Speed) LichessName() string {
-	if s == UltraBullet {
-		return "ultraBullet"
-	}
-	return s.String()
-}
-
-// SpeedSet is a set of speeds; the zero SpeedSet means no speed filter.
-type SpeedSet uint8
-
-// Has reports whether s is in the set.
-func (ss SpeedSet) Has(s Speed) bool { return ss&(1<<s) != 0 }
-
-// ParseSpeeds parses a comma-separated list of speed names.
-func ParseSpeeds(list string) (SpeedSet, error) {
-	var ss SpeedSet
-	for _, name := range strings.Split(list, ",") {
-		name = strings.ToLower(strings.TrimSpace(name))
-		if name == "" {
-			continue
-		}
-		found := false
-		for i, n := range speedNames {
-			if n == name {
-				ss |= 1 << i
-				found = true
-			}
-		}
-		if !found {
-			return 0, fmt.Errorf("unknown speed %q (want some of %s)", name, SpeedList)
-		}
-	}
-	return ss, nil
-}
-
-// SpeedOf classifies a TimeControl tag value ("300+3", "60", "-"): the
-// estimated duration base + 40*increment seconds against lichess's bounds.
-// ok is false when the value says nothing usable ("?", "", "40/7200:3600").
-func SpeedOf(tc []byte) (Speed, bool) {
-	s := strings.TrimSpace(string(tc))
-	if s == "-" {
-		return Correspondence, true
-	}
-	base, inc, hasInc := strings.Cut(s, "+")
-	b, err := strconv.Atoi(base)
-	if err != nil || b < 0 {
-		return 0, false
-	}
-	i := 0
-	if hasInc {
-		if i, err = strconv.Atoi(inc); err != nil || i < 0 {
-			return 0, false
-		}
-	}
-	switch est := b + 40*i; {
-	case est < 30:
-		return UltraBullet, true
-	case est < 180:
-		return Bullet, true
-	case est < 480:
-		return Blitz, true
-	case est < 1500:
-		return Rapid, true
-	}
-	return Classical, true
-}

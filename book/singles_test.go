@@ -57,7 +57,7 @@ func allPositions(t *testing.T, dir string) (all map[string]string, records, sin
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Positions(func([]byte, *stats.Entry) error { records++; return nil }); err != nil {
+	if err := st.StatsRecords(func([]byte, *stats.Entry) error { records++; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.AllSingles(func(store.SingleRef) (bool, error) { singles++; return true, nil }); err != nil {

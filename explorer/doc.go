@@ -25,10 +25,11 @@
 //   - openings.go: opening names, from a table generated from the lichess
 //     opening list (openings_gen.go, written by ./internal/openinggen with
 //     go generate).
-//   - handler.go: the HTTP JSON API (the lichess explorer's /lichess,
-//     /masters, /lichess/history, /masters/pgn/{id}; ours /moves, /games,
-//     /game/{id}) as an http.Handler, NewHandler, every route in one
-//     table (server.routes). It lives here rather than in the command
+//   - handler.go: the HTTP JSON API (the lichess explorer's routes and
+//     ours) as an http.Handler, NewHandler, every route in one table
+//     (server.routes, with its parameters and what it answers; Routes
+//     gives it to the command's help, and docs/http-api.md is generated
+//     from it). It lives here rather than in the command
 //     because it is query parsing and answering, like the rest of this
 //     package; cmd/bookquery keeps what makes a server of it (the address,
 //     the http.Server, its timeouts and connections, signals and

@@ -210,8 +210,8 @@ func DescribeGame(id store.GameID, g *pgn.Game) GameRef {
 		Result: g.Result.String(),
 		Plies:  len(g.Moves),
 	}
-	if sp, ok := book.SpeedOf(g.Tag("TimeControl")); ok {
-		out.Speed = sp.LichessName()
+	if sp, ok := stats.SpeedOf(g.Tag("TimeControl")); ok {
+		out.Speed = sp.String()
 	}
 	switch g.Result {
 	case pgn.WhiteWins:

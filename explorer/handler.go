@@ -26,38 +26,23 @@ import (
 
 // The HTTP JSON API over a store, with the lichess opening explorer's
 // paths, parameter names and JSON, so that its clients work by changing
-// their base URL:
+// their base URL, and routes of ours besides. The routes are listed once,
+// in the table of server.routes, with the parameters each takes and what
+// it answers; Routes gives the table to the command's help and to
+// docs/http-api.md, which a test keeps equal to it.
 //
-//	GET /lichess?fen=FEN&play=e2e4,e7e5&speeds=blitz,rapid&ratings=2000,2200&since=2024-01&until=2024-06&moves=12&topGames=4&recentGames=4
-//	GET /masters?fen=FEN&play=e2e4&since=1952&until=2024&moves=12&topGames=15
-//	GET /lichess/history?fen=FEN&play=e2e4&speeds=...&ratings=...&since=...&until=...
-//	GET /masters/pgn/{id}
-//
-// fen defaults to the start position; play is the moves played from it,
-// in UCI, separated by commas (Notation UCIList); moves=N lists the N most
-// played moves (the totals still count every move). The filters are read
-// by Filters.Selection; every answer of the moves endpoints is a Moves.
-// Ours besides:
-//
-//	GET /moves?...
-//
-// takes what /lichess takes, and moves may also be SAN text instead of a
-// count, moves=e4+e5+Nf3 (Notation Movetext): it answers what 'bookquery
-// moves -json' prints.
-//
-//	GET /games?...&page=N&perPage=M
-//
-// answers the top and recent games (a Games), or with page=N the Nth page
-// of every game through the position (a GamePage, found by replaying the
-// stored games: see book.GamesThrough). Those scans run in a bounded pool
-// (scans.go): when it is full, or a scan outlasts its deadline, the answer
-// is 503 with Retry-After; a client that leaves stops its scan.
-//
-//	GET /game/{id}
-//
-// answers a stored game as 'bookquery game -json' prints it, or as PGN
-// text when the client asks for text/plain or x-chess-pgn (Accept header,
-// or ?format=pgn), as /masters/pgn/{id} always does.
+// On the moves, history and games routes, fen defaults to the start
+// position (pos gives it as a position key instead, on ours); play is the
+// moves played from it, in UCI, separated by commas (Notation UCIList);
+// moves=N lists the N most played moves (the totals still count every
+// move), and on ours moves may also be SAN text instead of a count,
+// moves=e4+e5+Nf3 (Notation Movetext). The filters (speeds, ratings,
+// since, until) are read by Filters.Selection.
+// history=true embeds /lichess/history's months in /lichess's answer, as
+// the lichess explorer does. The answers of /lichess and /masters validate
+// under the lichess API's own schemas (schema_test.go): a player without a
+// rating has rating 0, a game with no known year year 0, and a game dated
+// to its year only has month null on /lichess (no month on /masters).
 //
 // Bad input (a bad FEN, an illegal or unparsable move, a bad, unknown or
 // repeated parameter: none is ignored) is answered with 400 and
@@ -105,33 +90,62 @@ type server struct {
 	hooks   testHooks
 }
 
-// route is one route of the handler: a path pattern of http.ServeMux and
-// its handler, which answers GET and HEAD (other methods get 405).
+// Route is one route of the handler, as documented: its path, the query
+// parameters it takes and what it answers.
+type Route struct {
+	// Pattern is the path, as http.ServeMux patterns spell it
+	// ("/game/{id}"; "/static/" serves the subtree).
+	Pattern string
+	// API says whose route it is: "lichess" (the lichess opening
+	// explorer's path, parameters and JSON), "ours", or "page" (the
+	// explorer page and its files).
+	API string
+	// Params are the query parameters the route takes; any other is
+	// refused (400). The page's routes read none (the page reads its
+	// own URL).
+	Params []string
+	// Doc says what the route answers, in a sentence or two.
+	Doc string
+}
+
+// The values of Route.API.
+const (
+	APILichess = "lichess"
+	APIOurs    = "ours"
+	APIPage    = "page"
+)
+
+// route is one route of the handler: its documentation, and its handler,
+// which answers GET and HEAD (other methods get 405).
 type route struct {
-	pattern string
-	handle  http.HandlerFunc
-	// scans says the route may replay every stored game (GET /games with
-	// page=N): those requests run in the scan pool (see scans.go).
-	scans bool
-	// page says the route is the page's (/ and /static/), not the API's.
-	page bool
+	Route
+	handle http.HandlerFunc
 }
 
 // routes is the table of the handler's routes, the one list of them.
 func (s *server) routes() []route {
 	return []route{
-		{pattern: "/{$}", handle: s.page, page: true},
-		{pattern: "/static/", handle: s.static, page: true},
-		{pattern: "/moves", handle: s.movesOf(ours)},
-		{pattern: "/lichess", handle: s.movesOf(lichessAPI)},
-		{pattern: "/masters", handle: s.movesOf(mastersAPI)},
-		{pattern: "/lichess/history", handle: s.history},
-		{pattern: "/games", handle: s.games, scans: true},
-		{pattern: "/game/{id}", handle: s.game},
-		{pattern: "/masters/pgn/{id}", handle: s.masterPGN},
-		{pattern: "/position/{code}", handle: s.position},
-		{pattern: "/polyglot", handle: s.polyglotMoves},
+		{Route: Route{"/{$}", APIPage, nil, "the explorer page: a board, the store's moves and games, a Polyglot book's moves (served with -book)."}, handle: s.page},
+		{Route: Route{"/static/", APIPage, nil, "the page's files (app.js, style.css, vendor/bundle.js)."}, handle: s.static},
+		{Route: Route{"/moves", APIOurs, ours.params, "the moves of the position with their statistics and performance, and its top and recent games (a Moves), as 'bookquery moves -json' prints them; moves may be a count or SAN text."}, handle: s.movesOf(ours)},
+		{Route: Route{"/lichess", APILichess, lichessAPI.params, "the moves of the position over the games the filters keep, with the top and recent games (a Moves), as the lichess explorer's /lichess answers."}, handle: s.movesOf(lichessAPI)},
+		{Route: Route{"/masters", APILichess, mastersAPI.params, "as /lichess with the lichess explorer's /masters parameters and defaults (15 top games, no recent ones, no speed or rating filter)."}, handle: s.movesOf(mastersAPI)},
+		{Route: Route{"/lichess/history", APILichess, historyAPI.params, "the games through the position by month: white wins, draws, black wins (a History), as the lichess explorer's /lichess/history answers."}, handle: s.history},
+		{Route: Route{"/games", APIOurs, gamesParams, "the top and recent games through the position (a Games), or with page=N the Nth page of every game through it (a GamePage, found by replaying the stored games in a bounded pool: 503 with Retry-After when it is full or the scan outlasts its deadline)."}, handle: s.games},
+		{Route: Route{"/game/{id}", APIOurs, gameParams, "a stored game as 'bookquery game -json' prints it (a Game), or as PGN text with format=pgn or an Accept header asking for text/plain or x-chess-pgn."}, handle: s.game},
+		{Route: Route{"/masters/pgn/{id}", APILichess, nil, "a stored game as PGN text, as the lichess explorer's /masters/pgn/{id} answers."}, handle: s.masterPGN},
+		{Route: Route{"/position/{code}", APIOurs, nil, "the FEN of a position key given in hex or URL-safe text (a Position: what the page's links hold)."}, handle: s.position},
+		{Route: Route{"/polyglot", APIOurs, polyglotParams, "the moves of the Polyglot book the server was started with (serve -book) at the position, as 'bookquery probe' prints them (a BookMoves); 404 without a book."}, handle: s.polyglotMoves},
 	}
+}
+
+// Routes returns the handler's routes, in the order of its table.
+func Routes() []Route {
+	var out []Route
+	for _, rt := range (&server{}).routes() {
+		out = append(out, rt.Route)
+	}
+	return out
 }
 
 // NewHandler returns the API's handler over src, its routes in one table
@@ -164,12 +178,12 @@ func newServer(src Source, opts HandlerOptions) *server {
 func (s *server) handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, rt := range s.routes() {
-		mux.HandleFunc("GET "+rt.pattern, rt.handle)
-		mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) {
+		mux.HandleFunc("GET "+rt.Pattern, rt.handle)
+		mux.HandleFunc(rt.Pattern, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", "GET, HEAD, OPTIONS")
 			s.fail(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: %s takes GET", r.Method, r.URL.Path))
 		})
-		if root, ok := strings.CutSuffix(rt.pattern, "/"); ok && root != "" {
+		if root, ok := strings.CutSuffix(rt.Pattern, "/"); ok && root != "" {
 			mux.HandleFunc(root, s.notFound) // not redirected with an HTML body
 		}
 	}
@@ -257,8 +271,8 @@ func (s *server) query(f func(x *Explorer) error) error {
 func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
 	var api []string
 	for _, rt := range s.routes() {
-		if !rt.page {
-			api = append(api, rt.pattern)
+		if rt.API != APIPage {
+			api = append(api, rt.Pattern)
 		}
 	}
 	s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no such path %s (the API has GET %s; the page is at /)", quoteBounded(r.URL.Path), strings.Join(api, ", ")))
@@ -275,16 +289,22 @@ type endpoint struct {
 	// (ours; the lichess explorer's answers have none, which saves
 	// reading the position after every move).
 	performance bool
+	// lichess says the answer follows the lichess schema of /lichess: it
+	// takes history=true|false and gives an unknown month as null.
+	lichess bool
 }
 
 // The moves endpoints: ours (/moves), and the lichess explorer's /lichess
 // and /masters with their parameters and defaults.
 var (
 	ours        = endpoint{params: []string{"variant", "fen", "pos", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames"}, sanMoves: true, defTop: DefaultGames, defRecent: DefaultGames, filters: true, performance: true}
-	lichessAPI  = endpoint{params: []string{"variant", "fen", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames"}, defTop: DefaultGames, defRecent: DefaultGames, filters: true}
+	lichessAPI  = endpoint{params: []string{"variant", "fen", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames", "history"}, defTop: DefaultGames, defRecent: DefaultGames, filters: true, lichess: true}
 	mastersAPI  = endpoint{params: []string{"variant", "fen", "play", "moves", "since", "until", "topGames"}, defTop: MaxGames}
 	historyAPI  = endpoint{params: []string{"variant", "fen", "play", "speeds", "ratings", "since", "until"}, filters: true}
 	gamesParams = []string{"variant", "fen", "pos", "play", "moves", "speeds", "ratings", "since", "until", "topGames", "recentGames", "page", "perPage"}
+	// gameParams are what /game/{id} takes, polyglotParams /polyglot.
+	gameParams     = []string{"format"}
+	polyglotParams = []string{"variant", "fen", "play", "moves", "pos"}
 )
 
 // request is a parsed request of the moves, history and games endpoints.
@@ -293,6 +313,8 @@ type request struct {
 	line  []board.Position
 	query Query
 	limit int // the most moves to list, 0 for all
+	// history says the answer embeds the position's history (history=true).
+	history bool
 }
 
 // parseRequest reads r's parameters as ep takes them. Errors are the
@@ -339,6 +361,13 @@ func parseRequest(r *http.Request, ep endpoint) (*request, error) {
 	}
 	if req.query.Sel, err = f.Selection(""); err != nil {
 		return nil, err
+	}
+	switch h := q.Get("history"); h {
+	case "", "false":
+	case "true":
+		req.history = true
+	default:
+		return nil, badParam("history", h, "want true or false")
 	}
 	if slices.Contains(ep.params, "topGames") {
 		if req.query.TopGames, err = ParseCount("topGames", q.Get("topGames"), ep.defTop, MaxGames); err != nil {
@@ -394,15 +423,26 @@ func answer[T any](s *server, w http.ResponseWriter, r *http.Request, ep endpoin
 }
 
 // movesOf returns the handler of a moves endpoint (/moves, /lichess,
-// /masters): see the top of this file.
+// /masters): see the route table.
 func (s *server) movesOf(ep endpoint) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		answer(s, w, r, ep, func(x *Explorer, req *request) (*Moves, error) {
 			m, err := x.Moves(req.line, req.query)
-			if err == nil {
-				m.Limit(req.limit)
+			if err != nil {
+				return nil, err
 			}
-			return m, err
+			m.Limit(req.limit)
+			if req.history {
+				h, err := x.History(req.line, req.query)
+				if err != nil {
+					return nil, err
+				}
+				m.History = &h.History
+			}
+			if ep.lichess {
+				m.nullMonths()
+			}
+			return m, nil
 		})
 	}
 }
@@ -478,9 +518,9 @@ func requestLine(fen, play, moves string) ([]board.Position, error) {
 	return line, nil
 }
 
-// game answers GET /game/{id}: see the top of this file.
+// game answers GET /game/{id}: see the route table.
 func (s *server) game(w http.ResponseWriter, r *http.Request) {
-	q, err := queryOf(r, []string{"format"})
+	q, err := queryOf(r, gameParams)
 	if err == nil && q.Get("format") != "" && q.Get("format") != "pgn" && q.Get("format") != "json" {
 		err = badParam("format", q.Get("format"), "want pgn or json")
 	}

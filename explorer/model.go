@@ -1,6 +1,10 @@
 package explorer
 
-import "github.com/chessbook/chessbook/pgn"
+import (
+	"encoding/json"
+
+	"github.com/chessbook/chessbook/pgn"
+)
 
 // The answers of the explorer: what 'bookquery moves -json', 'games -json'
 // and 'game -json' print and the API answers, as JSON. The field names are
@@ -22,6 +26,10 @@ type Moves struct {
 	TopGames    []GameRef `json:"topGames"`
 	RecentGames []GameRef `json:"recentGames"`
 	Opening     *Opening  `json:"opening"` // null if unnamed
+	// History is the position's games by month, as /lichess/history
+	// gives them, when the request asked for it (history=true, as the
+	// lichess explorer embeds it); absent otherwise.
+	History *[]HistoryMonth `json:"history,omitempty"`
 	// Warnings name the game references left out because their game
 	// record could not be read (a damaged store); absent when none.
 	Warnings []string `json:"warnings,omitempty"`
@@ -65,7 +73,11 @@ type Opening struct {
 }
 
 // GameRef describes one game the way the lichess opening explorer lists
-// topGames and recentGames, plus the fields after Month.
+// topGames and recentGames, plus the fields after Month. What the lichess
+// schemas require is always there: a rating of 0 and a year of 0 stand for
+// unknown ones (both are required integers there); an unknown month is
+// absent, or null in the answers of /lichess, whose schema requires the
+// field but allows null (see [GameRef.MarshalJSON]).
 type GameRef struct {
 	UCI    string  `json:"uci,omitempty"` // the move the game played from the position
 	ID     string  `json:"id"`            // the store's game id, 16 hex digits
@@ -73,7 +85,7 @@ type GameRef struct {
 	White  Player  `json:"white"`
 	Black  Player  `json:"black"`
 	Speed  string  `json:"speed,omitempty"` // "blitz", from TimeControl; absent when unknown
-	Year   int     `json:"year,omitempty"`
+	Year   int     `json:"year"`            // 0 when unknown
 	Month  string  `json:"month,omitempty"` // "2021-03" when the month is known
 	Date   string  `json:"date,omitempty"`  // the PGN Date tag
 	Event  string  `json:"event,omitempty"`
@@ -85,12 +97,45 @@ type GameRef struct {
 	// from White's first move by the game's move numbers (a page of
 	// GamePage only).
 	Ply int `json:"ply,omitempty"`
+	// nullMonth makes an unknown month null instead of absent.
+	nullMonth bool
+}
+
+// MarshalJSON encodes g with its JSON field tags, and an unknown month
+// as "month": null when g was answered by /lichess (the lichess schema of
+// its games requires the field and allows null; that of /masters allows
+// its absence, not null).
+func (g GameRef) MarshalJSON() ([]byte, error) {
+	type plain GameRef
+	if !g.nullMonth || g.Month != "" {
+		return json.Marshal(plain(g))
+	}
+	return json.Marshal(struct {
+		plain
+		Month *string `json:"month"`
+	}{plain: plain(g)})
+}
+
+// nullMonths marks m's games to give an unknown month as null.
+func (m *Moves) nullMonths() {
+	mark := func(gs []GameRef) {
+		for i := range gs {
+			gs[i].nullMonth = true
+		}
+	}
+	mark(m.TopGames)
+	mark(m.RecentGames)
+	for i := range m.Moves {
+		if g := m.Moves[i].Game; g != nil {
+			g.nullMonth = true
+		}
+	}
 }
 
 // Player is a player of GameRef.
 type Player struct {
 	Name   string `json:"name"`
-	Rating int    `json:"rating,omitempty"` // 0 when unknown
+	Rating int    `json:"rating"` // 0 when unknown (the lichess schemas require an integer)
 }
 
 // Games are the top-rated and the most recent games through a position.
@@ -134,4 +179,23 @@ type Game struct {
 	FEN   string    `json:"fen,omitempty"` // the start position of a game set up from a FEN
 	Moves []string  `json:"moves"`         // SAN
 	PGN   string    `json:"pgn"`
+}
+
+// gameTail is what Game adds to its GameRef.
+type gameTail struct {
+	Tags  []pgn.Tag `json:"tags"`
+	FEN   string    `json:"fen,omitempty"`
+	Moves []string  `json:"moves"`
+	PGN   string    `json:"pgn"`
+}
+
+// MarshalJSON encodes g as its GameRef's fields followed by its own (it
+// must not take the promoted [GameRef.MarshalJSON], which knows only the
+// GameRef's).
+func (g Game) MarshalJSON() ([]byte, error) {
+	type plain GameRef
+	return json.Marshal(struct {
+		plain
+		gameTail
+	}{plain(g.GameRef), gameTail{g.Tags, g.FEN, g.Moves, g.PGN}})
 }

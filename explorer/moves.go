@@ -49,7 +49,9 @@ import (
 //   - opening: the name and ECO code of the position in the lichess opening
 //     list shipped by github.com/notnil/chess/opening, matched by position
 //     (so transpositions are named), else that of the last named position
-//     of the line, else null (see openings.go).
+//     of the line played (as lichess names it), else, for a bare FEN or a
+//     line through no named position, that of the last named position
+//     its best game went through, else null (see openings.go).
 
 // Explorer answers the queries of the explorer from one store.
 type Explorer struct {
@@ -76,14 +78,13 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}
 	out.Key = keys.Text(k)
-	// The position's own name, else that of its best game's line, else
-	// that of the query's line.
-	out.Opening = openingAt(&p)
+	// The position's own name, else that of the last named position of
+	// the line played (as lichess names a position), else, for a bare
+	// position or a line that passes no named position, that of its best
+	// game's line.
+	out.Opening = OpeningOf(line)
 	if out.Opening == nil && found {
 		out.Opening, _ = x.openingByGame(p, entry)
-	}
-	if out.Opening == nil {
-		out.Opening = OpeningOf(line)
 	}
 	if !found {
 		return out, nil
@@ -135,9 +136,7 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 			if !p.IsLegal(fm.Move) {
 				return nil, fmt.Errorf("position %s: stored move %s is not legal (corrupt store?)", p.FEN(), fm.Move)
 			}
-			me := stats.MoveEntry{Move: fm.Move, MoveStats: stats.MoveStats{
-				WhiteWins: fm.WhiteWins, Draws: fm.Draws, BlackWins: fm.BlackWins, Unknown: fm.Unknown,
-				RatingSum: fm.RatingSum, RatingCount: fm.RatingCount}}
+			me := stats.MoveEntry{Move: fm.Move, MoveStats: stats.MoveStats{CellStats: fm.CellStats}}
 			add(fm.Move, moveOf(p.SAN(fm.Move), me, white, 0, false))
 		}
 	}

@@ -97,7 +97,7 @@ func TestMovesBadGameRecord(t *testing.T) {
 	if err := sst.SetGame(id, []byte{0xff, 0x01, 0x02}); err != nil {
 		t.Fatal(err)
 	}
-	if err := sst.Ingest(); err != nil {
+	if err := sst.IngestWith(); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

@@ -183,7 +183,7 @@ func notnilLine(t testing.TB, uci string) ([]*chess.Move, []board.Position) {
 func TestOpeningRealGames(t *testing.T) {
 	files := []string{championsPGN}
 	if !testing.Short() {
-		if dir := testutil.FindSharedData(); dir != "" {
+		if dir := testutil.SharedDataIfAny(t); dir != "" {
 			files = append(files, filepath.Join(dir, "medium/lichess_10k.pgn.zst"))
 		}
 	}
@@ -268,5 +268,43 @@ func BenchmarkOpeningOf(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		OpeningOf(ls[i%len(ls)])
+	}
+}
+
+// TestOpeningNamesAlongTheLine walks the Najdorf's English Attack move by
+// move, as a user of the page or of play= does: every position is named by
+// its own name, else by the last named position of the line played (as
+// lichess names it), never by another game's move order. Along this line
+// the header once flipped to "Najdorf Variation" at 8.f3 and back.
+func TestOpeningNamesAlongTheLine(t *testing.T) {
+	x := New(openStore(t, buildStore(t, filepath.Join(testutil.SharedData(t), "medium", "pgnmentor_world_champions_16players.pgn.zst"))))
+	line := strings.Fields("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6 c1e3 e7e5 d4b3 c8e6 f2f3 f8e7 d1d2")
+	var last *Opening // the last named position's opening so far
+	for i := range line {
+		play := strings.Join(line[:i+1], ",")
+		ps, err := requestLine("", play, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := x.Moves(ps, Query{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := openingAt(&ps[len(ps)-1])
+		if own != nil {
+			last = own
+		}
+		if last == nil {
+			if m.Opening != nil && i < 2 {
+				t.Errorf("after %s: opening %+v, want none yet", play, m.Opening)
+			}
+			continue
+		}
+		if m.Opening == nil || *m.Opening != *last {
+			t.Errorf("after %s: opening %+v, want %+v (own name %v)", play, m.Opening, *last, own != nil)
+		}
+		if i >= 10 && !strings.Contains(m.Opening.Name, "English Attack") {
+			t.Errorf("after %s (move %d): %q, want the English Attack", play, i/2+1, m.Opening.Name)
+		}
 	}
 }

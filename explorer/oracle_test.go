@@ -17,6 +17,7 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -333,7 +334,7 @@ func TestFiltersOracle(t *testing.T) {
 // the position's moves.
 func testThroughOracle(t *testing.T, st *store.Store, games []oracleGame) {
 	x := New(st)
-	blitz, _ := book.ParseSpeeds("blitz")
+	blitz, _ := stats.ParseSpeeds("blitz")
 	for _, prefix := range [][]string{{"e4", "c5"}, {"d4", "Nf6"}, {"c4", "e5"}} {
 		line, err := ParseLine(board.StartPosition(), strings.Join(prefix, " "), LineOptions{Notation: Movetext})
 		if err != nil {

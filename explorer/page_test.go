@@ -2,7 +2,9 @@ package explorer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -17,14 +19,16 @@ import (
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/store"
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
 
 // The explorer page in a real browser: headless Chromium (Debian's
 // chromium package) driven by chromedp. The test skips where no Chromium
-// is installed.
+// is installed (fails with CHESSBOOK_REQUIRE_DATA=1).
 //
 //	CHESSBOOK_PAGE_DB=DIR        run it on the store in DIR (the large
 //	                             store, say) instead of the champions book
@@ -37,7 +41,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("no Chromium installed (apt-get install chromium): the page is not tested in a browser")
+	testutil.Missing(t, "no Chromium installed (apt-get install chromium): the page is not tested in a browser")
 	return ""
 }
 
@@ -158,7 +162,7 @@ func TestPage(t *testing.T) {
 		st = championsStore(t)
 	}
 	var opts HandlerOptions
-	if data := testutil.FindSharedData(); data != "" {
+	if data := testutil.SharedDataIfAny(t); data != "" {
 		b, err := polyglot.OpenBook(filepath.Join(data, "books", "scid_gm2600.bin"))
 		if err == nil {
 			opts.Book, opts.BookName = b, "scid_gm2600.bin"
@@ -268,44 +272,11 @@ func TestPage(t *testing.T) {
 	}
 	waitRows(t, ctx, want, "back")
 
-	// A top game opens where it reaches the position and steps on.
-	var title, current string
-	if err := chromedp.Run(ctx,
-		chromedp.Click("#top-games li[data-id]", chromedp.ByQuery),
-		chromedp.WaitVisible("#game", chromedp.ByQuery),
-		chromedp.Text("#game-title", &title, chromedp.ByQuery),
-		chromedp.AttributeValue("#game-moves .current", "data-ply", &current, nil, chromedp.ByQuery),
-	); err != nil {
-		t.Fatal(err)
-	}
-	var eventTag string
-	if err := chromedp.Run(ctx, chromedp.Evaluate(`[...document.querySelectorAll("#game-tags tr")].filter(tr => tr.children[0].textContent === "Event").map(tr => tr.children[1].textContent).join("")`, &eventTag)); err != nil {
-		t.Fatal(err)
-	}
-	if eventTag == "" {
-		t.Error("the open game's tags show no Event")
-	}
-	if current != "2" || title == "" {
-		t.Errorf("the top game %q opens at ply %s, want 2", title, current)
-	}
-	if err := chromedp.Run(ctx,
-		chromedp.KeyEvent(kb.ArrowRight),
-		chromedp.AttributeValue("#game-moves .current", "data-ply", &current, nil, chromedp.ByQuery),
-	); err != nil {
-		t.Fatal(err)
-	}
-	if current != "3" {
-		t.Errorf("arrow right in the game: ply %s, want 3", current)
-	}
-	var download string
-	if err := chromedp.Run(ctx, chromedp.AttributeValue("#game-download", "href", &download, nil, chromedp.ByQuery)); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(download, "format=pgn") {
-		t.Errorf("download link %q", download)
-	}
+	// The game viewer keeps the board in view and drives the explorer.
+	pageGameViewer(t, ctx, srv.URL, st)
 
-	// A bad FEN shows an error and keeps the position.
+	// A bad FEN shows an error naming the reason, not the FEN again, and
+	// keeps the position.
 	var errText string
 	if err := chromedp.Run(ctx,
 		chromedp.SetValue("#fen", "nonsense", chromedp.ByQuery),
@@ -315,10 +286,440 @@ func TestPage(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(errText, "bad FEN") {
-		t.Errorf("a bad FEN shows %q", errText)
+	if !strings.Contains(errText, "FEN cannot be read") || !strings.Contains(errText, "fields") || strings.Contains(errText, "nonsense") {
+		t.Errorf("a bad FEN shows %q: want the reason (its fields) without the FEN", errText)
 	}
+	waitRows(t, ctx, want, "after a bad FEN")
+
+	pageShares(t, ctx, srv.URL, st)
+	pagePaging(t, ctx, srv.URL, st)
+	pagePromotion(t, ctx, srv.URL)
+	pageHoverAndKeys(t, ctx, srv.URL, st)
+	pageFiltered(t, ctx, srv.URL, st)
+	pageNarrow(t, ctx, srv.URL, st)
 	if v := cspViolations(t, ctx); len(v) > 0 {
 		t.Errorf("the page broke its Content-Security-Policy: %q", v)
 	}
+}
+
+// evalJS evaluates expr in the page into out.
+func evalJS(t *testing.T, ctx context.Context, expr string, out any) {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.Evaluate(expr, out)); err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+}
+
+// waitJS waits until expr is true in the page.
+func waitJS(t *testing.T, ctx context.Context, expr, what string) {
+	t.Helper()
+	var ok bool
+	for i := 0; i < 200; i++ {
+		evalJS(t, ctx, "Boolean("+expr+")", &ok)
+		if ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	var page string
+	evalJS(t, ctx, `location.search + " error: " + document.querySelector("#error").textContent + " rows: " + document.querySelectorAll("#moves tbody tr").length`, &page)
+	t.Fatalf("%s: %s is still false (the page: %s)", what, expr, page)
+}
+
+// clickSelector clicks the centre of the element of a CSS selector with
+// the mouse (chromedp.Click scrolls it into view first; this does not).
+func clickSelector(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	var r []float64
+	evalJS(t, ctx, `(() => { const r = document.querySelector(`+strconv.Quote(sel)+`).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2] })()`, &r)
+	if err := chromedp.Run(ctx, chromedp.MouseClickXY(r[0], r[1])); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// boardInView fails the test unless the whole board is inside the viewport.
+func boardInView(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	var r []float64
+	evalJS(t, ctx, `(() => { const r = document.querySelector("#board").getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right, innerHeight, innerWidth] })()`, &r)
+	if r[0] < -1 || r[1] > r[4]+1 || r[2] < -1 || r[3] > r[5]+1 {
+		t.Errorf("%s: the board is at top %.0f bottom %.0f left %.0f right %.0f of a %.0fx%.0f viewport: not in view", what, r[0], r[1], r[2], r[3], r[5], r[4])
+	}
+}
+
+// lineAfter plays the SAN moves from the start position and returns the
+// position reached.
+func lineAfter(t *testing.T, moves []string) board.Position {
+	t.Helper()
+	line, err := ParseLine(board.StartPosition(), strings.Join(moves, " "), LineOptions{Notation: Movetext})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return line[len(line)-1]
+}
+
+// gameJSON reads a game from the server the page uses.
+func gameJSON(t *testing.T, base, id string) Game {
+	t.Helper()
+	resp, err := http.Get(base + "/game/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var g Game
+	if err := json.NewDecoder(resp.Body).Decode(&g); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// pageGameViewer opens a top game at 1.e4 c5 and steps through it: the
+// board stays in view, and the moves table, the FEN box and the URL follow
+// the game's position; Escape goes back to the line.
+func pageGameViewer(t *testing.T, ctx context.Context, base string, st *store.Store) {
+	var id, title, current string
+	if err := chromedp.Run(ctx,
+		chromedp.AttributeValue("#top-games li[data-id]", "data-id", &id, nil, chromedp.ByQuery),
+		chromedp.Click("#top-games li[data-id]", chromedp.ByQuery), // scrolls the list into view
+		chromedp.WaitVisible("#game", chromedp.ByQuery),
+		chromedp.Text("#game-title", &title, chromedp.ByQuery),
+		chromedp.AttributeValue("#line .current", "data-ply", &current, nil, chromedp.ByQuery),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if current != "2" || title == "" {
+		t.Errorf("the top game %q opens at ply %s, want 2", title, current)
+	}
+	boardInView(t, ctx, "a top game opened")
+	var eventTag string
+	evalJS(t, ctx, `[...document.querySelectorAll("#game-tags tr")].filter(tr => tr.children[0].textContent === "Event").map(tr => tr.children[1].textContent).join("")`, &eventTag)
+	if eventTag == "" {
+		t.Error("the open game's tags show no Event")
+	}
+	var download string
+	if err := chromedp.Run(ctx, chromedp.AttributeValue("#game-download", "href", &download, nil, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(download, id) || !strings.Contains(download, "format=pgn") {
+		t.Errorf("download link %q for game %s", download, id)
+	}
+
+	g := gameJSON(t, base, id)
+	const steps = 4
+	if len(g.Moves) < 2+steps {
+		t.Fatalf("game %s has %d moves", id, len(g.Moves))
+	}
+	for i := 0; i < steps; i++ {
+		if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plies := g.Moves[:2+steps]
+	p := lineAfter(t, plies)
+	waitJS(t, ctx, `document.querySelector("#moves").dataset.fen === `+strconv.Quote(p.FEN()), "the moves table after "+strings.Join(plies, " "))
+	waitRows(t, ctx, storeRows(t, st, plies...), "the moves table following game "+id)
+	var fen, href string
+	if err := chromedp.Run(ctx,
+		chromedp.AttributeValue("#line .current", "data-ply", &current, nil, chromedp.ByQuery),
+		chromedp.Value("#fen", &fen, chromedp.ByQuery),
+		chromedp.Location(&href),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if current != strconv.Itoa(2+steps) {
+		t.Errorf("after %d steps in the game: ply %s, want %d", steps, current, 2+steps)
+	}
+	if strings.Join(strings.Fields(fen)[:2], " ") != strings.Join(strings.Fields(p.FEN())[:2], " ") {
+		t.Errorf("the FEN box shows %q, the game is at %q", fen, p.FEN())
+	}
+	if u, err := url.Parse(href); err != nil || u.Query().Get("game") != id || u.Query().Get("ply") != strconv.Itoa(2+steps) {
+		t.Errorf("the URL %s does not hold game %s at ply %d", href, id, 2+steps)
+	}
+	boardInView(t, ctx, "after stepping through the game")
+	// The PGN box holds the game's line.
+	var pgnText string
+	if err := chromedp.Run(ctx, chromedp.Value("#pgn", &pgnText, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(pgnText, "1. "+g.Moves[0]+" "+g.Moves[1]+" 2. "+g.Moves[2]) || !strings.Contains(pgnText, `[Event "`) {
+		t.Errorf("the PGN box of the game: %q", pgnText)
+	}
+	// Escape closes the game and goes back to the line from before.
+	if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `document.querySelector("#game").hidden`, "escape closes the game")
+	waitRows(t, ctx, storeRows(t, st, "e2e4", "c7c5"), "back to the line after closing the game")
+}
+
+// wantShare is how the page writes n games of total: whole percents from
+// 1 to 99, one decimal below and above, never 0% for a move played.
+func wantShare(n, total uint64) string {
+	p := 100 * float64(n) / float64(total)
+	switch {
+	case n == total:
+		return "100%"
+	case n > 0 && p < 0.1:
+		return "<0.1%"
+	case p > 99.9:
+		return ">99.9%"
+	case p < 1 || p > 99:
+		return fmt.Sprintf("%.1f%%", p)
+	}
+	return fmt.Sprintf("%.0f%%", p)
+}
+
+// pageShares checks the shares of the start position's moves.
+func pageShares(t *testing.T, ctx context.Context, base string, st *store.Store) {
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/")); err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(st).Moves([]board.Position{board.StartPosition()}, NewQuery())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]uint64{}
+	for _, mv := range m.Moves {
+		want[mv.UCI] = mv.Games
+	}
+	waitRows(t, ctx, want, "start position")
+	total := m.White + m.Draws + m.Black + m.Unknown
+	var shares map[string]string
+	evalJS(t, ctx, `Object.fromEntries([...document.querySelectorAll("#moves tbody tr")].map(tr => [tr.dataset.uci, tr.querySelector(".share").textContent]))`, &shares)
+	small := 0
+	for _, mv := range m.Moves {
+		w := " (" + wantShare(mv.Games, total) + ")"
+		if shares[mv.UCI] != w {
+			t.Errorf("%s: %d of %d games shows %q, want %q", mv.SAN, mv.Games, total, shares[mv.UCI], w)
+		}
+		if strings.Contains(shares[mv.UCI], "(0%)") || strings.Contains(shares[mv.UCI], "(0.0%)") {
+			t.Errorf("%s, played in %d games, shows %q", mv.SAN, mv.Games, shares[mv.UCI])
+		}
+		if 100*mv.Games < total {
+			small++
+		}
+	}
+	if small == 0 {
+		t.Error("no move of the start position has under 1% of the games: the shares below 1% are not tested")
+	}
+}
+
+// pagePaging asks for more top and recent games, then pages through every
+// game of the start position.
+func pagePaging(t *testing.T, ctx context.Context, base string, st *store.Store) {
+	x := New(st)
+	q := NewQuery()
+	q.TopGames, q.RecentGames = MaxGames, MaxGames
+	more, err := x.Games(board.StartPosition(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(more.TopGames) <= DefaultGames {
+		t.Fatalf("the start position has %d top games: no more to page to", len(more.TopGames))
+	}
+	ids := func(gs []GameRef) []string {
+		out := []string{}
+		for _, g := range gs {
+			out = append(out, g.ID)
+		}
+		return out
+	}
+	listed := func(sel string) string {
+		var got []string
+		evalJS(t, ctx, `[...document.querySelectorAll(`+strconv.Quote(sel+" li[data-id]")+`)].map(li => li.dataset.id)`, &got)
+		return fmt.Sprint(got)
+	}
+	var n int
+	evalJS(t, ctx, `document.querySelectorAll("#top-games li[data-id]").length`, &n)
+	if n != DefaultGames {
+		t.Errorf("the start position lists %d top games, want %d", n, DefaultGames)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click("#games-more", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `document.querySelectorAll("#top-games li[data-id]").length === `+strconv.Itoa(len(more.TopGames)), "more top games")
+	if got, want := listed("#top-games"), fmt.Sprint(ids(more.TopGames)); got != want {
+		t.Errorf("more top games: the page lists %s, the store %s", got, want)
+	}
+	if got, want := listed("#recent-games"), fmt.Sprint(ids(more.RecentGames)); got != want {
+		t.Errorf("more recent games: the page lists %s, the store %s", got, want)
+	}
+	// Every game through the position, a page at a time.
+	if err := chromedp.Run(ctx, chromedp.Click("#all-games-open", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	for page := 1; page <= 2; page++ {
+		gp, err := x.GamesPage(context.Background(), board.StartPosition(), q.Sel, page, 20, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprint(ids(gp.Games))
+		for i := 0; i < 200 && listed("#all-games-list") != want; i++ {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if got := listed("#all-games-list"); got != want || len(gp.Games) == 0 {
+			t.Fatalf("page %d of every game: the page lists %s, the store %s", page, got, want)
+		}
+		var where string
+		evalJS(t, ctx, `document.querySelector("#all-games-where").textContent`, &where)
+		if first := (page-1)*20 + 1; !strings.Contains(where, fmt.Sprintf("page %d, games %d–%d", page, first, first+len(gp.Games)-1)) {
+			t.Errorf("page %d of every game is headed %q", page, where)
+		}
+		if page == 1 {
+			if !gp.More {
+				t.Fatal("the start position has one page of games")
+			}
+			if err := chromedp.Run(ctx, chromedp.Click("#all-games-next", chromedp.ByQuery)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// pagePromotion promotes a pawn to a knight with the board's dialog.
+func pagePromotion(t *testing.T, ctx context.Context, base string) {
+	const fen = "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1"
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/?fen="+url.QueryEscape(fen))); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `document.querySelector("#moves").dataset.fen === `+strconv.Quote(fen), "the promotion position")
+	var box []float64
+	evalJS(t, ctx, `(() => { const r = document.querySelector("#board svg").getBoundingClientRect(); return [r.left, r.top, r.width] })()`, &box)
+	for _, sq := range []string{"b7", "b8"} {
+		size := box[2] / 8
+		x, y := box[0]+(float64(sq[0]-'a')+0.5)*size, box[1]+(7-float64(sq[1]-'1')+0.5)*size
+		if err := chromedp.Run(ctx, chromedp.MouseClickXY(x, y)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	waitJS(t, ctx, `document.querySelector(".promotion-dialog-button[data-piece=wn]")`, "the promotion dialog")
+	clickSelector(t, ctx, ".promotion-dialog-button[data-piece=wn]")
+	waitJS(t, ctx, `document.querySelector("#line .current") && document.querySelector("#line .current").textContent === "b8=N"`, "b8=N in the line")
+	var got, href string
+	if err := chromedp.Run(ctx, chromedp.Value("#fen", &got, chromedp.ByQuery), chromedp.Location(&href)); err != nil {
+		t.Fatal(err)
+	}
+	if got != "1N2k3/8/8/8/8/8/8/4K3 b - - 0 1" || !strings.Contains(href, "play=b7b8n") {
+		t.Errorf("after b8=N: FEN %q, URL %s", got, href)
+	}
+}
+
+// pageHoverAndKeys checks a move's arrow on hover, the keys' help and the
+// up, down and enter keys of the moves table, and the copy button.
+func pageHoverAndKeys(t *testing.T, ctx context.Context, base string, st *store.Store) {
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/?play=e2e4")); err != nil {
+		t.Fatal(err)
+	}
+	waitRows(t, ctx, storeRows(t, st, "e2e4"), "1.e4")
+	var first string
+	evalJS(t, ctx, `document.querySelector("#moves tbody tr").dataset.uci`, &first)
+	var r []float64
+	evalJS(t, ctx, `(() => { const r = document.querySelector("#moves tbody tr").getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2] })()`, &r)
+	if err := chromedp.Run(ctx, chromedp.MouseEvent("mouseMoved", r[0], r[1])); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `document.querySelector(`+strconv.Quote(`#board .arrows [data-arrow="`+first[:4]+`"]`)+`)`, "the arrow of "+first+" on hover")
+	if err := chromedp.Run(ctx, chromedp.MouseEvent("mouseMoved", 1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `!document.querySelector("#board .arrows [data-arrow]")`, "no arrow once the mouse leaves")
+
+	// ? shows the keys; they are what the page handles.
+	if err := chromedp.Run(ctx, chromedp.KeyEvent("?")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `!document.querySelector("#help").hidden`, "? shows the help")
+	var help string
+	evalJS(t, ctx, `document.querySelector("#help-keys").textContent`, &help)
+	for _, k := range []string{"←", "→", "Home", "End", "flip", "Esc", "copy", "Enter"} {
+		if !strings.Contains(help, k) {
+			t.Errorf("the keys' help does not name %q: %q", k, help)
+		}
+	}
+	if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `document.querySelector("#help").hidden`, "escape hides the help")
+
+	// Down twice and Enter play the table's second move.
+	var second string
+	evalJS(t, ctx, `document.querySelectorAll("#moves tbody tr")[1].dataset.uci`, &second)
+	if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `document.querySelector(`+strconv.Quote(`#board .arrows [data-arrow="`+second[:4]+`"]`)+`)`, "the arrow of the move chosen with the down key")
+	if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitRows(t, ctx, storeRows(t, st, "e2e4", second), "enter plays the move chosen")
+
+	// The PGN box shows the line, and copy puts it on the clipboard.
+	var pgnText string
+	if err := chromedp.Run(ctx, chromedp.Value("#pgn", &pgnText, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	san := map[string]string{}
+	evalJS(t, ctx, `Object.fromEntries([...document.querySelectorAll("#line .san")].map(s => [s.dataset.ply, s.textContent]))`, &san)
+	if want := "1. e4 " + san["2"] + " *"; pgnText != want || san["1"] != "e4" {
+		t.Errorf("the PGN box shows %q, want %q", pgnText, want)
+	}
+	if err := chromedp.Run(ctx, cdpbrowser.GrantPermissions([]cdpbrowser.PermissionType{cdpbrowser.PermissionTypeClipboardReadWrite, cdpbrowser.PermissionTypeClipboardSanitizedWrite}).WithOrigin(base)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click("#pgn-copy", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `document.querySelector("#pgn-copied").textContent === "copied"`, "copy says copied")
+	var clip string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`navigator.clipboard.readText()`, &clip, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })); err != nil {
+		t.Fatal(err)
+	}
+	if clip != pgnText {
+		t.Errorf("the clipboard holds %q, the PGN box %q", clip, pgnText)
+	}
+}
+
+// pageFiltered checks that a filtered table says why it has no
+// performance and dates.
+func pageFiltered(t *testing.T, ctx context.Context, base string, st *store.Store) {
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/?play=e2e4&until=2100-12")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `document.querySelector("#moves .not-kept")`, "the filtered table's note")
+	var note string
+	var dashes int
+	evalJS(t, ctx, `document.querySelector("#moves .not-kept").textContent`, &note)
+	evalJS(t, ctx, `[...document.querySelectorAll("#moves tbody td")].filter(td => td.textContent === "–" && td.cellIndex >= 4).length`, &dashes)
+	if !strings.Contains(note, "not kept per filter") || dashes != 0 {
+		t.Errorf("a filtered table reads %q with %d bare dashes for performance and dates", note, dashes)
+	}
+}
+
+// pageNarrow checks the phone layout: the moves table on the first
+// screen right under the board, the boxes after it, nothing wider than
+// the screen, and the board in view once a game opens.
+func pageNarrow(t *testing.T, ctx context.Context, base string, st *store.Store) {
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/?play=e2e4,c7c5")); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = chromedp.Run(ctx, chromedp.EmulateViewport(1280, 1000)) }()
+	waitRows(t, ctx, storeRows(t, st, "e2e4", "c7c5"), "1.e4 c5 on a phone")
+	var r []float64
+	evalJS(t, ctx, `(() => { const top = (s) => document.querySelector(s).getBoundingClientRect().top; return [top("#board"), top("#moves"), top("#moves tbody tr"), top("#fen"), top("#pgn"), innerHeight, document.documentElement.scrollWidth, document.documentElement.clientWidth] })()`, &r)
+	board, moves, row, fen, pgn, height, scrollW, clientW := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
+	if !(board < moves && row+40 < height && moves < fen && moves < pgn) {
+		t.Errorf("on a phone: board at %.0f, moves table %.0f (first row %.0f), FEN %.0f, PGN %.0f, screen height %.0f: want the table's first row on the first screen, right under the board, the boxes after it", board, moves, row, fen, pgn, height)
+	}
+	if scrollW > clientW {
+		t.Errorf("on a phone the page is %.0f px wide for a %.0f px screen", scrollW, clientW)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click("#top-games li[data-id]", chromedp.ByQuery), chromedp.WaitVisible("#game", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	boardInView(t, ctx, "a top game opened on a phone")
+	if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+		t.Fatal(err)
+	}
+	boardInView(t, ctx, "stepping through the game on a phone")
 }

@@ -48,8 +48,8 @@ func NewQuery() Query {
 // Filters are the filters of a query as text: the lichess explorer's
 // parameters, the command's flags.
 type Filters struct {
-	Speeds  string // "blitz,rapid": lichess's speeds (ultraBullet ... correspondence)
-	Ratings string // "2000,2200": lichess's rating band floors
+	Speeds  string // "blitz,rapid": lichess's speeds (stats.ParseSpeeds)
+	Ratings string // "2000,2200": lichess's rating band floors (stats.ParseRatingBands)
 	Since   string // "2024-01" (a month) or "1952" (a year)
 	Until   string // as Since, both included
 }
@@ -59,10 +59,10 @@ type Filters struct {
 func (f Filters) Selection(prefix string) (book.Selection, error) {
 	var sel book.Selection
 	var err error
-	if sel.Speeds, err = book.ParseSpeeds(f.Speeds); err != nil {
+	if sel.Speeds, err = stats.ParseSpeeds(f.Speeds); err != nil {
 		return sel, badParam(prefix+"speeds", f.Speeds, err.Error())
 	}
-	if sel.Bands, err = ParseRatings(f.Ratings); err != nil {
+	if sel.Bands, err = stats.ParseRatingBands(f.Ratings); err != nil {
 		return sel, badParam(prefix+"ratings", f.Ratings, err.Error())
 	}
 	if sel.Since, err = ParsePeriod(f.Since, false); err != nil {
@@ -105,11 +105,6 @@ func quoteBounded(s string) string {
 	}
 	return strconv.Quote(s)
 }
-
-// ParseRatings parses a comma-separated list of lichess rating band floors
-// (0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500) into a set of bands
-// (bit b for book.BandOf's band b); "" is no filter. See book.ParseBands.
-func ParseRatings(list string) (uint16, error) { return book.ParseBands(list) }
 
 // ParsePeriod parses a month ("2024-01" or "2024.01") or a year ("2024")
 // into a period, with book.ParseDateBound; "" is no bound. A year stands

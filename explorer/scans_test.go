@@ -255,7 +255,7 @@ func TestHeadersEveryRoute(t *testing.T) {
 	wildcard := regexp.MustCompile(`\{[^}]*\}`)
 	var targets []string
 	for _, rt := range s.routes() {
-		target := wildcard.ReplaceAllStringFunc(rt.pattern, func(w string) string {
+		target := wildcard.ReplaceAllStringFunc(rt.Pattern, func(w string) string {
 			switch w {
 			case "{id}":
 				return id

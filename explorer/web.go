@@ -115,6 +115,10 @@ type Position struct {
 // position answers GET /position/{code}: the FEN of a position key given
 // in hex or URL-safe text (what the page's links hold).
 func (s *server) position(w http.ResponseWriter, r *http.Request) {
+	if _, err := queryOf(r, nil); err != nil {
+		s.fail(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
 	k, err := keys.ParseCode(r.PathValue("code"))
 	if err == nil {
 		var p board.Position
@@ -153,7 +157,7 @@ func (s *server) polyglotMoves(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "no Polyglot book: start the server with 'bookquery -db DIR serve -book BOOK.bin'")
 		return
 	}
-	req, err := parseRequest(r, endpoint{params: []string{"variant", "fen", "play", "moves", "pos"}, sanMoves: true})
+	req, err := parseRequest(r, endpoint{params: polyglotParams, sanMoves: true})
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, err.Error())
 		return

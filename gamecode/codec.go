@@ -249,7 +249,7 @@ func encodeRanked(e *rcEncoder, sc *scratch, moves []board.Move) error {
 	pos := &sc.pos
 	var h gamemodel.History
 	for ply, m := range moves {
-		np := sc.Gen(pos, &h)
+		np := sc.Score(pos, &h)
 		k := sc.PieceOf(np, m)
 		j := -1
 		if k >= 0 && sc.Pieces[k].Dests.Has(m.To()) {
@@ -553,7 +553,7 @@ func decodeMoves(d *rcDecoder, sc *scratch, g *pgn.Game, c Coding, stop func(int
 	}
 	var h gamemodel.History
 	for ply := 0; ply < int(n); ply++ {
-		np := sc.Gen(pos, &h)
+		np := sc.Score(pos, &h)
 		if np == 0 {
 			return false, fmt.Errorf("%w: ply %d: no legal move", errCorrupt, ply+1)
 		}

@@ -48,7 +48,7 @@
 //     capturing pawn's square. Within a group by destination square (a1,
 //     b1, ..., h8); castling is the king's move two squares sideways; a
 //     promotion counts as four moves (queen, rook, bishop, knight);
-//   - Version 2 (Ranked): each move, in two choices (gamemodel/movegen.go): first which piece moves,
+//   - Version 2 (Ranked): each move, in two choices (gamemodel/scorer.go): first which piece moves,
 //     among our pieces other than pawns that have a legal move (king,
 //     knights, bishops, rooks, queens, each kind by square) and, last,
 //     "a pawn" when a pawn has one; then which of that piece's legal moves

@@ -122,7 +122,7 @@ func report(t *testing.T, m *measurement) {
 func TestMeasureMedium(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(testutil.SharedData(t), "medium", "*.pgn*"))
 	if len(files) == 0 {
-		t.Skip("no medium inputs")
+		testutil.Missing(t, "no medium inputs in shared data")
 	}
 	report(t, measureFiles(t, files))
 }
@@ -133,7 +133,7 @@ func TestMeasureLarge(t *testing.T) {
 	}
 	files, _ := filepath.Glob(filepath.Join(testutil.SharedData(t), "large", "*.pgn*"))
 	if len(files) == 0 {
-		t.Skip("no large inputs")
+		testutil.Missing(t, "no large inputs in shared data")
 	}
 	report(t, measureFiles(t, files))
 }

@@ -140,7 +140,7 @@ func TestRunLargeCorpus(t *testing.T) {
 	}
 	path := filepath.Join(testutil.SharedData(t), "large", "pgnmentor_players_239files.pgn.zst")
 	if _, err := os.Stat(path); err != nil {
-		t.Skip(err)
+		testutil.Missing(t, "shared data: %v", err)
 	}
 	r := runPipeline(t, 0, path)
 	if r.sum.Games != 412227 {

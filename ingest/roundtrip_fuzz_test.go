@@ -295,7 +295,7 @@ func sameCopiedGame(a, b *copiedGame) error {
 func TestTrickyReplayRoundTrip(t *testing.T) {
 	files := testutil.TrickyFiles()
 	if len(files) == 0 {
-		t.Skip("../shared/data/tricky not found")
+		testutil.Missing(t, "../shared/data/tricky not found")
 	}
 	for _, path := range files {
 		data, err := os.ReadFile(path)

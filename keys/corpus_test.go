@@ -289,7 +289,7 @@ func TestCorpusLarge(t *testing.T) {
 		t.Skip("large corpus skipped with -short")
 	}
 	if _, err := os.Stat(filepath.Join(dataDir(t), "large")); err != nil {
-		t.Skipf("no large corpus: %v", err)
+		testutil.Missing(t, "no large corpus: %v", err)
 	}
 	// The live heap is canon's 1 GB map, which has no pointers to scan:
 	// collecting more often than the default costs little and keeps the

@@ -366,7 +366,7 @@ func TestParseLatin1Scid(t *testing.T) {
 	tags := func(name string) map[string]string {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
-			t.Skip(err)
+			testutil.Missing(t, "shared data: %v", err)
 		}
 		c := &tagCollector{tags: map[string]string{}}
 		Parse(data, 1, c)
@@ -468,7 +468,7 @@ func TestCorpusCounts(t *testing.T) {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			path := filepath.Join(data, name)
 			if _, err := os.Stat(path); err != nil {
-				t.Skip(err)
+				testutil.Missing(t, "shared data: %v", err)
 			}
 			input := pgnReadAll(t, path)
 			var whole countingVisitor
@@ -591,7 +591,7 @@ func TestCorpusTrickyCounts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(dir, name))
 			if err != nil {
-				t.Skip(err)
+				testutil.Missing(t, "shared data: %v", err)
 			}
 			var c countingVisitor
 			Parse(data, 1, &c)
@@ -610,7 +610,7 @@ func TestCorpusLarge(t *testing.T) {
 	}
 	path := filepath.Join(testutil.SharedData(t), "large", "pgnmentor_players_239files.pgn.zst")
 	if _, err := os.Stat(path); err != nil {
-		t.Skip(err)
+		testutil.Missing(t, "shared data: %v", err)
 	}
 	rc, err := OpenCorpus(path)
 	if err != nil {
@@ -655,7 +655,7 @@ func TestParseNotPGN(t *testing.T) {
 		files = append(files, m...)
 	}
 	if len(files) == 0 {
-		t.Skip("no binary files")
+		testutil.Missing(t, "no binary files in shared data")
 	}
 	for _, f := range files {
 		raw, err := os.ReadFile(f)

@@ -119,7 +119,7 @@ func TestGoldenBook(t *testing.T) {
 func TestLaskerTrapIndependent(t *testing.T) {
 	want, err := os.ReadFile(filepath.Join(testutil.SharedData(t), "books/pychesslib_lasker-trap.bin"))
 	if err != nil {
-		t.Skip(err)
+		testutil.Missing(t, "shared data: %v", err)
 	}
 	var es []Entry
 	p := board.StartPosition()

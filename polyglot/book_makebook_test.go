@@ -140,11 +140,11 @@ func TestWriteBookReproducesMakeBook(t *testing.T) {
 		t.Run(filepath.Base(c.ref), func(t *testing.T) {
 			want, err := os.ReadFile(filepath.Join(dir, c.ref))
 			if err != nil {
-				t.Skip(err)
+				testutil.Missing(t, "shared data: %v", err)
 			}
 			rc, err := ingest.Open(filepath.Join(dir, c.pgn))
 			if err != nil {
-				t.Skip(err)
+				testutil.Missing(t, "shared data: %v", err)
 			}
 			defer rc.Close()
 			mb := newMakeBook(c.maxPly, c.minGame)

@@ -21,7 +21,7 @@ func openShared(t testing.TB, rel string) *Book {
 	t.Helper()
 	path := filepath.Join(testutil.SharedData(t), rel)
 	if _, err := os.Stat(path); err != nil {
-		t.Skip(err)
+		testutil.Missing(t, "shared data: %v", err)
 	}
 	b, err := OpenBook(path)
 	if err != nil {
@@ -185,7 +185,7 @@ func TestNotABook(t *testing.T) {
 	path := filepath.Join(testutil.SharedData(t), "books/broken/dimtrigkakis_komodo_NOT_A_BOOK.bin")
 	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Skip(err)
+		testutil.Missing(t, "shared data: %v", err)
 	}
 	_, err = OpenBook(path)
 	if err == nil {
@@ -467,7 +467,7 @@ func (s *probeSink) Skip(*ingest.GameError) {}
 func TestProbeRealGames(t *testing.T) {
 	f, err := os.Open("../testdata/champions500.pgn")
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	s := &probeSink{t: t, books: map[string]*Book{}, moves: map[string]int{}}

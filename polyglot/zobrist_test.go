@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/internal/testutil"
 )
 
 // The test vectors of shared/spec/polyglot.md.
@@ -52,9 +53,9 @@ func TestKeyIgnoresClocksAndDeadEP(t *testing.T) {
 // TestRandom64MatchesSpec compares the embedded numbers with the spec's
 // text file, when the shared checkout is there.
 func TestRandom64MatchesSpec(t *testing.T) {
-	f, err := os.Open("../../shared/spec/polyglot_random64.txt")
+	f, err := os.Open(testutil.SharedSpec(t, "polyglot_random64.txt"))
 	if err != nil {
-		t.Skip("../shared/spec/polyglot_random64.txt not found beside the module")
+		t.Fatal(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)

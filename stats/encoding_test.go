@@ -123,7 +123,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestDecodeErrors(t *testing.T) {
-	valid := Entry{Moves: []MoveEntry{{Move: e2e4, MoveStats: MoveStats{WhiteWins: 1}}}}.AppendEncode(nil)
+	valid := Entry{Moves: []MoveEntry{{Move: e2e4, MoveStats: MoveStats{CellStats: CellStats{WhiteWins: 1}}}}}.AppendEncode(nil)
 	for name, b := range map[string][]byte{
 		"empty":          {},
 		"version":        {2},

@@ -32,8 +32,7 @@ func TestEntryAdd(t *testing.T) {
 	}
 	got, ok := e.Lookup(e2e4)
 	want := MoveStats{
-		WhiteWins: 1, Draws: 1, BlackWins: 1, Unknown: 1,
-		RatingSum: 2500 + 2300 + 2400, RatingCount: 3,
+		CellStats: CellStats{WhiteWins: 1, Draws: 1, BlackWins: 1, Unknown: 1, RatingSum: 2500 + 2300 + 2400, RatingCount: 3},
 		FirstDate: 18580301, LastDate: 19010101,
 	}
 	if !ok || got != want {
@@ -59,7 +58,7 @@ func TestEntryAdd(t *testing.T) {
 }
 
 func TestScore(t *testing.T) {
-	s := MoveStats{WhiteWins: 5, Draws: 3, BlackWins: 2, Unknown: 1}
+	s := MoveStats{CellStats: CellStats{WhiteWins: 5, Draws: 3, BlackWins: 2, Unknown: 1}}
 	if got := s.Score(true); got != 2*5+3+1 {
 		t.Errorf("white score = %d", got)
 	}
@@ -72,8 +71,8 @@ func TestScore(t *testing.T) {
 }
 
 func TestMergeSaturates(t *testing.T) {
-	a := MoveStats{WhiteWins: math.MaxUint64 - 1, RatingSum: math.MaxUint64}
-	a.Merge(MoveStats{WhiteWins: 5, RatingSum: 1})
+	a := MoveStats{CellStats: CellStats{WhiteWins: math.MaxUint64 - 1, RatingSum: math.MaxUint64}}
+	a.Merge(MoveStats{CellStats: CellStats{WhiteWins: 5, RatingSum: 1}})
 	if a.WhiteWins != math.MaxUint64 || a.RatingSum != math.MaxUint64 {
 		t.Errorf("merge wrapped: %+v", a)
 	}
@@ -129,8 +128,7 @@ func randomStats(r *rand.Rand) MoveStats {
 		}
 	}
 	s := MoveStats{
-		WhiteWins: n(), Draws: n(), BlackWins: n(), Unknown: n(),
-		RatingSum: n(), RatingCount: n(),
+		CellStats: CellStats{WhiteWins: n(), Draws: n(), BlackWins: n(), Unknown: n(), RatingSum: n(), RatingCount: n()},
 	}
 	switch r.IntN(3) {
 	case 0: // no date
@@ -276,7 +274,7 @@ func TestRefsKeepBest(t *testing.T) {
 		check("Top", rs.Top, TopBefore)
 		check("Recent", rs.Recent, RecentBefore)
 		// Round trip through the encoding.
-		e := Entry{Moves: []MoveEntry{{Move: e2e4, MoveStats: MoveStats{WhiteWins: 1, Refs: rs}}}}
+		e := Entry{Moves: []MoveEntry{{Move: e2e4, MoveStats: MoveStats{CellStats: CellStats{WhiteWins: 1}, Refs: rs}}}}
 		d, err := Decode(e.AppendEncode(nil))
 		if err != nil || !d.Equal(e) {
 			t.Fatalf("iter %d: round trip: %v %+v", iter, err, d)

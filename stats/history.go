@@ -8,7 +8,6 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/internal/sortedruns"
-	"github.com/chessbook/chessbook/pgn"
 )
 
 // The query-time filters of an opening explorer (speeds, rating bands,
@@ -18,20 +17,6 @@ import (
 // games, in increasing order of the three. Histories merge by adding up
 // the rows with the same (period, move, cell): associative and
 // commutative like Entries, so a store can keep one as a merge record.
-
-// Cell is a game's speed and rating band, the unit of the query-time
-// filters: speed << 4 | band, each 15 when unknown (see package book for
-// the speeds and bands).
-type Cell uint8
-
-// NewCell returns the cell of speed and band (each 15 when unknown).
-func NewCell(speed, band int) Cell { return Cell(speed&15<<4 | band&15) }
-
-// Speed returns the cell's speed (15: unknown).
-func (c Cell) Speed() int { return int(c >> 4) }
-
-// Band returns the cell's rating band (15: unknown).
-func (c Cell) Band() int { return int(c & 15) }
 
 // Period is a game's month, year << 4 | month (month 0: the month is
 // unknown); the zero Period is an unknown date. Periods compare as their
@@ -53,33 +38,6 @@ func (p Period) Year() int { return int(p >> 4) }
 
 // Month returns the period's month (0: unknown).
 func (p Period) Month() int { return int(p & 15) }
-
-// CellStats are the games of one (period, move, cell): their results and
-// the movers' ratings, as in [MoveStats].
-type CellStats struct {
-	WhiteWins, Draws, BlackWins, Unknown uint64
-	RatingSum, RatingCount               uint64
-}
-
-// Add adds one game: its result and the mover's rating (0: unknown).
-func (s *CellStats) Add(r pgn.Result, moverRating int) {
-	countGame(r, moverRating, &s.WhiteWins, &s.Draws, &s.BlackWins, &s.Unknown, &s.RatingSum, &s.RatingCount)
-}
-
-// Merge adds o to s.
-func (s *CellStats) Merge(o CellStats) {
-	s.WhiteWins = addSat(s.WhiteWins, o.WhiteWins)
-	s.Draws = addSat(s.Draws, o.Draws)
-	s.BlackWins = addSat(s.BlackWins, o.BlackWins)
-	s.Unknown = addSat(s.Unknown, o.Unknown)
-	s.RatingSum = addSat(s.RatingSum, o.RatingSum)
-	s.RatingCount = addSat(s.RatingCount, o.RatingCount)
-}
-
-// Games returns the number of games: the sum of the result counters.
-func (s CellStats) Games() uint64 {
-	return addSat(addSat(s.WhiteWins, s.Draws), addSat(s.BlackWins, s.Unknown))
-}
 
 // HistoryRow is the games of one (period, move, cell).
 type HistoryRow struct {

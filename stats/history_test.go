@@ -97,7 +97,7 @@ func TestPeriodOf(t *testing.T) {
 			t.Errorf("PeriodOf(%d) = %d, want %d", c.d, got, c.want)
 		}
 	}
-	if c := NewCell(3, 8); c.Speed() != 3 || c.Band() != 8 {
+	if c := NewCell(Rapid, 8); c.Speed() != Rapid || c.RatingBand() != 8 {
 		t.Errorf("NewCell(3, 8) = %#x", c)
 	}
 }

@@ -6,13 +6,10 @@ import (
 	"github.com/chessbook/chessbook/pgn"
 )
 
-// MoveStats is what is known about one move played from one position: the
-// results of the games it was played in, by colour, the mover's rating and
-// the dates it was played.
-//
-// The zero MoveStats is an empty record. Records only grow, through
-// [MoveStats.Add] and [MoveStats.Merge].
-type MoveStats struct {
+// CellStats are the results of some games and the ratings of the player
+// who made the move in them: a move's totals (the first fields of
+// [MoveStats]), or the games of one (period, move, cell) of a [History].
+type CellStats struct {
 	WhiteWins uint64 // games won by White ("1-0")
 	Draws     uint64 // games drawn ("1/2-1/2")
 	BlackWins uint64 // games won by Black ("0-1")
@@ -22,6 +19,55 @@ type MoveStats struct {
 	// where it was known.
 	RatingSum   uint64
 	RatingCount uint64
+}
+
+// Add adds one game: its result (pgn.Unknown and pgn.NoResult count as
+// Unknown) and the mover's rating (0 or less: unknown).
+func (s *CellStats) Add(r pgn.Result, moverRating int) {
+	c := &s.Unknown
+	switch r {
+	case pgn.WhiteWins:
+		c = &s.WhiteWins
+	case pgn.Draw:
+		c = &s.Draws
+	case pgn.BlackWins:
+		c = &s.BlackWins
+	}
+	*c = addSat(*c, 1)
+	if moverRating > 0 {
+		s.RatingSum = addSat(s.RatingSum, uint64(moverRating))
+		s.RatingCount = addSat(s.RatingCount, 1)
+	}
+}
+
+// Merge adds o to s.
+func (s *CellStats) Merge(o CellStats) {
+	s.WhiteWins = addSat(s.WhiteWins, o.WhiteWins)
+	s.Draws = addSat(s.Draws, o.Draws)
+	s.BlackWins = addSat(s.BlackWins, o.BlackWins)
+	s.Unknown = addSat(s.Unknown, o.Unknown)
+	s.RatingSum = addSat(s.RatingSum, o.RatingSum)
+	s.RatingCount = addSat(s.RatingCount, o.RatingCount)
+}
+
+// Games returns the number of games counted: the sum of the four result
+// counters. For a move of a store built with -count game it is the number
+// of games that played the move at their first visit of the position;
+// with -count occurrence, the number of times the move was played from
+// it.
+func (s CellStats) Games() uint64 {
+	return addSat(addSat(s.WhiteWins, s.Draws), addSat(s.BlackWins, s.Unknown))
+}
+
+// MoveStats is what is known about one move played from one position: the
+// results of the games it was played in, by colour, the mover's rating and
+// the dates it was played.
+//
+// The zero MoveStats is an empty record. Records only grow, through
+// [MoveStats.Add] and [MoveStats.Merge].
+type MoveStats struct {
+	// CellStats are the results of the games and the movers' ratings.
+	CellStats
 
 	// FirstDate and LastDate are the earliest and latest known dates the
 	// move was played on; zero when no date was known.
@@ -42,19 +88,11 @@ type MoveStats struct {
 	Refs Refs
 }
 
-// Games returns the number of games counted for the move: the sum of the
-// four result counters. In a store built with -count game it is the number
-// of games that played the move at their first visit of the position; with
-// -count occurrence, the number of times the move was played from it.
-func (s MoveStats) Games() uint64 {
-	return addSat(addSat(s.WhiteWins, s.Draws), addSat(s.BlackWins, s.Unknown))
-}
-
 // Add adds one game's contribution: its result (pgn.Unknown and
 // pgn.NoResult count as Unknown), the rating of the player making the move (0 or less: unknown) and the date of the game (the zero
 // Date: unknown; unknown dates leave FirstDate and LastDate alone).
 func (s *MoveStats) Add(r pgn.Result, moverRating int, d Date) {
-	countGame(r, moverRating, &s.WhiteWins, &s.Draws, &s.BlackWins, &s.Unknown, &s.RatingSum, &s.RatingCount)
+	s.CellStats.Add(r, moverRating)
 	if d != 0 {
 		s.FirstDate = earlier(s.FirstDate, d)
 		s.LastDate = later(s.LastDate, d)
@@ -78,12 +116,7 @@ func (s *MoveStats) AddOccurrence(o *Occurrence) {
 // Merge adds o to s: counters add up, FirstDate becomes the earlier known
 // date and LastDate the later one. Merge is associative and commutative.
 func (s *MoveStats) Merge(o MoveStats) {
-	s.WhiteWins = addSat(s.WhiteWins, o.WhiteWins)
-	s.Draws = addSat(s.Draws, o.Draws)
-	s.BlackWins = addSat(s.BlackWins, o.BlackWins)
-	s.Unknown = addSat(s.Unknown, o.Unknown)
-	s.RatingSum = addSat(s.RatingSum, o.RatingSum)
-	s.RatingCount = addSat(s.RatingCount, o.RatingCount)
+	s.CellStats.Merge(o.CellStats)
 	s.FirstDate = earlier(s.FirstDate, o.FirstDate)
 	s.LastDate = later(s.LastDate, o.LastDate)
 	s.LowPly = lowerKnown32(s.LowPly, o.LowPly)
@@ -113,7 +146,7 @@ func lowerKnown64(a, b uint64) uint64 {
 
 // AverageRating returns the mover's mean rating over the games where it was
 // known, and false if it never was.
-func (s MoveStats) AverageRating() (float64, bool) {
+func (s CellStats) AverageRating() (float64, bool) {
 	if s.RatingCount == 0 {
 		return 0, false
 	}
@@ -122,15 +155,15 @@ func (s MoveStats) AverageRating() (float64, bool) {
 
 // Wins returns the games won by the mover. Results are stored by colour, so
 // the caller says who moves: whiteToMove is true when the move is White's.
-func (s MoveStats) Wins(whiteToMove bool) uint64 {
+func (s CellStats) Wins(whiteToMove bool) uint64 {
 	if whiteToMove {
 		return s.WhiteWins
 	}
 	return s.BlackWins
 }
 
-// Losses returns the games lost by the mover (see [MoveStats.Wins]).
-func (s MoveStats) Losses(whiteToMove bool) uint64 {
+// Losses returns the games lost by the mover (see [CellStats.Wins]).
+func (s CellStats) Losses(whiteToMove bool) uint64 {
 	return s.Wins(!whiteToMove)
 }
 
@@ -138,31 +171,11 @@ func (s MoveStats) Losses(whiteToMove bool) uint64 {
 // 1 per draw and, as PolyGlot does, 1 per game with an unknown result ("*").
 // whiteToMove is true when the move is White's. Score/(2*Games) is the
 // mover's expected score; PolyGlot writes Score as the book weight.
-func (s MoveStats) Score(whiteToMove bool) uint64 {
+func (s CellStats) Score(whiteToMove bool) uint64 {
 	return addSat(addSat(s.Wins(whiteToMove), s.Wins(whiteToMove)), addSat(s.Draws, s.Unknown))
 }
 
 // addSat returns a+b, or math.MaxUint64 if the sum overflows.
-// countGame adds one game of result r, whose mover was rated
-// moverRating (0 or less: unknown), to the counters given: the result's
-// (pgn.Unknown and pgn.NoResult count as unknown), and the rating's.
-func countGame(r pgn.Result, moverRating int, white, draws, black, unknown, ratingSum, ratingCount *uint64) {
-	c := unknown
-	switch r {
-	case pgn.WhiteWins:
-		c = white
-	case pgn.Draw:
-		c = draws
-	case pgn.BlackWins:
-		c = black
-	}
-	*c = addSat(*c, 1)
-	if moverRating > 0 {
-		*ratingSum = addSat(*ratingSum, uint64(moverRating))
-		*ratingCount = addSat(*ratingCount, 1)
-	}
-}
-
 func addSat(a, b uint64) uint64 {
 	if c := a + b; c >= a {
 		return c

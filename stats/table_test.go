@@ -121,7 +121,7 @@ func TestFlushSplit(t *testing.T) {
 	hashOf := func(k string) uint32 { return uint32(len(k)) << 24 } // collides a lot
 	for g := 0; g < 300; g++ {
 		o := Occurrence{Result: resultOf[rng.IntN(4)], MoverRating: 1990 + rng.IntN(3), Ply: g % 7, Local: uint32(g),
-			Date: NewDate(2000+rng.IntN(2), rng.IntN(3), 1), Cell: NewCell(rng.IntN(2), rng.IntN(2))}
+			Date: NewDate(2000+rng.IntN(2), rng.IntN(3), 1), Cell: NewCell(Speed(rng.IntN(2)), RatingBand(rng.IntN(2)))}
 		if rng.IntN(5) > 0 {
 			o.Game = GameRef{ID: uint64(g + 1)}
 		}

@@ -152,7 +152,7 @@ func runCommand(t *testing.T, dir string, sp **Store, cmd string, args, input []
 		}
 		return "ok\n", nil
 	case "get":
-		e, ok, err := s.Get([]byte(args[0]))
+		e, ok, err := s.StatsRecord([]byte(args[0]))
 		if err != nil {
 			return "", err
 		}
@@ -162,7 +162,7 @@ func runCommand(t *testing.T, dir string, sp **Store, cmd string, args, input []
 		return formatEntry(e), nil
 	case "list":
 		var sb strings.Builder
-		err := s.Positions(func(pos []byte, e *stats.Entry) error {
+		err := s.StatsRecords(func(pos []byte, e *stats.Entry) error {
 			fmt.Fprintf(&sb, "%s:\n%s", pos, indent(formatEntry(*e)))
 			return nil
 		})

@@ -28,10 +28,13 @@
 //	                       (MERGE records whose values are tallies)
 //
 // Position keys are the opaque byte strings of package keys (1 to 26 bytes,
-// usually about 12); the store never looks inside them, and [Store.Positions]
-// lists positions in the byte order of their keys. Iterators over positions
-// ([Store.NewIter], [Store.Positions]) are bounded to the 'p' prefix and
-// never see the other kinds.
+// usually about 12); the store never looks inside them. The readers of the
+// statistics records ([Store.StatsRecordInto], [Store.NewStatsIter],
+// [Store.StatsRecords]) list them in the byte order of their keys, bounded
+// to the 'p' prefix; they see only the positions that have a record, not
+// those kept as single references (below): a position's statistics are
+// what package book answers (book.Entry, book.Positions), which adds the
+// games referenced to the records.
 //
 // # Single references
 //
@@ -158,23 +161,22 @@
 // associative and commutative, so Pebble may
 // merge operands in any grouping (in batches, flushes, compactions, partial
 // merges without the base value, reads), and builders may write in any order
-// and in parallel. Every operand is validated on the way in ([Batch.Merge],
-// [SSTWriter.Merge]): one corrupt operand would otherwise fail every later
+// and in parallel. Every operand is validated on the way in ([SSTWriter.Merge]
+// and the other writers): one corrupt operand would otherwise fail every later
 // compaction touching its key.
 //
 // # Writing, and atomicity of the counters
 //
-// The builder writes either through a [Batch] (merge records into the
-// memtable and WAL) or through an [SSTWriter] (a sorted run written straight
-// into an sstable that is then ingested). Ingested sstables hold MERGE
-// records, not SETs, so they merge with what the store already holds exactly
-// like batches do; Pebble supports MERGE keys in ingested tables.
+// The builder writes through [SSTWriter]s (a sorted run written straight
+// into an sstable that is then ingested; the tests also write batches
+// through the memtable and WAL, and compare). Ingested sstables hold MERGE
+// records, not SETs, so they merge with what the store already holds
+// exactly like batches do; Pebble supports MERGE keys in ingested tables.
 //
 // Counters in Meta (games ingested) change in the same atomic write as the
-// data they count: [Batch.Commit] adds the Meta record to the batch, and
-// [SSTWriter.Ingest] ingests a one-key sstable holding the new Meta in the
-// same (atomic) ingestion; [SSTWriter.IngestWith] does so for the tables of
-// several writers filled in parallel. After a crash the store holds either
+// data they count: [SSTWriter.IngestWith] ingests, with the tables of
+// one or several writers filled in parallel, a one-key sstable holding the
+// new Meta in the same (atomic) ingestion. After a crash the store holds either
 // both or neither. The Meta has a table of its own because the store's
 // first Meta record reached level 0 through the memtable: a table holding
 // the key lands above it, in level 0, where a big table is compacted at

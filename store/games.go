@@ -136,7 +136,7 @@ func (s *Store) scan(what string, lower, upper []byte, fn func(k, v []byte) (boo
 }
 
 // SetGame adds the record of game id, ingested with the rest by
-// [SSTWriter.Ingest]. Games must come in strictly increasing id order; the
+// [SSTWriter.IngestWith]. Games must come in strictly increasing id order; the
 // record is stored as given (a SET, not merged).
 func (w *SSTWriter) SetGame(id GameID, rec []byte) error {
 	if w.done {

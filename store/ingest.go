@@ -16,14 +16,14 @@ import (
 // then ingests it into the store: the path for big sorted runs, which skips
 // the WAL and the memtable.
 //
-// The records are MERGE records, as from a [Batch]: they add up with what
+// The records are MERGE records: they add up with what
 // the store already holds, whatever the order of ingestions and commits.
 // Position keys must be given in strictly increasing byte order, each once.
 // En-passant side records ([SSTWriter.MergeEPTrusted]) go before the
 // games, game order records ([SSTWriter.SetGameOrder]) before the
 // positions.
 //
-// An SSTWriter is for one goroutine. Call [SSTWriter.Ingest] to ingest what
+// An SSTWriter is for one goroutine. Call [SSTWriter.IngestWith] to ingest what
 // was written, or [SSTWriter.Close] to drop it.
 type SSTWriter struct {
 	s     *Store
@@ -31,7 +31,7 @@ type SSTWriter struct {
 	w     *sstable.Writer
 	last  []byte // last position key written, with its prefix
 	key   []byte // scratch
-	enc   []byte // scratch for MergeEntry
+	enc   []byte // scratch
 	n     int
 	games uint64
 	done  bool
@@ -86,8 +86,10 @@ func (s *Store) createSST() (string, *sstable.Writer, error) {
 	return path, sstable.NewWriter(objstorageprovider.NewFileWritable(f), wo), nil
 }
 
-// Merge adds the encoded stats.Entry enc to the position with key pos, as
-// [Batch.Merge] does. pos must be greater than the previous position key
+// Merge adds the encoded stats.Entry enc to the position with key pos. The
+// entry is validated (a corrupt operand would break every later compaction
+// of its key); Merge returns an error wrapping stats.ErrCorrupt for a bad
+// one. pos must be greater than the previous position key
 // written, or Merge fails with an error wrapping [ErrUnsorted].
 func (w *SSTWriter) Merge(pos, enc []byte) error {
 	if err := stats.ValidateEncoded(enc); err != nil {
@@ -153,12 +155,6 @@ func addInOrder(tw *sstable.Writer, last []byte, first bool, key, value []byte, 
 	return tw.Set(key, value)
 }
 
-// MergeEntry adds e to the position with key pos; see [SSTWriter.Merge].
-func (w *SSTWriter) MergeEntry(pos []byte, e stats.Entry) error {
-	w.enc = e.AppendEncode(w.enc[:0])
-	return w.Merge(pos, w.enc)
-}
-
 // AddGames adds n to the games counted by the sstable: [Meta].Games grows
 // by it in the same atomic ingestion as the sstable's data.
 func (w *SSTWriter) AddGames(n uint64) { w.games += n }
@@ -166,15 +162,11 @@ func (w *SSTWriter) AddGames(n uint64) { w.games += n }
 // Len returns the number of records written.
 func (w *SSTWriter) Len() int { return w.n }
 
-// Ingest finishes the sstable and ingests it, together with the store's
-// updated Meta, in one atomic and durable Pebble ingestion. The records
-// merge with what the store holds. After Ingest, successful or not, the
-// writer is done; Close is then a no-op.
-func (w *SSTWriter) Ingest() error { return w.IngestWith() }
-
-// IngestWith is Ingest for what w and others wrote, in one atomic
-// ingestion with one Meta, counting the games of all: the way to commit
-// sstables written in parallel, one SSTWriter per goroutine. The writers'
+// IngestWith finishes the sstables of w and others and ingests them,
+// together with the store's updated Meta counting the games of all, in
+// one atomic and durable Pebble ingestion (others may be none); the
+// records merge with what the store holds. Writers filled in parallel,
+// one per goroutine, are committed together this way. The writers'
 // keys must not overlap (each kind of record from one writer, or
 // positions and references split in key ranges). After IngestWith,
 // successful or not, every writer is done.

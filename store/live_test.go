@@ -35,7 +35,7 @@ func commitGames(t *testing.T, s *Store, k string, n int) {
 
 func gamesAt(t *testing.T, s *Store, k string) uint64 {
 	t.Helper()
-	e, _, err := s.Get([]byte(k))
+	e, _, err := s.StatsRecord([]byte(k))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestDamagedBlock(t *testing.T) {
 	defer r.Close()
 	bad, good := 0, 0
 	for _, k := range keysWritten {
-		if _, _, err := r.Get([]byte(k)); err != nil {
+		if _, _, err := r.StatsRecord([]byte(k)); err != nil {
 			bad++
 		} else {
 			good++
@@ -276,7 +276,7 @@ func TestReaderBesideCompaction(t *testing.T) {
 	ssts, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
 	t.Logf("%d sstables after the compaction", len(ssts))
 	for _, k := range positions {
-		e, ok, err := r.Get([]byte(k))
+		e, ok, err := r.StatsRecord([]byte(k))
 		if err != nil || !ok || e.Games() != 1 {
 			t.Fatalf("the reader opened before the compaction: Get = %v, %v, %v", e.Games(), ok, err)
 		}

@@ -98,7 +98,7 @@ type Meta struct {
 	Updated time.Time `json:"updated"`
 
 	// Games is the number of games ingested, as reported by the writers
-	// ([Batch.AddGames], [SSTWriter.AddGames]), committed atomically with
+	// ([SSTWriter.AddGames]), committed atomically with
 	// their data.
 	Games uint64 `json:"games"`
 

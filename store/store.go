@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/chessbook/chessbook/stats"
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 )
@@ -351,35 +350,6 @@ func (s *Store) Meta() Meta {
 	return s.meta
 }
 
-// Get returns the entry of the position with key pos, and whether the
-// position is in the store.
-func (s *Store) Get(pos []byte) (stats.Entry, bool, error) {
-	var e stats.Entry
-	ok, err := s.GetInto(&e, pos)
-	return e, ok, err
-}
-
-// GetInto is Get decoding into e, reusing its capacity.
-func (s *Store) GetInto(e *stats.Entry, pos []byte) (bool, error) {
-	e.Reset()
-	if s.closed.Load() {
-		return false, ErrClosed
-	}
-	var kb [64]byte
-	raw, closer, err := s.db.Get(positionKey(kb[:0], pos))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("get position %x: %w", pos, err)
-	}
-	defer closer.Close()
-	if err := stats.DecodeInto(e, raw); err != nil {
-		return false, fmt.Errorf("get position %x: %w", pos, err)
-	}
-	return true, nil
-}
-
 // Flush flushes the memtable to an sstable.
 func (s *Store) Flush() error {
 	if s.closed.Load() {
@@ -445,15 +415,6 @@ func (s *Store) DiskUsage() uint64 {
 		return s.db.Metrics().DiskSpaceUsage() // a test's file system
 	}
 	return uint64(DirSize(s.dir))
-}
-
-// Metrics returns Pebble's metrics, for diagnostics (their String method
-// formats them), or nil after Close.
-func (s *Store) Metrics() *pebble.Metrics {
-	if s.closed.Load() {
-		return nil
-	}
-	return s.db.Metrics()
 }
 
 // commitMeta writes the data in b and the Meta advanced by games in one

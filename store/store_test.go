@@ -278,7 +278,7 @@ func TestReadOnly(t *testing.T) {
 	}
 	s = mustOpen(t, dir, Options{ReadOnly: true})
 	defer s.Close()
-	e, ok, err := s.Get([]byte("k"))
+	e, ok, err := s.StatsRecord([]byte("k"))
 	if err != nil || !ok || e.Games() != 1 {
 		t.Fatalf("Get = %+v, %v, %v", e, ok, err)
 	}
@@ -330,7 +330,7 @@ func TestBadWrites(t *testing.T) {
 	if len(names) != 0 {
 		t.Errorf("leftover files: %v", names)
 	}
-	if _, ok, _ := s.Get([]byte("b")); ok {
+	if _, ok, _ := s.StatsRecord([]byte("b")); ok {
 		t.Error("closed SSTWriter wrote data")
 	}
 	// An empty SSTWriter still counts its games.
@@ -413,7 +413,7 @@ func writeRounds(s *Store, w, rounds, keys int) error {
 func totalGames(t *testing.T, s *Store) uint64 {
 	t.Helper()
 	var n uint64
-	if err := s.Positions(func(pos []byte, e *stats.Entry) error {
+	if err := s.StatsRecords(func(pos []byte, e *stats.Entry) error {
 		n += e.Games()
 		return nil
 	}); err != nil {
@@ -562,7 +562,7 @@ func TestIngestEqualsBatches(t *testing.T) {
 func dump(t *testing.T, s *Store) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := s.Positions(func(pos []byte, e *stats.Entry) error {
+	if err := s.StatsRecords(func(pos []byte, e *stats.Entry) error {
 		fmt.Fprintf(&buf, "%s %x\n", pos, e.AppendEncode(nil))
 		return nil
 	}); err != nil {

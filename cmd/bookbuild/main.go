@@ -27,6 +27,7 @@ import (
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/cli"
+	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -79,10 +80,10 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&c.build.MaxPly, "max-ply", 0, "record only the first N plies of each game (0: all)")
 	cli.EnumVar(fs, &c.count, "count", "game", "what a game adds to a position it reaches twice, `MODE`: game (once, under the move played at its first visit, like the lichess explorer) or occurrence (every visit, like polyglot make-book)", "game", "occurrence")
 	fs.IntVar(&c.build.MinRating, "min-rating", 0, "keep only games where both players are rated at least this")
-	fs.StringVar(&c.ratings, "ratings", "", "keep only games whose players' mean rating is in these `BANDS`: some of "+book.BandList+" (as bookquery -ratings counts them)")
+	fs.StringVar(&c.ratings, "ratings", "", "keep only games whose players' mean rating is in these `BANDS`: some of "+stats.RatingBandList+" (as bookquery -ratings counts them)")
 	fs.StringVar(&c.since, "since", "", "keep only games dated on or after this `DATE`: "+book.DateForms)
 	fs.StringVar(&c.until, "until", "", "keep only games dated on or before this `DATE` (a year or month: to its end)")
-	fs.StringVar(&c.speeds, "speeds", "", "keep only games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+book.SpeedList)
+	fs.StringVar(&c.speeds, "speeds", "", "keep only games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+stats.SpeedList)
 	fs.BoolVar(&c.build.StandardStartOnly, "standard-start-only", false, "skip games that start from a FEN")
 	fs.BoolVar(&c.compact, "compact", true, "compact the store when done if it holds 6 or more sorted runs (each commit of a build adds one; a build into a new store of up to about a million games leaves one): lookups look into one run, and the store is smallest (-compact=false never compacts)")
 	fs.BoolVar(&c.build.KeepDuplicates, "keep-duplicates", false, "store and count every copy of a game found more than once in the input (as polyglot make-book does); by default a game is counted once")
@@ -118,10 +119,10 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	if c.build.MaxPly < 0 {
 		return nil, fmt.Errorf("-max-ply %d: want 0 (all) or more", c.build.MaxPly)
 	}
-	if c.build.Speeds, err = book.ParseSpeeds(c.speeds); err != nil {
+	if c.build.Speeds, err = stats.ParseSpeeds(c.speeds); err != nil {
 		return nil, fmt.Errorf("-speeds: %w", err)
 	}
-	if c.build.Bands, err = book.ParseBands(c.ratings); err != nil {
+	if c.build.Bands, err = stats.ParseRatingBands(c.ratings); err != nil {
 		return nil, fmt.Errorf("-ratings: %w", err)
 	}
 	if c.build.Since, c.build.Until, err = book.ParseDateRange("-", c.since, c.until); err != nil {

@@ -87,7 +87,7 @@ func benchSetup(b *testing.B) *benchEnv {
 	b.Helper()
 	input := largeInput()
 	if input == "" {
-		b.Skip("../shared/data/large is missing")
+		testutil.Missing(b, "../shared/data/large is missing")
 	}
 	benchOnce.Do(func() { bench, benchErr = makeBenchEnv(input) })
 	if bench == nil {

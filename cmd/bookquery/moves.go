@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -82,8 +82,8 @@ func addQueryFlags(fs *flag.FlagSet) *queryFlags {
 
 // addFilters defines the filter flags only.
 func (qf *queryFlags) addFilters(fs *flag.FlagSet) {
-	fs.StringVar(&qf.f.Speeds, "speeds", "", "count only games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+book.SpeedList)
-	fs.StringVar(&qf.f.Ratings, "ratings", "", "count only games whose players' mean rating is in these `BANDS`: some of "+book.BandList)
+	fs.StringVar(&qf.f.Speeds, "speeds", "", "count only games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+stats.SpeedList)
+	fs.StringVar(&qf.f.Ratings, "ratings", "", "count only games whose players' mean rating is in these `BANDS`: some of "+stats.RatingBandList)
 	fs.StringVar(&qf.f.Since, "since", "", "count only games played in or after this `MONTH`: YYYY-MM (or YYYY.MM) or a year YYYY (the store counts games by month)")
 	fs.StringVar(&qf.f.Until, "until", "", "count only games played in or before this `MONTH` (a year: to its December)")
 }

@@ -20,12 +20,7 @@ import (
 // store turns Latin-1 into UTF-8). Transpositions count: pgn-extract
 // matches the position, not the moves.
 func TestPGNAgainstPGNExtract(t *testing.T) {
-	bin, err := exec.LookPath("pgn-extract")
-	if err != nil {
-		if bin, err = exec.LookPath("/usr/games/pgn-extract"); err != nil {
-			t.Skip("pgn-extract is not installed (apt-get install pgn-extract)")
-		}
-	}
+	bin := testutil.NeedTool(t, "pgn-extract", "apt-get install pgn-extract")
 	data := testutil.SharedData(t)
 	input := filepath.Join(t.TempDir(), "champions.pgn")
 	if err := os.WriteFile(input, testutil.ReadZst(t, filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")), 0o644); err != nil {

@@ -18,14 +18,10 @@ import (
 )
 
 // sharedBook returns the path of a book of shared/data, skipping the test
-// when it is absent.
+// when it is absent (see testutil.SharedFile).
 func sharedBook(t testing.TB, rel string) string {
 	t.Helper()
-	path := filepath.Join(testutil.SharedData(t), rel)
-	if _, err := os.Stat(path); err != nil {
-		t.Skip(err)
-	}
-	return path
+	return testutil.SharedFile(t, rel)
 }
 
 func probeJSONOf(t *testing.T, args ...string) probeJSON {

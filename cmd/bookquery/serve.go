@@ -23,8 +23,7 @@ import (
 )
 
 // The serve command: the store behind the HTTP JSON API of package
-// explorer (GET /lichess, /masters, /lichess/history, /masters/pgn/{id},
-// and ours: /moves, /games, /game/{id}; see
+// explorer (its routes: explorer.Routes, docs/http-api.md; see
 // explorer.NewHandler). The command opens the store read-only (no lock:
 // builds, other servers and commands may use it meanwhile), follows a
 // build's commits (store.Live, checked every refreshEvery), listens with a
@@ -35,8 +34,23 @@ import (
 var serveCmd = &command{
 	name:    "serve",
 	args:    "[-addr HOST:PORT] [-cache MiB] [-max-conns N] [-scans N] [-book BOOK.bin]",
-	summary: "serve the store over HTTP: the explorer page at /, the lichess explorer's API (/lichess, /masters, /lichess/history) and ours (/moves, /games, /game/ID) (-db DIR)",
+	summary: "serve the store over HTTP: the explorer page at /, " + apiRoutes() + " (-db DIR)",
 	run:     runServe,
+}
+
+// apiRoutes lists the API's routes for the help, from explorer's table:
+// "the lichess explorer's API (/lichess, ...) and ours (/moves, ...)".
+func apiRoutes() string {
+	var lichess, ours []string
+	for _, rt := range explorer.Routes() {
+		switch rt.API {
+		case explorer.APILichess:
+			lichess = append(lichess, rt.Pattern)
+		case explorer.APIOurs:
+			ours = append(ours, rt.Pattern)
+		}
+	}
+	return "the lichess explorer's API (" + strings.Join(lichess, ", ") + ") and ours (" + strings.Join(ours, ", ") + ")"
 }
 
 // gcPercent is serve's GOGC, unless the GOGC environment variable sets

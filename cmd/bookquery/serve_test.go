@@ -25,6 +25,7 @@ import (
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/internal/querytest"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -156,10 +157,7 @@ func (s *syncBuffer) String() string {
 // buildBinary builds bookquery into a temporary directory of the test.
 func buildBinary(t testing.TB) string {
 	t.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go command not found")
-	}
+	gobin := testutil.NeedTool(t, "go", "the command is not built")
 	bin := filepath.Join(t.TempDir(), "bookquery")
 	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

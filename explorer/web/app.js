@@ -1,168 +1,58 @@
 // The explorer page: a board (cm-chessboard), the rules (chess.js), and the
-// server's API (/moves, /games, /game/{id}, /position/{code}, /polyglot).
+// server's API (its routes: docs/http-api.md).
 //
 // The state is a root position, the moves played from it and how many of
 // them are on the board (the cursor); the URL holds them (root: the root's
 // key unless it is the start position, play: UCI moves, ply: the cursor
-// when not at the end, pos: the key of the position on the board, and the
-// filters), so a link reopens the same position and back and forward work.
-import {Chessboard, INPUT_EVENT_TYPE, COLOR, Markers, MARKER_TYPE, Chess} from "./vendor/bundle.js"
+// when not at the end, pos: the key of the position on the board, game:
+// the open game, and the filters), so a link reopens the same position and
+// back and forward work. An open game is the line: its moves are played
+// from its start, and stepping through it moves the whole explorer (the
+// moves table, the FEN and PGN boxes, the opening) along; closing it goes
+// back to the line from before.
+//
+// The file's sections: 1. constants and state; 2. the API calls; 3. the
+// board; 4. the line (playing, stepping, the URL); 5. the panels, each
+// drawn by its own render function from state and the server's answers;
+// 6. the forms and buttons; 7. the keys and their help; 8. the start. A
+// new panel adds its element to index.html, its API call to section 2, a
+// render function to section 5, and a call from query (or its own loader).
+import {
+  Chessboard, INPUT_EVENT_TYPE, COLOR, Markers, MARKER_TYPE, Arrows, ARROW_TYPE,
+  PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE, Chess,
+} from "./vendor/bundle.js"
+
+// ---- 1. Constants and state -------------------------------------------
 
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 const SPEEDS = ["ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"]
 const RATINGS = ["0", "1000", "1200", "1400", "1600", "1800", "2000", "2200", "2500"]
+const DEFAULT_GAMES = 4 // top and recent games a position lists (the server's default)
+const MORE_GAMES = 15 // with "more" (the server's most)
+const PER_PAGE = 20 // games of a page of every game through the position
 
 const $ = (id) => document.getElementById(id)
 const state = {
   rootFen: START, rootKey: "", moves: [], ply: 0, // moves: [{uci, san}]
   filters: {speeds: [], ratings: [], since: "", until: ""},
-  game: null, // the open game: {id, fen, moves: [{uci, san}], ply}
+  // game is the open game: {id, info (the /game answer), saved (the line
+  // before it opened: {rootFen, rootKey, moves, ply}, null if unknown)}.
+  game: null,
   answer: null, // the last /moves answer
+  answerFiltered: false, // whether it was asked with filters
+  gamesLimit: DEFAULT_GAMES, // top and recent games asked for
+  allGames: null, // the pages of every game: {page, answer, loading}
+  selected: -1, // the moves table's row chosen with the up and down keys
 }
 let seq = 0 // the latest request; older answers are dropped
+let allSeq = 0 // the latest page of every game asked for
 let bookShown = true // false once the server says it has no Polyglot book
 
-const board = new Chessboard($("board"), {
-  position: START,
-  assetsUrl: "/static/vendor/cm-chessboard/assets/",
-  style: {pieces: {file: "pieces/standard.svg"}, animationDuration: 150},
-  extensions: [{class: Markers}],
-})
-board.enableMoveInput(onBoardInput)
+// ---- 2. The API calls ------------------------------------------------
 
-// chessAt returns a chess.js game at the root with the first n moves played.
-function chessAt(fen, moves, n) {
-  const c = new Chess(fen)
-  for (let i = 0; i < n; i++) c.move(moves[i].uci.length > 4 ? {from: moves[i].uci.slice(0, 2), to: moves[i].uci.slice(2, 4), promotion: moves[i].uci[4]} : {from: moves[i].uci.slice(0, 2), to: moves[i].uci.slice(2, 4)})
-  return c
-}
-
-function uciOf(m) { return m.from + m.to + (m.promotion || "") }
-
-function onBoardInput(event) {
-  if (event.type === INPUT_EVENT_TYPE.moveInputStarted) {
-    const c = currentChess()
-    return c.moves({square: event.squareFrom}).length > 0
-  }
-  if (event.type !== INPUT_EVENT_TYPE.validateMoveInput) return true
-  const c = currentChess()
-  let m
-  try {
-    m = c.move({from: event.squareFrom, to: event.squareTo, promotion: "q"})
-  } catch {
-    return false
-  }
-  if (state.game) closeGame(false)
-  playMove({uci: uciOf(m), san: m.san})
-  return true
-}
-
-function currentChess() {
-  if (state.game) return chessAt(state.game.fen, state.game.moves, state.game.ply)
-  return chessAt(state.rootFen, state.moves, state.ply)
-}
-
-// playMove plays m at the cursor: the next move of the line if it is the
-// same, else the line is cut there and goes on with m.
-function playMove(m) {
-  if (state.moves[state.ply] && state.moves[state.ply].uci === m.uci) {
-    state.ply++
-  } else {
-    state.moves = state.moves.slice(0, state.ply).concat([m])
-    state.ply = state.moves.length
-  }
-  update(true)
-}
-
-function step(to) {
-  if (state.game) {
-    state.game.ply = Math.max(0, Math.min(state.game.moves.length, to(state.game.ply, state.game.moves.length)))
-    showGame()
-    return
-  }
-  const ply = Math.max(0, Math.min(state.moves.length, to(state.ply, state.moves.length)))
-  if (ply !== state.ply) {
-    state.ply = ply
-    update(true)
-  }
-}
-
-// update shows the state: the board, the line, the URL (pushed when push),
-// then asks the server about the position.
-function update(push) {
-  const c = currentChess()
-  board.setPosition(c.fen(), true)
-  markLastMove(state.moves[state.ply - 1])
-  $("fen").value = c.fen()
-  renderLine($("line"), state.moves, state.ply, (i) => { state.ply = i; update(true) })
-  writeURL(push)
-  query()
-}
-
-function markLastMove(m) {
-  board.removeMarkers(MARKER_TYPE.square)
-  if (m) {
-    board.addMarker(MARKER_TYPE.square, m.uci.slice(0, 2))
-    board.addMarker(MARKER_TYPE.square, m.uci.slice(2, 4))
-  }
-}
-
-function renderLine(el, moves, ply, go, startFen) {
-  el.replaceChildren()
-  const fen = startFen || state.rootFen
-  let number = parseInt(fen.split(" ")[5] || "1", 10)
-  let white = fen.split(" ")[1] !== "b"
-  moves.forEach((m, i) => {
-    if (white || i === 0) {
-      const n = document.createElement("span")
-      n.className = "num"
-      n.textContent = number + (white ? "." : "...")
-      el.append(n, " ")
-    }
-    const s = document.createElement("span")
-    s.className = "san" + (i + 1 === ply ? " current" : "")
-    s.textContent = m.san
-    s.dataset.ply = String(i + 1)
-    s.addEventListener("click", () => go(i + 1))
-    el.append(s, " ")
-    if (!white) number++
-    white = !white
-  })
-}
-
-function filterParams(p) {
-  const f = state.filters
-  if (f.speeds.length) p.set("speeds", f.speeds.join(","))
-  if (f.ratings.length) p.set("ratings", f.ratings.join(","))
-  if (f.since) p.set("since", f.since)
-  if (f.until) p.set("until", f.until)
-  return p
-}
-
-function positionParams() {
-  const p = new URLSearchParams()
-  if (state.rootFen !== START) p.set("fen", state.rootFen)
-  const play = state.moves.slice(0, state.ply).map((m) => m.uci).join(",")
-  if (play) p.set("play", play)
-  return p
-}
-
-function writeURL(push) {
-  const u = new URLSearchParams()
-  if (state.rootFen !== START) {
-    if (state.rootKey) u.set("root", state.rootKey)
-    else u.set("fen", state.rootFen)
-  }
-  if (state.moves.length) u.set("play", state.moves.map((m) => m.uci).join(","))
-  if (state.ply !== state.moves.length) u.set("ply", String(state.ply))
-  if (state.answer && state.answer.key) u.set("pos", state.answer.key)
-  filterParams(u)
-  const url = "?" + u.toString()
-  if (url === location.search) return
-  if (push) history.pushState(null, "", url)
-  else history.replaceState(null, "", url)
-}
-
+// getJSON fetches url and returns its JSON, or throws the server's error
+// (with its status). The first /moves question may have left already
+// (index.html's inline script): its answer is taken when the URL is the same.
 async function getJSON(url) {
   const early = window.chessbookEarly
   window.chessbookEarly = null
@@ -181,30 +71,313 @@ async function getJSON(url) {
   return body
 }
 
+// positionParams returns the parameters naming the position on the board.
+function positionParams() {
+  const p = new URLSearchParams()
+  if (state.rootFen !== START) p.set("fen", state.rootFen)
+  const play = state.moves.slice(0, state.ply).map((m) => m.uci).join(",")
+  if (play) p.set("play", play)
+  return p
+}
+
+function filterParams(p) {
+  const f = state.filters
+  if (f.speeds.length) p.set("speeds", f.speeds.join(","))
+  if (f.ratings.length) p.set("ratings", f.ratings.join(","))
+  if (f.since) p.set("since", f.since)
+  if (f.until) p.set("until", f.until)
+  return p
+}
+
+const api = {
+  // moves: the position's moves, totals, opening and top and recent games.
+  moves() {
+    const p = filterParams(positionParams())
+    if (state.gamesLimit !== DEFAULT_GAMES) {
+      p.set("topGames", String(state.gamesLimit))
+      p.set("recentGames", String(state.gamesLimit))
+    }
+    return getJSON("/moves?" + p.toString())
+  },
+  // gamesPage: page n of every game through the position (a scan of the store).
+  gamesPage(n) {
+    const p = filterParams(positionParams())
+    p.set("page", String(n))
+    p.set("perPage", String(PER_PAGE))
+    return getJSON("/games?" + p.toString())
+  },
+  game: (id) => getJSON("/game/" + encodeURIComponent(id)),
+  position: (code) => getJSON("/position/" + encodeURIComponent(code)),
+  book: () => getJSON("/polyglot?" + positionParams().toString()),
+  // checkFEN: the server's reading of a FEN (no games asked for).
+  checkFEN: (fen) => getJSON("/moves?" + new URLSearchParams({fen, topGames: "0", recentGames: "0"}).toString()),
+}
+
+// ---- 3. The board ------------------------------------------------------
+
+const board = new Chessboard($("board"), {
+  position: START,
+  assetsUrl: "/static/vendor/cm-chessboard/assets/",
+  style: {pieces: {file: "pieces/standard.svg"}, animationDuration: 150},
+  extensions: [{class: Markers}, {class: Arrows}, {class: PromotionDialog, props: {language: "en"}}],
+})
+board.enableMoveInput(onBoardInput)
+
+// chessAt returns a chess.js game at fen with the first n moves played.
+function chessAt(fen, moves, n) {
+  const c = new Chess(fen)
+  for (let i = 0; i < n; i++) c.move(moveOf(moves[i].uci))
+  return c
+}
+
+function moveOf(uci) {
+  return {from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4]}
+}
+
+function uciOf(m) { return m.from + m.to + (m.promotion || "") }
+
+function currentChess() { return chessAt(state.rootFen, state.moves, state.ply) }
+
+// onBoardInput takes a move made on the board: a legal one is played, a
+// promotion first asks for its piece (cm-chessboard's PromotionDialog).
+function onBoardInput(event) {
+  if (event.type === INPUT_EVENT_TYPE.moveInputStarted) {
+    return currentChess().moves({square: event.squareFrom}).length > 0
+  }
+  if (event.type !== INPUT_EVENT_TYPE.validateMoveInput) return true
+  const c = currentChess()
+  const legal = c.moves({square: event.squareFrom, verbose: true}).filter((m) => m.to === event.squareTo)
+  if (!legal.length) return false
+  if (legal.some((m) => m.promotion)) {
+    board.showPromotionDialog(event.squareTo, c.turn() === "w" ? COLOR.white : COLOR.black, (result) => {
+      if (result && result.type === PROMOTION_DIALOG_RESULT_TYPE.pieceSelected) {
+        playUCI(event.squareFrom + event.squareTo + result.piece.charAt(1))
+      } else {
+        board.setPosition(c.fen(), true) // the pawn goes back
+      }
+    })
+    return true
+  }
+  playUCI(uciOf(legal[0]))
+  return true
+}
+
+// showArrow draws the arrow of a move (UCI) on the board, or none.
+function showArrow(uci) {
+  board.removeArrows()
+  if (uci) board.addArrow(ARROW_TYPE.info, uci.slice(0, 2), uci.slice(2, 4))
+}
+
+// hoverArrow makes hovering el show the arrow of uci.
+function hoverArrow(el, uci) {
+  el.addEventListener("mouseenter", () => showArrow(uci))
+  el.addEventListener("mouseleave", () => showArrow(""))
+}
+
+function markLastMove(m) {
+  board.removeMarkers(MARKER_TYPE.square)
+  if (m) {
+    board.addMarker(MARKER_TYPE.square, m.uci.slice(0, 2))
+    board.addMarker(MARKER_TYPE.square, m.uci.slice(2, 4))
+  }
+}
+
+function flip() {
+  board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white)
+}
+
+// ---- 4. The line: playing, stepping, the URL ---------------------------
+
+// playUCI plays a legal move (UCI) at the cursor.
+function playUCI(uci) {
+  const m = currentChess().move(moveOf(uci))
+  playMove({uci: uciOf(m), san: m.san})
+}
+
+// playMove plays m at the cursor: the next move of the line if it is the
+// same, else the line is cut there and goes on with m (leaving the game,
+// if one was open: the line is the player's own from here).
+function playMove(m) {
+  if (state.moves[state.ply] && state.moves[state.ply].uci === m.uci) {
+    state.ply++
+  } else {
+    state.moves = state.moves.slice(0, state.ply).concat([m])
+    state.ply = state.moves.length
+    state.game = null
+  }
+  update(true)
+}
+
+// step moves the cursor to to(ply, length).
+function step(to) {
+  const ply = Math.max(0, Math.min(state.moves.length, to(state.ply, state.moves.length)))
+  if (ply !== state.ply) {
+    state.ply = ply
+    update(true)
+  }
+}
+
+// update shows the state: the board, the line, the boxes, the game panel
+// and the URL (pushed when push), then asks the server about the position.
+function update(push) {
+  const c = currentChess()
+  board.setPosition(c.fen(), true)
+  showArrow("")
+  markLastMove(state.moves[state.ply - 1])
+  renderLine()
+  renderBoxes(c)
+  renderGame()
+  state.allGames = null
+  renderAllGames()
+  state.answer = null // its key (pos= in the URL) is the previous position's
+  writeURL(push)
+  query()
+}
+
+function writeURL(push) {
+  const u = new URLSearchParams()
+  if (state.rootFen !== START) {
+    if (state.rootKey) u.set("root", state.rootKey)
+    else u.set("fen", state.rootFen)
+  }
+  if (state.moves.length) u.set("play", state.moves.map((m) => m.uci).join(","))
+  if (state.ply !== state.moves.length) u.set("ply", String(state.ply))
+  if (state.answer && state.answer.key) u.set("pos", state.answer.key)
+  if (state.game) u.set("game", state.game.id)
+  filterParams(u)
+  const url = "?" + u.toString()
+  if (url === location.search) return
+  if (push) history.pushState(null, "", url)
+  else history.replaceState(null, "", url)
+}
+
+// readURL sets the state from the page's URL.
+async function readURL() {
+  const u = new URLSearchParams(location.search)
+  const list = (k) => (u.get(k) || "").split(",").filter(Boolean)
+  state.filters = {speeds: list("speeds"), ratings: list("ratings"), since: u.get("since") || "", until: u.get("until") || ""}
+  showFilters()
+  let fen = u.get("fen") || START
+  state.rootKey = ""
+  try {
+    const code = u.get("root") || (!u.get("play") && !u.get("fen") ? u.get("pos") : "")
+    if (code) {
+      const p = await api.position(code)
+      fen = p.fen
+      state.rootKey = p.key
+    }
+    const c = new Chess(fen)
+    const moves = []
+    for (const uci of list("play")) {
+      const m = c.move(moveOf(uci))
+      moves.push({uci: uciOf(m), san: m.san})
+    }
+    state.rootFen = fen
+    state.moves = moves
+    const ply = u.has("ply") ? parseInt(u.get("ply"), 10) : moves.length
+    state.ply = Number.isFinite(ply) ? Math.max(0, Math.min(moves.length, ply)) : moves.length
+  } catch (e) {
+    showError(`The link's position cannot be read: ${e.message}`)
+    state.rootFen = START
+    state.moves = []
+    state.ply = 0
+  }
+  const id = u.get("game")
+  if (!id) {
+    state.game = null
+  } else if (!state.game || state.game.id !== id) {
+    // The line is the game's already (play=): only its panel is missing.
+    state.game = {id, info: null, saved: null}
+    api.game(id).then((g) => {
+      if (state.game && state.game.id === id) {
+        state.game.info = g
+        renderGame()
+      }
+    }).catch((e) => showError(e.message))
+  }
+  update(false)
+}
+
+// openGame opens game id: its moves become the line, the cursor where it
+// reaches the position on the board (its first move if it never does).
+async function openGame(id) {
+  let g
+  try {
+    g = await api.game(id)
+  } catch (e) {
+    showError(e.message)
+    return
+  }
+  const fen = g.fen || START
+  const c = new Chess(fen)
+  const here = placement(currentChess().fen())
+  let ply = -1
+  const moves = []
+  for (const san of g.moves) {
+    if (ply < 0 && placement(c.fen()) === here) ply = moves.length
+    const m = c.move(san)
+    moves.push({uci: uciOf(m), san: m.san})
+  }
+  if (ply < 0) ply = placement(c.fen()) === here ? moves.length : 0
+  const saved = state.game ? state.game.saved : {rootFen: state.rootFen, rootKey: state.rootKey, moves: state.moves, ply: state.ply}
+  state.game = {id, info: g, saved}
+  state.rootFen = fen
+  state.rootKey = ""
+  state.moves = moves
+  state.ply = ply
+  update(true)
+  keepBoardInView()
+}
+
+// placement returns what of a FEN tells positions apart (not the clocks,
+// nor an en-passant square chess.js leaves out when no capture is legal).
+function placement(fen) { return fen.split(" ").slice(0, 3).join(" ") }
+
+// closeGame closes the open game and goes back to the line from before it.
+function closeGame() {
+  const saved = state.game && state.game.saved
+  state.game = null
+  if (saved) Object.assign(state, saved)
+  update(true)
+}
+
+// keepBoardInView scrolls the page up to the board when it is out of view
+// (on a phone, where the games are under the moves table).
+function keepBoardInView() {
+  const r = $("board").getBoundingClientRect()
+  if (r.top < 0 || r.bottom > window.innerHeight) $("board").scrollIntoView({block: "start"})
+}
+
+// ---- 5. The panels -----------------------------------------------------
+
 function showError(msg) {
   $("error").textContent = msg
   $("error").hidden = !msg
 }
 
+// query asks the server about the position on the board and draws the
+// panels that follow it.
 async function query() {
   const my = ++seq
-  const p = positionParams()
-  filterParams(p)
+  const filtered = isFiltered()
   try {
-    const answer = await getJSON("/moves?" + p.toString())
+    const answer = await api.moves()
     if (my !== seq) return
     showError("")
     state.answer = answer
+    state.answerFiltered = filtered
     if (state.ply === 0) state.rootKey = answer.key
     writeURL(false)
-    renderMoves(answer)
+    renderOpening(answer)
+    renderMoves(answer, filtered)
+    renderGamesLists(answer)
     if (!window.chessbookFirstPaint) window.chessbookFirstPaint = performance.now()
   } catch (e) {
     if (my === seq) showError(e.message)
   }
   if (bookShown) {
     try {
-      const b = await getJSON("/polyglot?" + positionParams().toString())
+      const b = await api.book()
       if (my === seq) renderBook(b)
     } catch (e) {
       if (e.status === 404) {
@@ -215,7 +388,17 @@ async function query() {
   }
 }
 
-function pct(n, of) { return of ? (100 * n / of) : 0 }
+// share writes n of total as a percentage: whole numbers from 1% to 99%,
+// one decimal below and above (a move that was played never reads 0%).
+function share(n, total) {
+  if (!total) return "0%"
+  if (n === total) return "100%"
+  const p = 100 * n / total
+  if (n > 0 && p < 0.1) return "<0.1%"
+  if (p > 99.9) return ">99.9%"
+  if (p < 1 || p > 99) return p.toFixed(1) + "%"
+  return p.toFixed(0) + "%"
+}
 
 function bar(w, d, b) {
   const n = w + d + b
@@ -224,10 +407,10 @@ function bar(w, d, b) {
   for (const [cls, v] of [["w", w], ["d", d], ["b", b]]) {
     const s = document.createElement("span")
     s.className = cls
-    const p = pct(v, n)
+    const p = n ? 100 * v / n : 0
     s.style.width = p + "%"
     s.textContent = p >= 12 ? p.toFixed(0) + "%" : ""
-    s.title = `${v} (${p.toFixed(1)}%)`
+    s.title = `${v.toLocaleString()} (${share(v, n)})`
     el.append(s)
   }
   return el
@@ -242,64 +425,124 @@ function cell(tr, content, cls) {
   return td
 }
 
-function renderMoves(a) {
-  const o = a.opening
+function renderOpening(a) {
   const op = $("opening")
   op.replaceChildren()
-  if (o) {
+  if (a.opening) {
     const eco = document.createElement("span")
     eco.className = "eco"
-    eco.textContent = o.eco
-    op.append(eco, o.name)
+    eco.textContent = a.opening.eco
+    op.append(eco, a.opening.name)
   }
+}
+
+// renderMoves draws the moves table of answer a. The store keeps dates
+// and performance for all games only: a filtered answer has none, and the
+// table says so once instead of a dash per move.
+function renderMoves(a, filtered) {
+  const table = $("moves")
+  table.dataset.fen = a.fen
+  state.selected = -1
   const total = a.white + a.draws + a.black + a.unknown
-  const tbody = $("moves").tBodies[0]
+  const tbody = table.tBodies[0]
   tbody.replaceChildren()
-  for (const m of a.moves) {
+  a.moves.forEach((m, i) => {
     const tr = document.createElement("tr")
     tr.dataset.uci = m.uci
     const name = document.createElement("span")
     name.className = "name"
-    name.textContent = m.opening ? m.opening.name : ""
+    if (m.opening) {
+      const full = document.createElement("span")
+      full.className = "full"
+      full.textContent = m.opening.name
+      const short = document.createElement("span")
+      short.className = "short"
+      short.textContent = shortName(m.opening.name, a.opening)
+      name.append(full, short)
+    }
     const mv = document.createElement("span")
     mv.append(m.san, name)
     cell(tr, mv)
     const games = document.createElement("span")
-    const share = document.createElement("span")
-    share.className = "share"
-    share.textContent = ` (${pct(m.games, total).toFixed(0)}%)`
-    games.append(m.games.toLocaleString(), share)
-    cell(tr, games)
+    const sh = document.createElement("span")
+    sh.className = "share"
+    sh.textContent = ` (${share(m.games, total)})`
+    games.append(m.games.toLocaleString(), sh)
+    cell(tr, games, "count")
     cell(tr, bar(m.white, m.draws, m.black))
-    cell(tr, m.averageRating ? String(m.averageRating) : "–")
-    cell(tr, m.performance != null ? String(m.performance) : "–")
-    cell(tr, m.lastPlayed || "–")
-    tr.addEventListener("click", () => { if (state.game) closeGame(false); playMove({uci: m.uci, san: m.san}) })
+    cell(tr, m.averageRating ? String(m.averageRating) : "–").title = m.averageRating ? "" : "no rated player made this move"
+    if (!filtered) {
+      cell(tr, m.performance != null ? String(m.performance) : "–").title = m.performance != null ? "" : "unknown: no opponent rating"
+      cell(tr, m.lastPlayed || "–")
+    } else if (i === 0) {
+      const td = cell(tr, "not kept per filter: clear the filters to see them", "not-kept")
+      td.colSpan = 2
+      td.rowSpan = a.moves.length
+    }
+    tr.addEventListener("click", () => playUCI(m.uci))
+    hoverArrow(tr, m.uci)
     tbody.append(tr)
-  }
-  const tfoot = $("moves").tFoot
+  })
+  const tfoot = table.tFoot
   tfoot.replaceChildren()
   if (a.moves.length) {
     const tr = document.createElement("tr")
     cell(tr, "total")
-    cell(tr, total.toLocaleString())
+    cell(tr, total.toLocaleString(), "count")
     cell(tr, bar(a.white, a.draws, a.black))
     cell(tr, ""); cell(tr, ""); cell(tr, "")
     tfoot.append(tr)
   }
   const empty = $("empty")
   empty.hidden = a.moves.length > 0
-  empty.textContent = a.moves.length ? "" : (filtered() ? "No game the filters select goes on from this position." : "No game in the book goes on from this position.")
-  renderGames($("top-games"), a.topGames)
-  renderGames($("recent-games"), a.recentGames)
+  empty.textContent = a.moves.length ? "" : (filtered ? "No game the filters select goes on from this position." : "No game in the book goes on from this position.")
 }
 
-function filtered() {
+// shortName returns name without what it shares with the position's own
+// opening (parent): "…English Attack" under "Sicilian Defense: Najdorf
+// Variation", nothing for the same name, for the narrow table.
+function shortName(name, parent) {
+  if (parent && name === parent.name) return ""
+  if (!parent || !name.startsWith(parent.name)) return name
+  const rest = name.slice(parent.name.length)
+  return /^[:,] /.test(rest) ? "…" + rest.slice(2) : name
+}
+
+// selectMove marks row i of the moves table (the up and down keys) and
+// shows its arrow.
+function selectMove(i) {
+  const rows = $("moves").tBodies[0].rows
+  if (!rows.length) return
+  state.selected = Math.max(0, Math.min(rows.length - 1, i))
+  for (const [j, tr] of [...rows].entries()) tr.classList.toggle("selected", j === state.selected)
+  showArrow(rows[state.selected].dataset.uci)
+}
+
+function isFiltered() {
   const f = state.filters
-  return f.speeds.length || f.ratings.length || f.since || f.until
+  return Boolean(f.speeds.length || f.ratings.length || f.since || f.until)
 }
 
-function renderGames(ul, games) {
+function who(p) { return p.name + (p.rating ? ` (${p.rating})` : "") }
+
+// gameItem returns a list item for game g (a GameRef), which opens it.
+function gameItem(g) {
+  const li = document.createElement("li")
+  li.dataset.id = g.id
+  if (state.game && state.game.id === g.id) li.className = "open"
+  const res = document.createElement("span")
+  res.className = "res"
+  res.textContent = g.result === "1/2-1/2" ? "½-½" : g.result
+  const meta = document.createElement("div")
+  meta.className = "meta"
+  meta.textContent = [g.date || g.year || "", g.event].filter(Boolean).join(" · ")
+  li.append(who(g.white), res, who(g.black), meta)
+  li.addEventListener("click", () => openGame(g.id))
+  if (g.uci) hoverArrow(li, g.uci)
+  return li
+}
+
+function renderGameList(ul, games) {
   ul.replaceChildren()
   if (!games.length) {
     const li = document.createElement("li")
@@ -307,20 +550,49 @@ function renderGames(ul, games) {
     li.textContent = "none"
     ul.append(li)
   }
-  for (const g of games) {
-    const li = document.createElement("li")
-    li.dataset.id = g.id
-    const who = (p) => p.name + (p.rating ? ` (${p.rating})` : "")
-    const res = document.createElement("span")
-    res.className = "res"
-    res.textContent = g.result === "1/2-1/2" ? "½-½" : g.result
-    const meta = document.createElement("div")
-    meta.className = "meta"
-    meta.textContent = [g.date || g.year, g.event].filter(Boolean).join(" · ")
-    li.append(who(g.white), res, who(g.black), meta)
-    li.addEventListener("click", () => openGame(g.id))
-    ul.append(li)
+  for (const g of games) ul.append(gameItem(g))
+}
+
+function renderGamesLists(a) {
+  renderGameList($("top-games"), a.topGames)
+  renderGameList($("recent-games"), a.recentGames)
+  $("all-games-open").hidden = Boolean(state.allGames) || a.moves.length === 0
+  // More can be had when a list is full at the number asked for.
+  $("games-more").hidden = state.gamesLimit >= MORE_GAMES ||
+    (a.topGames.length < state.gamesLimit && a.recentGames.length < state.gamesLimit)
+}
+
+// renderAllGames draws the page of every game through the position.
+function renderAllGames() {
+  const s = state.allGames
+  $("all-games").hidden = !s
+  $("all-games-open").hidden = Boolean(s)
+  if (!s) return
+  const ul = $("all-games-list")
+  ul.replaceChildren()
+  const a = s.answer
+  $("all-games-where").textContent = s.loading ? `page ${s.page}: reading the stored games…` :
+    a ? (a.games.length ? `page ${a.page}, games ${(a.page - 1) * a.perPage + 1}–${(a.page - 1) * a.perPage + a.games.length}` : `page ${a.page}: no games`) : ""
+  if (a) for (const g of a.games) ul.append(gameItem(g))
+  $("all-games-prev").disabled = s.loading || s.page <= 1
+  $("all-games-next").disabled = s.loading || !a || !a.more
+}
+
+async function loadAllGames(page) {
+  const my = ++allSeq
+  const at = seq
+  state.allGames = {page, answer: state.allGames && state.allGames.answer, loading: true}
+  renderAllGames()
+  try {
+    const a = await api.gamesPage(page)
+    if (my !== allSeq || at !== seq || !state.allGames) return
+    state.allGames = {page, answer: a, loading: false}
+  } catch (e) {
+    if (my !== allSeq || !state.allGames) return
+    state.allGames = {page, answer: null, loading: false}
+    showError(e.status === 503 ? `The server is busy reading games for others: try again in a moment (${e.message})` : e.message)
   }
+  renderAllGames()
 }
 
 function renderBook(b) {
@@ -336,55 +608,98 @@ function renderBook(b) {
   for (const m of b.moves) {
     const tr = document.createElement("tr")
     cell(tr, m.san); cell(tr, String(m.weight)); cell(tr, m.percent.toFixed(1))
+    tr.addEventListener("click", () => playUCI(m.uci))
+    hoverArrow(tr, m.uci)
     tbody.append(tr)
   }
 }
 
-async function openGame(id) {
-  try {
-    const g = await getJSON("/game/" + id)
-    const fen = g.fen || START
-    const c = new Chess(fen)
-    const moves = g.moves.map((san) => { const m = c.move(san); return {uci: uciOf(m), san: m.san} })
-    // Open the game where it reaches the position on the board.
-    const here = currentChess().fen().split(" ").slice(0, 4).join(" ")
-    let ply = 0
-    const r = new Chess(fen)
-    for (let i = 0; i <= moves.length; i++) {
-      if (r.fen().split(" ").slice(0, 4).join(" ") === here) { ply = i; break }
-      if (i < moves.length) r.move(moves[i].san)
+// renderLine draws the line as SAN, the cursor's move marked and kept in
+// view inside the line's own box (the page does not scroll).
+function renderLine() {
+  const el = $("line")
+  el.replaceChildren()
+  let number = parseInt(state.rootFen.split(" ")[5] || "1", 10)
+  let white = state.rootFen.split(" ")[1] !== "b"
+  state.moves.forEach((m, i) => {
+    if (white || i === 0) {
+      const n = document.createElement("span")
+      n.className = "num"
+      n.textContent = number + (white ? "." : "...")
+      el.append(n, " ")
     }
-    state.game = {id, fen, moves, ply, info: g}
-    $("game").hidden = false
-    $("game-title").textContent = `${g.white.name} – ${g.black.name}, ${g.result}`
-    $("game-download").href = `/game/${id}?format=pgn`
-    $("game-download").download = `${id}.pgn`
-    const tags = $("game-tags")
-    tags.replaceChildren()
-    for (const t of g.tags) {
-      const tr = document.createElement("tr")
-      cell(tr, t.name); cell(tr, t.value)
-      tags.append(tr)
-    }
-    showGame()
-    $("game").scrollIntoView({block: "nearest"})
-  } catch (e) {
-    showError(e.message)
+    const s = document.createElement("span")
+    s.className = "san" + (i + 1 === state.ply ? " current" : "")
+    s.textContent = m.san
+    s.dataset.ply = String(i + 1)
+    s.addEventListener("click", () => step(() => i + 1))
+    el.append(s, " ")
+    if (!white) number++
+    white = !white
+  })
+  const cur = el.querySelector(".current")
+  if (cur && (cur.offsetTop < el.scrollTop || cur.offsetTop + cur.offsetHeight > el.scrollTop + el.clientHeight)) {
+    el.scrollTop = cur.offsetTop - el.clientHeight / 2
+  } else if (!cur) {
+    el.scrollTop = 0
   }
 }
 
-function showGame() {
-  const g = state.game
-  const c = chessAt(g.fen, g.moves, g.ply)
-  board.setPosition(c.fen(), true)
-  markLastMove(g.moves[g.ply - 1])
-  renderLine($("game-moves"), g.moves, g.ply, (i) => { g.ply = i; showGame() }, g.fen)
+// linePGN writes the line as PGN: the open game's tags, or the root's FEN
+// when it is not the start position, then the moves.
+function linePGN() {
+  const tags = []
+  const g = state.game && state.game.info
+  if (g) for (const t of g.tags) tags.push([t.name, t.value])
+  if (state.rootFen !== START && !tags.some(([n]) => n === "FEN")) tags.push(["SetUp", "1"], ["FEN", state.rootFen])
+  const head = tags.map(([n, v]) => `[${n} "${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]\n`).join("")
+  const words = []
+  let number = parseInt(state.rootFen.split(" ")[5] || "1", 10)
+  let white = state.rootFen.split(" ")[1] !== "b"
+  state.moves.forEach((m, i) => {
+    if (white) words.push(number + ".")
+    else if (i === 0) words.push(number + "...")
+    words.push(m.san)
+    if (!white) number++
+    white = !white
+  })
+  words.push(g ? g.result : "*")
+  return (head ? head + "\n" : "") + words.join(" ")
 }
 
-function closeGame(show) {
-  state.game = null
-  $("game").hidden = true
-  if (show) update(false)
+// renderBoxes fills the FEN and PGN boxes, but not while one is edited.
+function renderBoxes(c) {
+  if (document.activeElement !== $("fen")) $("fen").value = c.fen()
+  if (document.activeElement !== $("pgn")) $("pgn").value = linePGN()
+  $("pgn-copied").textContent = ""
+}
+
+// renderGame draws the open game's panel (above its moves, the line).
+function renderGame() {
+  const open = Boolean(state.game)
+  $("game").hidden = !open
+  document.body.classList.toggle("game-open", open)
+  for (const li of document.querySelectorAll(".games li[data-id], #all-games-list li[data-id]")) {
+    li.classList.toggle("open", open && li.dataset.id === state.game.id)
+  }
+  if (!open) return
+  const g = state.game.info
+  const id = state.game.id
+  $("game-download").href = `/game/${id}?format=pgn`
+  $("game-download").download = `${id}.pgn`
+  if (!g) {
+    $("game-title").textContent = `game ${id}`
+    return
+  }
+  $("game-title").textContent = `${who(g.white)} – ${who(g.black)}, ${g.result === "1/2-1/2" ? "½-½" : g.result}`
+  $("game-meta").textContent = [g.date, g.event, g.round && g.round !== "?" ? "round " + g.round : "", g.site].filter(Boolean).join(" · ")
+  const tags = $("game-tags")
+  tags.replaceChildren()
+  for (const t of g.tags) {
+    const tr = document.createElement("tr")
+    cell(tr, t.name); cell(tr, t.value)
+    tags.append(tr)
+  }
 }
 
 // The filters' controls, from and to state.filters.
@@ -422,58 +737,34 @@ function showFilters() {
   $("until").value = f.until
   const parts = [f.speeds.join(","), f.ratings.length ? "rating " + f.ratings.join(",") : "", f.since ? "since " + f.since : "", f.until ? "until " + f.until : ""]
   $("filter-summary").textContent = parts.filter(Boolean).join(" · ")
-  if (filtered()) $("filters").open = true
+  if (isFiltered()) $("filters").open = true
 }
 
-// readURL sets the state from the page's URL.
-async function readURL() {
-  const u = new URLSearchParams(location.search)
-  const list = (k) => (u.get(k) || "").split(",").filter(Boolean)
-  state.filters = {speeds: list("speeds"), ratings: list("ratings"), since: u.get("since") || "", until: u.get("until") || ""}
-  showFilters()
-  let fen = u.get("fen") || START
-  state.rootKey = ""
-  try {
-    const code = u.get("root") || (!u.get("play") && !u.get("fen") ? u.get("pos") : "")
-    if (code) {
-      const p = await getJSON("/position/" + encodeURIComponent(code))
-      fen = p.fen
-      state.rootKey = p.key
-    }
-    const c = new Chess(fen)
-    const moves = []
-    for (const uci of list("play")) {
-      const m = c.move({from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4]})
-      moves.push({uci: uciOf(m), san: m.san})
-    }
-    state.rootFen = fen
-    state.moves = moves
-    const ply = u.has("ply") ? parseInt(u.get("ply"), 10) : moves.length
-    state.ply = Number.isFinite(ply) ? Math.max(0, Math.min(moves.length, ply)) : moves.length
-  } catch (e) {
-    showError(`The link's position cannot be read: ${e.message}`)
-    state.rootFen = START
-    state.moves = []
-    state.ply = 0
-  }
-  if (state.game) closeGame(false)
-  update(false)
+// ---- 6. The forms and buttons ------------------------------------------
+
+// fenReason returns the server's reason a FEN is bad, without the FEN
+// (the box shows it already; the server's message quotes it).
+function fenReason(msg, fen) {
+  const parts = msg.split(JSON.stringify(fen))
+  if (parts.length > 1) return parts[parts.length - 1].replace(/^[\s:]+/, "")
+  return msg.replace(/"(?:[^"\\]|\\.)*"/g, "").replace(/^(bad FEN|board: fen)[\s:]*/g, "")
 }
 
 $("fen-form").addEventListener("submit", async (ev) => {
   ev.preventDefault()
   const fen = $("fen").value.trim()
   try {
-    const a = await getJSON("/moves?" + new URLSearchParams({fen, topGames: "0", recentGames: "0"}).toString())
+    const a = await api.checkFEN(fen)
     new Chess(a.fen) // the board needs a position chess.js takes too
     state.rootFen = a.fen
     state.rootKey = a.key
     state.moves = []
     state.ply = 0
-    if (state.game) closeGame(false)
+    state.game = null
+    $("fen").blur()
     update(true)
   } catch (e) {
-    showError(`Bad FEN: ${e.message}`)
+    showError(`This FEN cannot be read: ${fenReason(e.message, fen)}`)
   }
 })
 
@@ -497,34 +788,95 @@ $("pgn-form").addEventListener("submit", (ev) => {
   state.rootKey = ""
   state.moves = hist.map((m) => ({uci: uciOf(m), san: m.san}))
   state.ply = state.moves.length
-  if (state.game) closeGame(false)
+  state.game = null
+  $("pgn").blur()
   update(true)
 })
 
+// copyPGN copies the PGN box's text (the line) to the clipboard.
+async function copyPGN() {
+  const text = $("pgn").value
+  let ok = false
+  try {
+    await navigator.clipboard.writeText(text)
+    ok = true
+  } catch {
+    // No clipboard API (a page served over plain HTTP to another host):
+    // the older way, from the selected text.
+    $("pgn").select()
+    ok = document.execCommand("copy")
+  }
+  $("pgn-copied").textContent = ok ? "copied" : "select the text and copy it"
+}
+
+$("pgn-copy").addEventListener("click", copyPGN)
 $("first").addEventListener("click", () => step(() => 0))
 $("back").addEventListener("click", () => step((p) => p - 1))
 $("forward").addEventListener("click", () => step((p) => p + 1))
 $("last").addEventListener("click", () => step((p, n) => n))
 $("flip").addEventListener("click", flip)
-$("game-close").addEventListener("click", () => closeGame(true))
+$("game-close").addEventListener("click", closeGame)
+$("games-more").addEventListener("click", () => { state.gamesLimit = MORE_GAMES; query() })
+$("all-games-open").addEventListener("click", () => loadAllGames(1))
+$("all-games-prev").addEventListener("click", () => loadAllGames(state.allGames.page - 1))
+$("all-games-next").addEventListener("click", () => loadAllGames(state.allGames.page + 1))
+$("all-games-close").addEventListener("click", () => { allSeq++; state.allGames = null; renderAllGames() })
+$("help-open").addEventListener("click", () => showHelp(true))
+$("help-close").addEventListener("click", () => showHelp(false))
+$("help").addEventListener("click", (ev) => { if (ev.target === $("help")) showHelp(false) })
 
-function flip() {
-  board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white)
+// ---- 7. The keys and their help ----------------------------------------
+
+// KEYS are the page's keys: what the help lists is what the handler does.
+const KEYS = [
+  {keys: ["←"], names: ["ArrowLeft"], what: "back one move", run: () => step((p) => p - 1)},
+  {keys: ["→"], names: ["ArrowRight"], what: "forward one move", run: () => step((p) => p + 1)},
+  {keys: ["Home"], names: ["Home"], what: "to the start of the line", run: () => step(() => 0)},
+  {keys: ["End"], names: ["End"], what: "to the end of the line (of the game)", run: () => step((p, n) => n)},
+  {keys: ["↑", "↓"], names: ["ArrowUp", "ArrowDown"], what: "choose a move of the table (its arrow shows)", run: (ev) => selectMove(state.selected + (ev.key === "ArrowUp" ? -1 : 1))},
+  {keys: ["Enter"], names: ["Enter"], what: "play the move chosen", run: () => { const tr = $("moves").tBodies[0].rows[state.selected]; if (tr) playUCI(tr.dataset.uci) }},
+  {keys: ["f"], names: ["f"], what: "flip the board", run: flip},
+  {keys: ["c"], names: ["c"], what: "copy the line's PGN", run: copyPGN},
+  {keys: ["Esc"], names: ["Escape"], what: "close this help, else the game (back to your line)", run: () => { if (!$("help").hidden) showHelp(false); else if (state.game) closeGame() }},
+  {keys: ["?"], names: ["?"], what: "show or hide this help", run: () => showHelp($("help").hidden)},
+]
+
+function buildHelp() {
+  const table = $("help-keys")
+  for (const k of KEYS) {
+    const tr = document.createElement("tr")
+    const keys = document.createElement("td")
+    k.keys.forEach((name, i) => {
+      const kbd = document.createElement("kbd")
+      kbd.textContent = name
+      keys.append(...(i ? [" ", kbd] : [kbd]))
+    })
+    tr.append(keys)
+    cell(tr, k.what)
+    table.append(tr)
+  }
+}
+
+function showHelp(on) {
+  if (!on && $("help").contains(document.activeElement)) document.activeElement.blur()
+  $("help").hidden = !on
+  if (on) $("help-close").focus()
 }
 
 document.addEventListener("keydown", (ev) => {
-  if (ev.target.closest("input, textarea, select")) return
-  const keys = {ArrowLeft: (p) => p - 1, ArrowRight: (p) => p + 1, Home: () => 0, End: (p, n) => n}
-  if (keys[ev.key]) {
-    ev.preventDefault()
-    step(keys[ev.key])
-  } else if (ev.key === "f") {
-    flip()
-  } else if (ev.key === "Escape" && state.game) {
-    closeGame(true)
-  }
+  const t = ev.target instanceof Element ? ev.target : document.body
+  if (t.closest("input, textarea, select") || ev.ctrlKey || ev.metaKey || ev.altKey) return
+  if (ev.key === "Enter" && t.closest("button, a, summary")) return
+  const k = KEYS.find((k) => k.names.includes(ev.key))
+  if (!k) return
+  if (!$("help").hidden && ev.key !== "Escape" && ev.key !== "?") return
+  ev.preventDefault()
+  k.run(ev)
 })
+
+// ---- 8. The start --------------------------------------------------------
 
 window.addEventListener("popstate", readURL)
 buildFilters()
+buildHelp()
 readURL()

@@ -11,7 +11,7 @@ import (
 )
 
 func benchPositions(b *testing.B) []board.Position {
-	ps := positionsOf(loadGames(b, testFiles(b)[0]), 1)
+	ps := positionsOf(loadGames(b, championsPGN), 1)
 	for i := range ps {
 		ps[i] = normalize(&ps[i])
 	}
@@ -55,7 +55,7 @@ func BenchmarkEach(b *testing.B) {
 
 // BenchmarkGame measures AddGame per ply, and the game codes alone.
 func BenchmarkGame(b *testing.B) {
-	games := loadGames(b, testFiles(b)[0])
+	games := loadGames(b, championsPGN)
 	plies := 0
 	for _, g := range games {
 		plies += len(g.moves)

@@ -73,12 +73,15 @@ func positionsOf(games []testGame, step int) []board.Position {
 	return out
 }
 
+// championsPGN is the repository's own PGN.
+var championsPGN = filepath.Join("..", "..", "testdata", "champions500.pgn")
+
 // testFiles returns the repository's own PGN, plus in long mode the
 // shared small/ corpus.
 func testFiles(tb testing.TB) []string {
-	files := []string{filepath.Join("..", "..", "testdata", "champions500.pgn")}
+	files := []string{championsPGN}
 	if !testing.Short() {
-		if d := testutil.FindSharedData(); d != "" {
+		if d := testutil.SharedDataIfAny(tb); d != "" {
 			m, _ := filepath.Glob(filepath.Join(d, "small", "*"))
 			for _, f := range m {
 				if !strings.HasSuffix(f, ".txt") {

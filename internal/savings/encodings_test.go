@@ -154,7 +154,7 @@ func TestCorruptInput(t *testing.T) {
 // TestSizesAgree checks the accumulator's shared size computation against
 // each encoding's own on real positions.
 func TestSizesAgree(t *testing.T) {
-	positions := positionsOf(loadGames(t, testFiles(t)[0]), 1)
+	positions := positionsOf(loadGames(t, championsPGN), 1)
 	a, err := newAccumulator(accumulatorOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +178,7 @@ func TestSizesAgree(t *testing.T) {
 // occupancy's population count and side to move) so that collisions are
 // many.
 func TestDistinct(t *testing.T) {
-	games := loadGames(t, testFiles(t)[0])
+	games := loadGames(t, championsPGN)
 	weak := func(p *board.Position) uint64 {
 		return uint64(p.Occupied().Count())<<8 | uint64(p.SideToMove()) |
 			uint64(p.KingSquare(board.White))<<16 | uint64(p.KingSquare(board.Black))<<24

@@ -19,7 +19,7 @@ import (
 // game codes, decodes it and compares the moves; it also checks the
 // per-move sizes the report adds up against the codes' lengths.
 func TestMoveCodesRoundTrip(t *testing.T) {
-	games := loadGames(t, testFiles(t)[0])
+	games := loadGames(t, championsPGN)
 	if testing.Short() {
 		games = games[:200]
 	}
@@ -203,7 +203,7 @@ func TestRadixWidths(t *testing.T) {
 // TestSeedClaims checks a few verdicts that follow from the seeds'
 // arithmetic, whatever the corpus.
 func TestSeedClaims(t *testing.T) {
-	r, err := FromPGN(context.Background(), testFiles(t)[:1], Options{})
+	r, err := FromPGN(context.Background(), []string{championsPGN}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

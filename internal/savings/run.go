@@ -407,7 +407,7 @@ func storePositions(st *store.Store, dup map[uint64]bool) ([]board.Position, err
 // storeBands returns BandPly when the store's first position records the
 // lowest ply of its moves, else BandMen.
 func storeBands(st *store.Store) (BandKind, error) {
-	it, err := st.NewIter()
+	it, err := st.NewStatsIter()
 	if err != nil {
 		return "", fmt.Errorf("savings: %w", err)
 	}
@@ -415,8 +415,8 @@ func storeBands(st *store.Store) (BandKind, error) {
 	if !it.First() {
 		return BandMen, nil
 	}
-	e, err := it.Entry()
-	if err != nil {
+	var e stats.Entry
+	if err := it.EntryInto(&e); err != nil {
 		return "", fmt.Errorf("savings: %w", err)
 	}
 	for _, m := range e.Moves {

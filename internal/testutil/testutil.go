@@ -10,28 +10,20 @@ import (
 	"testing"
 )
 
-// SharedData returns the path of the shared real-data folder
-// (../shared/data beside the module's root, as CI lays it out), or skips
-// the test when it is absent.
-func SharedData(tb testing.TB) string {
-	tb.Helper()
-	if d := FindSharedData(); d != "" {
-		return d
-	}
-	tb.Skip("../shared/data not found beside the module")
-	return ""
-}
-
 // FindSharedData returns the path of ../shared/data beside the module's
 // root, found by walking up from the working directory to go.mod, or "".
-func FindSharedData() string {
+func FindSharedData() string { return findShared("data") }
+
+// findShared returns the path of ../shared/name beside the module's root
+// if it is a folder, else "".
+func findShared(name string) string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			d := filepath.Join(dir, "..", "shared", "data")
+			d := filepath.Join(dir, "..", "shared", name)
 			if st, err := os.Stat(d); err == nil && st.IsDir() {
 				return d
 			}

@@ -1,6 +1,6 @@
 // Package gamemodel is gamecode's frozen model, shared by the codec
 // (package gamecode) and the tool that measures and trains it
-// (internal/measure, with internal/train): the move model (movegen.go: the
+// (internal/measure, with internal/train): the move model (scorer.go: the
 // legal moves of a position piece by piece from board.MoveSets, in the
 // order the format lists them, the features of each choice and their
 // scores; choice.go: the frequencies the scores give), the tag models

@@ -4,7 +4,7 @@ package gamemodel
 
 // Trained on 54296 games, 4274550 plies.
 
-// pieceWeights are the weights of the piece features (see the piece slots in movegen.go).
+// pieceWeights are the weights of the piece features (see the piece slots in scorer.go).
 var pieceWeights = [NumPieceWeights]int32{
 	2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -106,7 +106,7 @@ var pieceWeights = [NumPieceWeights]int32{
 	-78, 117,
 }
 
-// destWeights are the weights of the destination features (see the destination slots in movegen.go).
+// destWeights are the weights of the destination features (see the destination slots in scorer.go).
 var destWeights = [NumDestWeights]int32{
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	-53, -36, -9, -11, -7, 6, 13, -65, -88, -36, 32, 55, 32, -9, -61, -117,

@@ -48,7 +48,7 @@ func (s *Stats) Add(g *pgn.Game) error {
 	var h gamemodel.History
 	sc := &s.sc
 	for ply, m := range g.Moves {
-		np := sc.Gen(pos, &h)
+		np := sc.Score(pos, &h)
 		k := sc.PieceOf(np, m)
 		j := -1
 		nd := 0
@@ -164,8 +164,8 @@ func (s *Stats) WriteTables(w io.Writer, pieceWeights, destWeights []int32) erro
 		name, size, doc string
 		w               []int32
 	}{
-		{"pieceWeights", "NumPieceWeights", "the weights of the piece features (see the piece slots in movegen.go)", pieceWeights},
-		{"destWeights", "NumDestWeights", "the weights of the destination features (see the destination slots in movegen.go)", destWeights},
+		{"pieceWeights", "NumPieceWeights", "the weights of the piece features (see the piece slots in scorer.go)", pieceWeights},
+		{"destWeights", "NumDestWeights", "the weights of the destination features (see the destination slots in scorer.go)", destWeights},
 	} {
 		fmt.Fprintf(&b, "// %s are %s.\nvar %s = [%s]int32{\n", t.name, t.doc, t.name, t.size)
 		for i := 0; i < len(t.w); i += 16 {

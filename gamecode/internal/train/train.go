@@ -148,7 +148,7 @@ func (t *Trainer) Epoch(rate float64) (piece, dest float64) {
 		pos := &t.pos
 		var h gamemodel.History
 		for _, m := range g.moves {
-			np := sc.Gen(pos, &h)
+			np := sc.Score(pos, &h)
 			k := sc.PieceOf(np, m)
 			pf = pf[:0]
 			for i := range sc.Pieces[:np] {

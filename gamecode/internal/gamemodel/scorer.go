@@ -121,8 +121,8 @@ func (h *History) Play(p *board.Position, m board.Move) {
 	h.prev, h.last = h.last, m
 }
 
-// genState is what the generator computes once per position.
-type genState struct {
+// scoreState is what the scorer computes once per position.
+type scoreState struct {
 	us               board.Color
 	flip             board.Square // 0 for white, 56 for black: squares seen from the mover
 	ph               int
@@ -147,7 +147,7 @@ type genState struct {
 }
 
 // Piece is one of our pieces that can move, and where to; or, with from
-// board.NoSquare, our pawns (see genState's pawn fields).
+// board.NoSquare, our pawns (see scoreState's pawn fields).
 type Piece struct {
 	from  board.Square
 	pt    board.PieceType
@@ -161,14 +161,16 @@ const pawnGroup = board.NoSquare
 // the pawns (8 pawns with 4 moves, or 3 promotion squares of 4 pieces).
 const MaxDests = 128
 
-// Scorer generates the legal moves of positions, piece by piece, with the
-// scores of the pieces and of the destinations of one of them. The zero
-// value is ready to use; it allocates nothing.
+// Scorer scores the choices of the move model in positions: it lists the
+// legal moves of a position piece by piece, in the format's order (from
+// board.MoveSets: package board is the move generator), with the scores of
+// the pieces and of the destinations of one of them. The zero value is
+// ready to use; it allocates nothing.
 type Scorer struct {
 	pos *board.Position
-	st  genState
+	st  scoreState
 	// Pieces are the pieces that can move, in the format's order, and
-	// PScore their scores (both valid up to Gen's result), PBest the
+	// PScore their scores (both valid up to Score's result), PBest the
 	// best of those scores.
 	Pieces [17]Piece
 	PScore [32]int32
@@ -183,15 +185,15 @@ type Scorer struct {
 }
 
 // class returns the least attacker class of s.
-func (st *genState) class(s board.Square) int {
+func (st *scoreState) class(s board.Square) int {
 	return bit(st.cls0, s) | bit(st.cls1, s)<<1 | bit(st.cls2, s)<<2
 }
 
-// Gen finds our pieces that can move in p (board's MoveSets, by piece)
+// Score finds our pieces that can move in p (board's MoveSets, by piece)
 // and scores them; h tells the moves before. It returns the number of
 // pieces: the king first (if it can move), then knights, bishops, rooks,
 // queens and pawns, each kind by square.
-func (s *Scorer) Gen(p *board.Position, h *History) int {
+func (s *Scorer) Score(p *board.Position, h *History) int {
 	st := &s.st
 	s.pos = p
 	us := p.SideToMove()
@@ -224,7 +226,7 @@ func (s *Scorer) Gen(p *board.Position, h *History) int {
 
 // setThreats sets the game phase, what the opponent attacks and with
 // what, and what our pieces may aim at.
-func (st *genState) setThreats(p *board.Position) {
+func (st *scoreState) setThreats(p *board.Position) {
 	us, them := st.us, st.us.Other()
 	ours, theirs, occ := p.ByColor(us), st.theirs, st.occ
 	pawns := p.ByType(board.Pawn)
@@ -283,7 +285,7 @@ func (st *genState) setThreats(p *board.Position) {
 }
 
 // setHistory sets what the features need of the moves before.
-func (st *genState) setHistory(h *History) {
+func (st *scoreState) setHistory(h *History) {
 	st.lastTo, st.againSq, st.lastCap = board.NoSquare, board.NoSquare, 0
 	if h.last != board.NullMove {
 		st.lastTo = h.last.To()

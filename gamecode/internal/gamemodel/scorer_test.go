@@ -20,7 +20,7 @@ func (f funcSink) Skip(*ingest.GameError) {}
 
 // sameMoves reports whether the scorer generated exactly board's legal moves.
 func sameMoves(s *Scorer, p *board.Position, h *History) (got, want []board.Move, ok bool) {
-	np := s.Gen(p, h)
+	np := s.Score(p, h)
 	for i := range s.Pieces[:np] {
 		nd := s.Dests(&s.Pieces[i])
 		got = append(got, s.Moves[:nd]...)
@@ -45,9 +45,9 @@ func perftCheck(t *testing.T, s *Scorer, p *board.Position, depth int) {
 	}
 }
 
-// TestGenPerft compares the generator with board.LegalMoves over the
-// perft suite's trees.
-func TestGenPerft(t *testing.T) {
+// TestScorerPerft compares the moves the scorer lists with
+// board.LegalMoves over the perft suite's trees.
+func TestScorerPerft(t *testing.T) {
 	var s Scorer
 	depth := 3
 	if testing.Short() {
@@ -62,9 +62,9 @@ func TestGenPerft(t *testing.T) {
 	}
 }
 
-// TestGenGames compares the generator with board.LegalMoves in every
-// position of real games.
-func TestGenGames(t *testing.T) {
+// TestScorerGames compares the moves the scorer lists with
+// board.LegalMoves in every position of real games.
+func TestScorerGames(t *testing.T) {
 	root := testutil.SharedData(t)
 	var files []string
 	for _, pat := range []string{"medium/*.pgn*", "small/*", "tricky/*.pgn", "tricky/*/*.pgn"} {
@@ -102,7 +102,7 @@ func TestGenGames(t *testing.T) {
 	t.Logf("%d positions", positions)
 }
 
-// TestScores checks that the generator's scores (by composite tables)
+// TestScores checks that the scorer's scores (by composite tables)
 // equal the sums of the features' weights, the definition the trainer
 // uses.
 func TestScores(t *testing.T) {
@@ -119,7 +119,7 @@ func TestScores(t *testing.T) {
 			p := g.Start
 			var h History
 			for _, m := range g.Moves {
-				np := s.Gen(&p, &h)
+				np := s.Score(&p, &h)
 				for i := range s.Pieces[:np] {
 					pc := &s.Pieces[i]
 					var want int32

@@ -8,6 +8,36 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
+// What only the tests use of a Store: a Batch (merge records written
+// through the memtable and the WAL, as the builder wrote them before it
+// wrote sstables; the tests use it to compare both ways of writing),
+// SSTWriter.MergeEntry and Ingest, the statistics record of a position
+// decoded (StatsRecord) and Pebble's metrics.
+
+// StatsRecord returns the statistics record of the position with key pos,
+// and whether it has one: see [Store.StatsRecordInto].
+func (s *Store) StatsRecord(pos []byte) (stats.Entry, bool, error) {
+	var e stats.Entry
+	ok, err := s.StatsRecordInto(&e, pos)
+	return e, ok, err
+}
+
+// Metrics returns Pebble's metrics, or nil after Close.
+func (s *Store) Metrics() *pebble.Metrics {
+	if s.closed.Load() {
+		return nil
+	}
+	return s.db.Metrics()
+}
+
+// MergeEntry adds e to the position with key pos; see [SSTWriter.Merge].
+func (w *SSTWriter) MergeEntry(pos []byte, e stats.Entry) error {
+	return w.Merge(pos, e.AppendEncode(nil))
+}
+
+// Ingest is IngestWith for w alone.
+func (w *SSTWriter) Ingest() error { return w.IngestWith() }
+
 // Batch collects merge records and a games count, and writes them to the
 // store atomically with [Batch.Commit]. A Batch is for one goroutine; use
 // one per flushing goroutine.
