@@ -97,7 +97,7 @@ func Reindex(ctx context.Context, st *store.Store, o ReindexOptions) error {
 		return err
 	}
 	w.SetGameIndex(Version)
-	if err := w.Ingest(); err != nil {
+	if err := w.IngestWith(); err != nil {
 		return fmt.Errorf("reindexing: %w", err)
 	}
 	if cleared {

@@ -49,7 +49,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, g := range readGames(t, "../testdata/champions500.pgn") {
 		f := Facts{WhiteElo: rng.IntN(3000), BlackElo: rng.IntN(3000), Date: stats.NewDate(1800+rng.IntN(300), rng.IntN(13), rng.IntN(32)),
-			Cell: stats.NewCell(rng.IntN(16), rng.IntN(16))}
+			Cell: stats.NewCell(stats.Speed(rng.IntN(16)), stats.RatingBand(rng.IntN(16)))}
 		ent := AppendEntry(nil, g, f, &ix)
 		// The numbers the record's coding gives make the same entry.
 		var nums [SummaryPlies]gamecode.MoveNumber

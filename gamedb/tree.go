@@ -46,7 +46,7 @@ func (f *Filter) keeps(s *Summary) bool {
 	if f.Speeds != 0 && (s.Cell.Speed() > 7 || f.Speeds&(1<<s.Cell.Speed()) == 0) {
 		return false
 	}
-	if f.Bands != 0 && (s.Cell.Band() > 15 || f.Bands&(1<<s.Cell.Band()) == 0) {
+	if f.Bands != 0 && (s.Cell.RatingBand() > 15 || f.Bands&(1<<s.Cell.RatingBand()) == 0) {
 		return false
 	}
 	if f.Modes != 0 {
@@ -432,7 +432,7 @@ func (db *DB) gameRef(num uint64, openings func([]board.Position) (string, strin
 		return nil, fmt.Errorf("game number %d: %w", num, err)
 	}
 	ref := &GameRef{Num: num, ID: id, White: string(g.Tag("White")), Black: string(g.Tag("Black")),
-		WhiteElo: s.WhiteElo, BlackElo: s.BlackElo, Result: g.Result, Date: s.Date, Speed: s.Cell.Speed(),
+		WhiteElo: s.WhiteElo, BlackElo: s.BlackElo, Result: g.Result, Date: s.Date, Speed: int(s.Cell.Speed()),
 		Casual: s.Casual, Event: string(g.Tag("Event")), Site: string(g.Tag("Site")), ECO: string(g.Tag("ECO")),
 		Opening: string(g.Tag("Opening")), Plies: plies, Ply: -1}
 	if ref.Opening == "" && openings != nil && s.Coded > 0 {
