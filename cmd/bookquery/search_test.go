@@ -209,7 +209,7 @@ func TestCheckIndex(t *testing.T) {
 	if err := w.SetIndex(key, []byte{0, 2}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Ingest(); err != nil {
+	if err := w.IngestWith(); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
