@@ -22,6 +22,7 @@ import (
 //	CHESSBOOK_PAGE_PLAYER=TEXT          the name typed (default lasker)
 //	CHESSBOOK_SCREENSHOT_PLAYER=F.png   a screenshot of the player mode
 //	CHESSBOOK_SCREENSHOT_SEARCH=F.png   a screenshot of the search panel
+//	CHESSBOOK_SCREENSHOT_PHONE=F.png    the player mode on a phone
 
 // screenshot saves the page to the file the environment variable env
 // names, if any.
@@ -32,7 +33,7 @@ func screenshot(t *testing.T, ctx context.Context, env string) {
 		return
 	}
 	var png []byte
-	if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 100)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.scrollTo(0, 0)`, nil), chromedp.FullScreenshot(&png, 100)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, png, 0o644); err != nil {
@@ -245,6 +246,23 @@ func TestPagePlayerAndSearch(t *testing.T) {
 	if title == "" || strings.HasPrefix(title, "game ") {
 		t.Errorf("the opened game's title is %q", title)
 	}
+
+	// On a phone neither panel is wider than the screen.
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = chromedp.Run(ctx, chromedp.EmulateViewport(1280, 1000)) }()
+	for _, mode := range []string{"search", "player"} {
+		if err := chromedp.Run(ctx, chromedp.Click("#mode-"+mode, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		var w []float64
+		evalJS(t, ctx, `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`, &w)
+		if w[0] > w[1] {
+			t.Errorf("on a phone the %s panel makes the page %.0f px wide for a %.0f px screen", mode, w[0], w[1])
+		}
+	}
+	screenshot(t, ctx, "CHESSBOOK_SCREENSHOT_PHONE")
 }
 
 // jsString returns s as a JavaScript string literal.
