@@ -34,8 +34,10 @@ type BuildOptions struct {
 	// PlanMemory; BuildResult.Plan says how many ran).
 	Workers int
 	// Compact compacts the store once everything is committed when it
-	// holds compactRuns sorted runs or more (see store.Meta.Runs): lookups
-	// look into one run again, and the store is smallest.
+	// has taken compactAfter commits or more since it was last compacted
+	// (store.Meta.Runs, each commit a layer of sstables across the key
+	// range): lookups look into one layer again, and the store is
+	// smallest.
 	Compact bool
 	// Progress, if not nil, is called with the pipeline's progress.
 	Progress func(ingest.Progress)
@@ -112,21 +114,17 @@ type StoreInfo struct {
 //     written;
 //   - ErrInterrupted: ctx was cancelled. The build stops at once, keeping
 //     only what was committed (Builder.Abort); Stats.Uncommitted counts
-//     the games dropped, which a re-run adds;
+//     the games dropped, which running the same build again adds;
 //   - any other error: reading an input or writing the store failed (an
 //     I/O error); what was committed before stays, whole.
 func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
 	res := &BuildResult{}
-	plan, err := PlanMemory(o.Memory, workers, o.CommitRuns)
+	plan, err := o.Plan()
 	if err != nil {
 		return res, err
 	}
 	res.Plan = plan
-	workers = plan.Workers
+	workers := plan.Workers
 	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
 		debug.SetMemoryLimit(plan.GoLimit)
 		defer debug.SetMemoryLimit(math.MaxInt64)
@@ -158,7 +156,7 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 	start := time.Now()
 	b := NewBuilder(st, o.Options, workers) // sized by the same plan
 	sum, runErr := ingestInto(ctx, b, o, workers, plan.ChunkBuffers)
-	if runErr == nil && o.Compact && st.Meta().Runs >= compactRuns {
+	if runErr == nil && o.Compact && st.Meta().Runs >= compactAfter {
 		o.phase(PhaseCompact, sum)
 		runErr = compact(ctx, st)
 	}
@@ -174,10 +172,22 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 	return res, interrupted(ctx, runErr)
 }
 
+// Plan returns the plan of o's memory budget that Build follows:
+// PlanMemory(o.Memory, o.Workers or one per CPU, o.CommitRuns). A caller
+// that tells its user what the budget affords (fewer workers than asked
+// for, see MemoryPlan.Reduced) before the build calls it first.
+func (o *BuildOptions) Plan() (MemoryPlan, error) {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	return PlanMemory(o.Memory, workers, o.CommitRuns)
+}
+
 // ingestInto runs the pipeline on o.Inputs into b, with workers workers
 // and buffers chunk buffers, and finishes b. When
 // ctx is cancelled it aborts b: flushing the tables the workers hold could
-// take seconds, and a re-run adds the games dropped (the games stored are
+// take seconds, and running the build again adds the games dropped (the games stored are
 // skipped). It returns the pipeline's summary.
 func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers, buffers int) (*ingest.Summary, error) {
 	stopAbort := context.AfterFunc(ctx, b.Abort)
@@ -205,17 +215,17 @@ func (o *BuildOptions) phase(p Phase, sum *ingest.Summary) {
 	}
 }
 
-// compactRuns is the number of ingestions since the last compaction
+// compactAfter is the number of commits since the last compaction
 // (store.Meta.Runs) from which a build with Compact set compacts the
-// store when done. Each commit of a build adds a
-// run that spans the whole key range (a build into an empty store of up
-// to about a million games is one, in the last level); the store compacts
+// store when done. Each commit of a build adds a layer of sstables that
+// spans the whole key range (a build into an empty store of up to about a
+// million games is one commit, in the last level); the store compacts
 // nothing on its own. Compacting rewrites the whole store, so doing it
 // for every small addition would make adding a file cost what rewriting
-// the store does; waiting for compactRuns runs makes it one rewrite every
-// few additions, and keeps a lookup within that many runs (each a bloom
-// filter probe, and a block read when it holds the key).
-const compactRuns = 6
+// the store does; waiting for compactAfter commits makes it one rewrite
+// every few additions, and keeps a lookup within that many layers (each a
+// bloom filter probe, and a block read when it holds the key).
+const compactAfter = 6
 
 // compact compacts st; when ctx is cancelled it returns ctx's error:
 // everything is committed, only the compaction stopped.

@@ -1,75 +1,47 @@
-package book_test
+package book
 
-import (
-	"bytes"
-	"context"
-	"os"
-	"path/filepath"
-	"slices"
-	"testing"
+import "math/rand/v2"
 
-	"github.com/chessbook/chessbook/book"
-	"github.com/chessbook/chessbook/polyglot"
-	"github.com/chessbook/chessbook/store"
+// WithoutSingles returns o set to write every position as a statistics
+// record, even in count modes whose stores keep single references: the
+// oracle of the single reference tests.
+func WithoutSingles(o Options) Options {
+	o.noSingles = true
+	return o
+}
+
+// HookPoint is a point of a build where a test hook is called (see
+// WithHook).
+type HookPoint = hookPoint
+
+// The hook points.
+const (
+	HookRead      = hookRead      // a worker is about to read a game
+	HookAdd       = hookAdd       // a worker is about to add a game it claimed
+	HookCommit    = hookCommit    // the committer is about to commit
+	HookCommitted = hookCommitted // the committer has committed
 )
 
-// compareExport exports st with o and compares the book with PolyGlot's
-// reference ref byte for byte: every entry (key, move, weight) in the same
-// order, with no position exempted. On a difference it reports the first
-// few positions that differ.
-func compareExport(t *testing.T, st *store.Store, ref string, o book.ExportOptions) {
-	t.Helper()
-	got, es, err := book.Export(context.Background(), st, o)
-	if err != nil {
-		t.Fatal(err)
+// WithHook returns o set to call fn at each hook point of the build: the
+// workers with their own random source (seeded from seed and the worker's
+// number), the committer with nil. fn may sleep, to shuffle the workers'
+// scheduling, or end the process, to kill the build at that point.
+func WithHook(o Options, seed uint64, fn func(HookPoint, *rand.Rand)) Options {
+	o.hook, o.hookSeed = fn, seed
+	return o
+}
+
+// String names the hook point, for the tests' logs.
+func (p hookPoint) String() string {
+	switch p {
+	case hookRead:
+		return "read"
+	case hookAdd:
+		return "add"
+	case hookCommit:
+		return "commit"
+	case hookCommitted:
+		return "committed"
 	}
-	if es.Warning != "" || es.Estimated != 0 {
-		t.Errorf("export warning: %s", es.Warning)
-	}
-	raw, err := os.ReadFile(ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bk, err := polyglot.OpenBook(ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := bk.Entries()
-	if !slices.Equal(got, want) {
-		group := func(es []polyglot.Entry) map[uint64][]polyglot.Entry {
-			m := map[uint64][]polyglot.Entry{}
-			for _, e := range es {
-				m[e.Key] = append(m[e.Key], e)
-			}
-			return m
-		}
-		g, w := group(got), group(want)
-		bad := 0
-		for key, we := range w {
-			if ge := g[key]; !slices.Equal(ge, we) {
-				if bad < 10 {
-					t.Errorf("key %016x: exported %v, reference %v", key, ge, we)
-				}
-				bad++
-			}
-		}
-		for key, ge := range g {
-			if _, ok := w[key]; !ok {
-				if bad < 10 {
-					t.Errorf("key %016x: exported %v, not in the reference", key, ge)
-				}
-				bad++
-			}
-		}
-		t.Fatalf("%s: %d entries exported, %d in the reference; %d positions differ", filepath.Base(ref), len(got), len(want), bad)
-	}
-	var buf bytes.Buffer
-	if err := polyglot.WriteBook(&buf, got); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(buf.Bytes(), raw) {
-		t.Fatalf("%s: the written book differs from the reference file", filepath.Base(ref))
-	}
-	t.Logf("%s: byte-identical, %d entries; %d positions halved, %d replayed in game order, %d split by the en-passant rule",
-		filepath.Base(ref), len(got), es.Halved, es.Replayed, es.EPSplit)
+	return "hook?"
 }

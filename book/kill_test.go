@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/store"
@@ -54,19 +55,19 @@ func TestKilledBuildsEqualMakeBook(t *testing.T) {
 	cases := []struct {
 		name, in, ref string
 		spec          buildSpec
-		export        book.ExportOptions
+		export        export.Options
 	}{
 		{
 			name: "world champions, max-ply 20",
 			in:   filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst"),
 			ref:  filepath.Join(data, "reference", "polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin"),
-			spec: buildSpec{MaxPly: 20}, export: book.ExportOptions{MinGame: 1, MaxPly: 20},
+			spec: buildSpec{MaxPly: 20}, export: export.Options{MinGame: 1, MaxPly: 20},
 		},
 		{
 			name: "lichess 10k",
 			in:   filepath.Join(data, "medium", "lichess_10k.pgn.zst"),
 			ref:  filepath.Join(data, "reference", "polyglot204_makebook_default__corentings_lichess10k_nosetup.bin"),
-			spec: buildSpec{MaxPly: 1024, StandardStartOnly: true}, export: book.ExportOptions{MinGame: 3},
+			spec: buildSpec{MaxPly: 1024, StandardStartOnly: true}, export: export.Options{MinGame: 3},
 		},
 	}
 	trials := 3
@@ -107,9 +108,9 @@ func TestKilledBuildsEqualMakeBook(t *testing.T) {
 					s.KillPoint, s.KillAt = book.HookAdd, 1+rng.Int64N(stored)
 					switch rng.IntN(4) {
 					case 0:
-						s.KillPoint, s.KillAt = book.HookIngest, 1+rng.Int64N(commits)
+						s.KillPoint, s.KillAt = book.HookCommit, 1+rng.Int64N(commits)
 					case 1:
-						s.KillPoint, s.KillAt = book.HookIngested, 1+rng.Int64N(commits)
+						s.KillPoint, s.KillAt = book.HookCommitted, 1+rng.Int64N(commits)
 					}
 					killed := runKilled(t, s)
 					log = append(log, fmt.Sprintf("%s #%d: killed %v", s.KillPoint, s.KillAt, killed))

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/chessbook/chessbook/book/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/pgn"
-	"github.com/chessbook/chessbook/stats"
 )
 
 // The memory model. A build's memory budget (Options.Memory) is the whole
@@ -187,7 +187,7 @@ func PlanMemory(total int64, workers, commitRuns int) (MemoryPlan, error) {
 	p.Tables = total - p.Fixed - p.Cache - p.MemTable - p.HugeGame - p.Headroom - p.Pending - p.Commit - p.Chunks - p.Scratch - p.Flush
 	p.TableBytes = p.Tables / int64(workers+1)
 	// A tenth of a table's share is for the game records of its games.
-	p.TableRecords = int(p.TableBytes * 10 / 11 / stats.RecordBytes)
+	p.TableRecords = int(p.TableBytes * 10 / 11 / tally.RecordBytes)
 	p.Spare = p.Tables - p.TableBytes*int64(workers+1)
 	p.Tables -= p.Spare
 	p.GoLimit = total - p.Cache - p.MemTable - codeBytes

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chessbook/chessbook/book/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -47,7 +47,7 @@ func TestPlanMemoryAddsUp(t *testing.T) {
 					t.Errorf("%s: %d workers of %d asked for (reduced %v)", name, p.Workers, p.Requested, p.Reduced())
 				}
 				if p.Tables != int64(p.Workers+1)*p.TableBytes || p.Spare < 0 || p.Spare > int64(p.Workers) ||
-					p.TableBytes < minTableBytes || int64(p.TableRecords)*stats.RecordBytes > p.TableBytes {
+					p.TableBytes < minTableBytes || int64(p.TableRecords)*tally.RecordBytes > p.TableBytes {
 					t.Errorf("%s: tables %d = %d x %d (%d records), spare %d", name, p.Tables, p.Workers+1, p.TableBytes, p.TableRecords, p.Spare)
 				}
 				// Reduced: one worker more would leave the tables under

@@ -1,59 +1,3 @@
-// Package book builds the opening book from replayed games: it filters the
-// games the ingest pipeline hands over, keys every position (package keys),
-// adds each move's result, rating and date to an in-memory stats.Table per
-// worker, and flushes the tables as sorted runs whenever the memory budget
-// is reached, committing them to the store in batches. Build runs a whole build into a store
-// directory (open, ingest, abort or finish, compact, close); Builder is the
-// pipeline's sink it uses.
-//
-// Design notes:
-//   - Each pipeline worker owns its Table: no locks on the hot path.
-//   - A flush writes its table as a sorted run to scratch files (runs.go),
-//     not to the store. Runs are committed in batches (commitRuns, and
-//     at the end): merged run against run into one set of sstables of
-//     MERGE records, ingested together with the games they count and the
-//     new games counter in one atomic ingestion, so the store's statistics
-//     and its games counter always agree, and incremental builds simply
-//     add up through the store's merge operator. Merging the runs here,
-//     once, instead of ingesting every flush and leaving Pebble to merge
-//     their overlapping tables level after level, took a third off the
-//     CPU time of a 412k-game build; into a new store, a build of up to
-//     about a million games is one ingestion into the last level, with
-//     nothing left to compact.
-//   - A game is always flushed whole: tables are flushed between games.
-//   - A Table appends occurrences flat and aggregates them when flushed.
-//     A position one game counted once in a flush is written as a single
-//     reference to that game (see package store) instead of statistics;
-//     Entry and Positions (lookup.go) rebuild its statistics by replaying
-//     the game with the builder's own rules (newOccurrence, setPly), and
-//     every reader goes through them. The oracle test builds the same
-//     input with and without single references and compares every
-//     position.
-//   - Every game is stored (package gamecode, in Options.GameCoding)
-//     under an id that is a hash of its content, in the same ingestion
-//     as the statistics it adds. A game whose id is already in the store,
-//     or pending in this run, is a duplicate and adds nothing.
-//   - Which copy of a game is the first (the one stored, with its tags
-//     and first-seen stamp) and, with KeepDuplicates, each copy's number
-//     (part of its id) follow the input's order, not the workers'
-//     scheduling: the workers replay their chunks of input, code the
-//     games' records and hash their content in parallel, then claim the
-//     chunk's games one chunk at a time in input order (an
-//     ingest.OrderedSink, dedupe.claimChunk), then add the games claimed
-//     to their tables in parallel again. So a build's store is the same
-//     whatever the number of workers and their scheduling, and a build
-//     killed at any point and run again on the same inputs ends with
-//     exactly the store of an uninterrupted build: the same statistics,
-//     first-seen stamps included, and the same game records.
-//   - For a PolyGlot-exact export, each flush also writes, in the same
-//     ingestion, two kinds of side records (see package store): after a
-//     double pawn step beside a pawn of the side to move whose en-passant
-//     capture is illegal, the occurrence once more under the en-passant
-//     record of the position ('e'; PolyGlot's key has the file, ours does
-//     not); and, in -count occurrence builds, each game's first-seen stamp
-//     in the game order index ('o'). Export splits positions by the
-//     former and replays the games in input order with the latter where
-//     PolyGlot halved counts.
 package book
 
 import (
@@ -134,7 +78,7 @@ type Options struct {
 	// hookPoint: by each worker, with its own random source (seeded from
 	// hookSeed and the worker's number), and by the committer, with nil.
 	// It is the tests' way to shuffle the workers' scheduling and to kill
-	// a build at chosen points (see hooks_test.go).
+	// a build at chosen points (see export_test.go).
 	hook     func(hookPoint, *rand.Rand)
 	hookSeed uint64
 }
@@ -143,8 +87,8 @@ type Options struct {
 type hookPoint uint8
 
 const (
-	hookRead     hookPoint = iota // a worker is about to read a game (worker.Game)
-	hookAdd                       // a worker is about to add a claimed game (worker.Unordered)
-	hookIngest                    // the committer is about to ingest a commit
-	hookIngested                  // the committer has ingested a commit
+	hookRead      hookPoint = iota // a worker is about to read a game (worker.Game)
+	hookAdd                        // a worker is about to add a claimed game (worker.Unordered)
+	hookCommit                     // the committer is about to commit (ingest a commit's sstables)
+	hookCommitted                  // the committer has committed
 )

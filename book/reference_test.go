@@ -9,6 +9,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/polyglot"
@@ -178,13 +179,13 @@ func TestReferenceBooksWorldChampions(t *testing.T) {
 		}
 		ref := filepath.Join(data, "reference", "polyglot204_makebook_default__pgnmentor_world_champions_16players.bin")
 		compareReference(t, st, ref, 3)
-		compareExport(t, st, ref, book.ExportOptions{MinGame: 3})
+		compareExport(t, st, ref, export.Options{MinGame: 3})
 	})
 	t.Run("maxply20_mingame1", func(t *testing.T) {
 		st, _, _ := build(t, book.Options{MaxPly: 20, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
 		ref := filepath.Join(data, "reference", "polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin")
 		compareReference(t, st, ref, 1)
-		compareExport(t, st, ref, book.ExportOptions{MinGame: 1, MaxPly: 20})
+		compareExport(t, st, ref, export.Options{MinGame: 1, MaxPly: 20})
 	})
 }
 
@@ -199,7 +200,7 @@ func TestReferenceBookLichess(t *testing.T) {
 	}
 	ref := filepath.Join(data, "reference", "polyglot204_makebook_default__corentings_lichess10k_nosetup.bin")
 	compareReference(t, st, ref, 3)
-	compareExport(t, st, ref, book.ExportOptions{MinGame: 3})
+	compareExport(t, st, ref, export.Options{MinGame: 3})
 }
 
 func TestReferenceBookPlayers(t *testing.T) {
@@ -216,7 +217,7 @@ func TestReferenceBookPlayers(t *testing.T) {
 	compareReference(t, st, ref, 3)
 	// The exported book, byte for byte (one large build serves both
 	// checks).
-	compareExport(t, st, ref, book.ExportOptions{MinGame: 3})
+	compareExport(t, st, ref, export.Options{MinGame: 3})
 }
 
 // TestStartPositionCountsEveryGame: counting once per game (-count game:

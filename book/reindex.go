@@ -11,8 +11,8 @@ import (
 // gameFacts returns what the game index records of g's tags, read as the
 // builder reads them for its statistics.
 func gameFacts(g *pgn.Game) gamedb.Facts {
-	white, black, date := gameRatings(g)
-	return gamedb.Facts{WhiteElo: white, BlackElo: black, Date: date, Cell: gameCell(g, white, black)}
+	t := tagsOf(g)
+	return gamedb.Facts{WhiteElo: t.white, BlackElo: t.black, Date: t.date, Cell: t.cell}
 }
 
 // Reindex writes the game index (package gamedb) of every game st holds,

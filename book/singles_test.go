@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -99,17 +100,14 @@ func positionsOf(t *testing.T, dir string, minGames uint64) map[string]string {
 // both runs, and positions that are single in one run and counted in the
 // other), a move limit cuts games, games start from FEN tags, and in
 // -count occurrence mode every visit counts, with its first-seen stamp,
-// and duplicate games too.
+// and duplicate games too. These are the shared corpora; the committed
+// test data make TestSinglesOracleTestdata.
 func TestSinglesOracle(t *testing.T) {
 	data := testutil.SharedData(t)
 	twic := filepath.Join(data, "small", "notnil_twic0920.pgn")
 	cao := filepath.Join(data, "small", "allancao_games.pgn")
 	dfrc := filepath.Join(data, "tricky", "tcec_S24_DFRC2_League1.pgn")
-	cases := []struct {
-		name string
-		o    book.Options
-		runs [][]string
-	}{
+	cases := []singlesCase{
 		{"one run", book.Options{}, [][]string{{twic, cao, dfrc}}},
 		{"two runs", book.Options{}, [][]string{{twic}, {cao, dfrc}}},
 		{"max-ply 20, two runs", book.Options{MaxPly: 20}, [][]string{{cao}, {twic}}},
@@ -117,49 +115,95 @@ func TestSinglesOracle(t *testing.T) {
 			[][]string{{twic, cao}, {cao, dfrc}}},
 	}
 	if !testing.Short() {
-		cases = append(cases, struct {
-			name string
-			o    book.Options
-			runs [][]string
-		}{"lichess_10k after champions", book.Options{}, [][]string{
+		cases = append(cases, singlesCase{"lichess_10k after champions", book.Options{}, [][]string{
 			{filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")},
 			{filepath.Join(data, "medium", "lichess_10k.pgn.zst")}}})
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			buildDir := buildRuns(t, c.o, c.runs...)
-			got, records, singles := allPositions(t, buildDir)
-			want, wantRecords, wantSingles := allPositions(t, buildRuns(t, book.WithoutSingles(c.o), c.runs...))
-			if wantSingles != 0 || singles == 0 {
-				t.Fatalf("single references: %d with them, %d without: want some and none", singles, wantSingles)
-			}
-			if wantRecords != len(want) || records+singles < len(got) || records > wantRecords/2 {
-				t.Errorf("records: %d + %d single references for %d positions; the oracle has %d records", records, singles, len(got), wantRecords)
-			}
-			if len(got) != len(want) {
-				t.Errorf("%d positions, the oracle has %d", len(got), len(want))
-			}
-			bad := 0
-			for k, w := range want {
-				if g, ok := got[k]; !ok || g != w {
-					if bad++; bad <= 5 {
-						t.Errorf("position %x: listed %v, statistics differ from the oracle's", k, ok)
-					}
-				}
-			}
-			// With a minimum: every position of that many games, once.
-			for _, min := range []uint64{2, 3} {
-				several := positionsOf(t, buildDir, min)
-				for k, w := range want {
-					e, _ := stats.Decode([]byte(w))
-					if g, ok := several[k]; e.Total().Games() >= min && (!ok || g != w) {
-						if bad++; bad <= 10 {
-							t.Errorf("position %x, %d games: listed with min %d %v, statistics equal %v", k, e.Total().Games(), min, ok, g == w)
-						}
-					}
-				}
-			}
-			t.Logf("%d positions: %d records and %d single references (oracle: %d records)", len(got), records, singles, wantRecords)
-		})
+		t.Run(c.name, func(t *testing.T) { checkSingles(t, c) })
 	}
+}
+
+// TestSinglesOracleTestdata is TestSinglesOracle on the committed test
+// data, so that it runs everywhere: the world champions' games split in
+// two builds, games set up from FEN tags (one at move 20, one with an
+// en-passant square), games that repeat positions (pieces going there and
+// back), rated and unrated players, time controls and dates, a game given
+// twice, and the games of the en-passant tests.
+func TestSinglesOracleTestdata(t *testing.T) {
+	champions := filepath.Join("..", "testdata", "champions500.pgn")
+	mixed := filepath.Join("testdata", "singles_oracle.pgn")
+	ep := filepath.Join("..", "testdata", "ep_pinned.pgn")
+	b, err := os.ReadFile(champions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The champions in two halves: positions single in one build and
+	// counted in the other.
+	cut := bytes.Index(b[len(b)/2:], []byte("\n[Event ")) + len(b)/2 + 1
+	first, second := filepath.Join(t.TempDir(), "first.pgn"), filepath.Join(t.TempDir(), "second.pgn")
+	if err := os.WriteFile(first, b[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(second, b[cut:], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []singlesCase{
+		{"one run", book.Options{}, [][]string{{champions, mixed, ep}}},
+		{"two runs", book.Options{}, [][]string{{first, ep}, {mixed, second}}},
+		{"max-ply 20, two runs", book.Options{MaxPly: 20}, [][]string{{mixed, first}, {second}}},
+		{"occurrence, duplicates kept", book.Options{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 1024},
+			[][]string{{first, mixed}, {mixed, second, ep}}},
+		{"occurrence, max-ply 30", book.Options{CountMode: store.CountOccurrence, MaxPly: 30}, [][]string{{mixed, champions}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { checkSingles(t, c) })
+	}
+}
+
+// singlesCase is a case of the singles oracle: the options and the
+// inputs of each build into one store.
+type singlesCase struct {
+	name string
+	o    book.Options
+	runs [][]string
+}
+
+// checkSingles builds c's runs into a store with single references and
+// into one without (the oracle), and compares every position of both.
+func checkSingles(t *testing.T, c singlesCase) {
+	t.Helper()
+	buildDir := buildRuns(t, c.o, c.runs...)
+	got, records, singles := allPositions(t, buildDir)
+	want, wantRecords, wantSingles := allPositions(t, buildRuns(t, book.WithoutSingles(c.o), c.runs...))
+	if wantSingles != 0 || singles == 0 {
+		t.Fatalf("single references: %d with them, %d without: want some and none", singles, wantSingles)
+	}
+	if wantRecords != len(want) || records+singles < len(got) || records > wantRecords/2 {
+		t.Errorf("records: %d + %d single references for %d positions; the oracle has %d records", records, singles, len(got), wantRecords)
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d positions, the oracle has %d", len(got), len(want))
+	}
+	bad := 0
+	for k, w := range want {
+		if g, ok := got[k]; !ok || g != w {
+			if bad++; bad <= 5 {
+				t.Errorf("position %x: listed %v, statistics differ from the oracle's", k, ok)
+			}
+		}
+	}
+	// With a minimum: every position of that many games, once.
+	for _, min := range []uint64{2, 3} {
+		several := positionsOf(t, buildDir, min)
+		for k, w := range want {
+			e, _ := stats.Decode([]byte(w))
+			if g, ok := several[k]; e.Total().Games() >= min && (!ok || g != w) {
+				if bad++; bad <= 10 {
+					t.Errorf("position %x, %d games: listed with min %d %v, statistics equal %v", k, e.Total().Games(), min, ok, g == w)
+				}
+			}
+		}
+	}
+	t.Logf("%d positions: %d records and %d single references (oracle: %d records)", len(got), records, singles, wantRecords)
 }

@@ -128,7 +128,7 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 			add(me.Move, moveOf(p.SAN(me.Move), me, white, opp, oppKnown))
 		}
 	} else {
-		filtered, _, _, err := book.Filtered(x.st, k, q.Sel)
+		filtered, _, _, err := book.Selected(x.st, k, q.Sel)
 		if err != nil {
 			return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 		}
@@ -196,7 +196,7 @@ func (x *Explorer) openingByGame(p board.Position, entry stats.Entry) (*Opening,
 // played, oldest first; undated games are left out.
 func (x *Explorer) History(line []board.Position, q Query) (*History, error) {
 	p := line[len(line)-1]
-	_, months, _, err := book.Filtered(x.st, keys.Encode(&p), q.Sel)
+	_, months, _, err := book.Selected(x.st, keys.Encode(&p), q.Sel)
 	if err != nil {
 		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}

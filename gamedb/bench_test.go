@@ -58,7 +58,13 @@ func benchSetup(b *testing.B) *benchData {
 	if dir == "" && input == "" {
 		b.Skip("../shared/data is missing and GAMEDB_BENCH_DB is not set")
 	}
-	benchOnce.Do(func() { benchEnv, benchErr = makeBenchData(dir, input) })
+	benchOnce.Do(func() {
+		benchEnv, benchErr = makeBenchData(dir, input)
+		if benchErr == nil {
+			ns, _ := benchEnv.db.Names(context.Background(), gamedb.Players, benchEnv.player, 1)
+			b.Logf("player %q: %d games with White, %d with Black; %d games in the store", benchEnv.player, ns[0].White, ns[0].Black, benchEnv.st.Meta().Games)
+		}
+	})
 	if benchErr != nil {
 		b.Fatal(benchErr)
 	}

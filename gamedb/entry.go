@@ -252,8 +252,9 @@ func (b *Batch) Records(fn func(k, v []byte) error) error {
 		}
 		return nil
 	}
+	dict := sortedKeys(b.dict)
 	emitDict := func(kind byte) error {
-		for _, dk := range sortedKeys(b.dict) {
+		for _, dk := range dict {
 			if dk[0] != kind {
 				continue
 			}

@@ -31,16 +31,55 @@ type ProbeMove struct {
 // and log the error. A book is never wrong enough to make Probe fail
 // outright; err is nil or a *BadMovesError.
 func (b *Book) Probe(p *board.Position) ([]ProbeMove, error) {
+	moves, _, bad := b.probe(p, false)
+	if bad != nil {
+		return moves, bad
+	}
+	return moves, nil
+}
+
+// IgnoredEntry is an entry of a probed position's key that Probe does not
+// list, and why.
+type IgnoredEntry struct {
+	Entry  Entry
+	Reason string
+}
+
+// Reasons of an IgnoredEntry, but for a move not legal in the position,
+// whose reason says why (as in BadMovesError).
+const (
+	ReasonDeleted   = "weight 0 (deleted)"
+	ReasonDuplicate = "a second entry of the same move (the first one counts)"
+)
+
+// ProbeEntries is Probe with every entry of p's key accounted for: the
+// moves Probe returns, and the entries it leaves out, in file order, each
+// with the reason: ReasonDeleted, why its move is not legal in p, or
+// ReasonDuplicate.
+func (b *Book) ProbeEntries(p *board.Position) ([]ProbeMove, []IgnoredEntry) {
+	moves, ignored, _ := b.probe(p, true)
+	return moves, ignored
+}
+
+// probe is Probe's walk over the entries of p's key: the moves, the
+// entries left out (when withIgnored), and the error for the moves not
+// legal in p (nil when there are none).
+func (b *Book) probe(p *board.Position, withIgnored bool) (moves []ProbeMove, ignored []IgnoredEntry, bad *BadMovesError) {
 	key := Key(p)
 	entries := b.Lookup(key)
 	if len(entries) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	var bad *BadMovesError
-	moves := make([]ProbeMove, 0, len(entries))
+	moves = make([]ProbeMove, 0, len(entries))
+	ignore := func(e Entry, reason string) {
+		if withIgnored {
+			ignored = append(ignored, IgnoredEntry{Entry: e, Reason: reason})
+		}
+	}
 	var total uint64
 	for _, e := range entries {
 		if e.Weight == 0 {
+			ignore(e, ReasonDeleted)
 			continue
 		}
 		m, reason := decodeMove(p, e.Move)
@@ -49,9 +88,11 @@ func (b *Book) Probe(p *board.Position) ([]ProbeMove, error) {
 				bad = &BadMovesError{Key: key, FEN: p.FEN()}
 			}
 			bad.Entries = append(bad.Entries, BadMove{Entry: e, Reason: reason})
+			ignore(e, reason)
 			continue
 		}
 		if slices.ContainsFunc(moves, func(pm ProbeMove) bool { return pm.Move == m }) {
+			ignore(e, ReasonDuplicate)
 			continue
 		}
 		moves = append(moves, ProbeMove{Move: m, Weight: e.Weight, Entry: e})
@@ -64,10 +105,7 @@ func (b *Book) Probe(p *board.Position) ([]ProbeMove, error) {
 	if len(moves) == 0 {
 		moves = nil
 	}
-	if bad != nil {
-		return moves, bad
-	}
-	return moves, nil
+	return moves, ignored, bad
 }
 
 // BadMove is a book entry whose move is not legal in the probed position.

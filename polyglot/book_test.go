@@ -485,3 +485,52 @@ func TestProbeRealGames(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeEntries: ProbeEntries lists what Probe lists, and every other
+// entry of the key in file order with its reason: a deleted entry
+// (weight 0), a move no piece can make there (with Probe's reason), and a
+// move's second entry; the moves' shares are out of the moves listed only.
+func TestProbeEntries(t *testing.T) {
+	p := mustFEN(t, board.StartFEN)
+	key := Key(p)
+	e2e4 := EncodeMove(p, board.NewMove(board.MakeSquare(4, 1), board.MakeSquare(4, 3)))
+	d2d4 := EncodeMove(p, board.NewMove(board.MakeSquare(3, 1), board.MakeSquare(3, 3)))
+	g1f3 := EncodeMove(p, board.NewMove(board.MakeSquare(6, 0), board.MakeSquare(5, 2)))
+	e2e5 := EncodeMove(p, board.NewMove(board.MakeSquare(4, 1), board.MakeSquare(4, 4))) // no pawn goes three squares
+	entries := []Entry{
+		{Key: key, Move: e2e4, Weight: 30},
+		{Key: key, Move: g1f3, Weight: 0},
+		{Key: key, Move: e2e5, Weight: 9},
+		{Key: key, Move: d2d4, Weight: 10},
+		{Key: key, Move: e2e4, Weight: 5},
+	}
+	b := NewBook(entries)
+	moves, ignored := b.ProbeEntries(p)
+	want, err := b.Probe(p)
+	var bad *BadMovesError
+	if !errors.As(err, &bad) || len(bad.Entries) != 1 {
+		t.Fatalf("Probe: %v; want one bad move", err)
+	}
+	if len(moves) != 2 || len(want) != 2 || moves[0] != want[0] || moves[1] != want[1] {
+		t.Fatalf("ProbeEntries moves %+v, Probe %+v", moves, want)
+	}
+	if moves[0].Move.String() != "e2e4" || moves[0].Percent != 75 || moves[1].Move.String() != "d2d4" || moves[1].Percent != 25 {
+		t.Errorf("moves %+v: want e2e4 75%%, d2d4 25%%", moves)
+	}
+	wantIgnored := []IgnoredEntry{
+		{Entry: entries[1], Reason: ReasonDeleted},
+		{Entry: entries[2], Reason: bad.Entries[0].Reason},
+		{Entry: entries[4], Reason: ReasonDuplicate},
+	}
+	if len(ignored) != len(wantIgnored) {
+		t.Fatalf("ignored %+v, want %+v", ignored, wantIgnored)
+	}
+	for i := range ignored {
+		if ignored[i] != wantIgnored[i] {
+			t.Errorf("ignored %d: %+v, want %+v", i, ignored[i], wantIgnored[i])
+		}
+	}
+	if m, ig := b.ProbeEntries(mustFEN(t, "8/8/8/8/8/8/8/K6k w - - 0 1")); m != nil || ig != nil {
+		t.Errorf("a position not in the book: %v, %v", m, ig)
+	}
+}

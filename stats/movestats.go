@@ -99,7 +99,7 @@ func (s *MoveStats) Add(r pgn.Result, moverRating int, d Date) {
 	}
 }
 
-// AddOccurrence adds one game's contribution o, as a [Table] does: its
+// AddOccurrence adds one game's contribution o, as the builder's table does: its
 // result, mover's rating and date (see [MoveStats.Add]), its ply and
 // first-seen stamp when recorded, and the game to the references.
 func (s *MoveStats) AddOccurrence(o *Occurrence) {

@@ -15,8 +15,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -131,8 +129,8 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	if c.workers < 0 {
 		return nil, fmt.Errorf("-workers %d: want 0 (one per CPU) or more", c.workers)
 	}
-	if c.memMiB < 256 {
-		return nil, fmt.Errorf("-mem %d: want at least 256 (MiB)", c.memMiB)
+	if int64(c.memMiB)<<20 < book.MinMemory {
+		return nil, fmt.Errorf("-mem %d: want at least %d (MiB)", c.memMiB, book.MinMemory>>20)
 	}
 	if total := totalMemoryMiB(); total > 0 && int64(c.memMiB) > total {
 		return nil, fmt.Errorf("-mem %d: more than this machine's %d MiB of memory", c.memMiB, total)
@@ -192,14 +190,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// The plan of the budget: the Go heap's limit (so that the garbage of
-	// a long build is collected before the process as a whole passes the
-	// budget), and the workers it affords.
-	workers := c.workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
-	plan, err := book.PlanMemory(c.build.Memory, workers, c.build.CommitRuns)
+	// The plan of the budget, which Build follows (the Go heap's limit,
+	// the workers it affords): said before the work.
+	bo := book.BuildOptions{Options: c.build, Dir: c.db, Workers: c.workers, Compact: c.compact}
+	plan, err := bo.Plan()
 	if err != nil {
 		fmt.Fprintf(stderr, "bookbuild: -mem %d: %v\n", c.memMiB, err)
 		return 2
@@ -208,7 +202,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bookbuild: -workers %d reduced to %d: -mem %d affords no more (each worker has a table of its own, %d MiB here, and buffers)\n",
 			plan.Requested, plan.Workers, c.memMiB, plan.TableBytes>>20)
 	}
-	debug.SetMemoryLimit(plan.GoLimit)
 	if c.cpuProf != "" {
 		f, err := os.Create(c.cpuProf)
 		if err != nil {
@@ -253,8 +246,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
-	res, err := book.Build(ctx, book.BuildOptions{Options: c.build, Dir: c.db, Workers: c.workers, Compact: c.compact, Progress: prog.Input, Phase: phase,
-		ReindexProgress: reindexProgress})
+	bo.Progress, bo.Phase, bo.ReindexProgress = prog.Input, phase, reindexProgress
+	res, err := book.Build(ctx, bo)
 	prog.End(err)
 	empty := emptyInputs(c.inputs, res.Summary)
 	if err == nil && len(empty) == len(slices.Compact(slices.Sorted(slices.Values(c.inputs)))) {

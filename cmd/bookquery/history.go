@@ -14,10 +14,8 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
-	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/keys"
-	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -130,26 +128,13 @@ func runPGN(e *env, args []string) error {
 	prog := cli.NewProgress(po.Mode(), e.stderr)
 	total := int64(st.Meta().Games)
 	scanned := 0
-	w := pgn.NewWriter(e.stdout)
-	found := 0
-	err = book.GamesThrough(ctx, st, &p, book.ThroughOptions{Sel: q.Sel, Progress: func(n int) {
+	found, err := explorer.New(st).WritePGN(ctx, e.stdout, p, book.ThroughOptions{Sel: q.Sel, Progress: func(n int) {
 		scanned = n
 		prog.Count("games scanned", int64(n), total)
-	}}, func(id store.GameID, rec []byte, _ int) (bool, error) {
-		g, err := gamecode.DecodeGame(rec)
-		if err != nil {
-			return false, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
-		}
-		g.Tags = append(g.Tags, pgn.Tag{Name: []byte("ChessbookID"), Value: []byte(id.String())})
-		found++
-		if err := w.WriteGame(&g); err != nil {
-			return false, fmt.Errorf("writing output: %w", err)
-		}
-		return true, nil
-	})
+	}})
 	prog.End(err)
 	if err != nil {
-		return fmt.Errorf("games through %s: %w", p.FEN(), err)
+		return err
 	}
 	if !po.Quiet {
 		fmt.Fprintf(e.stderr, "%d games through %s (position hash %016x), %d scanned in %.1fs\n",

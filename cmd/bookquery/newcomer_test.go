@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/store"
 )
@@ -234,7 +235,7 @@ func TestPositionsMaxPlyLimit(t *testing.T) {
 	for _, n := range []int{0, 1, 4, 9, 30} {
 		var want []string
 		for _, line := range all {
-			var p positionJSON
+			var p export.Position
 			if err := json.Unmarshal([]byte(line), &p); err != nil {
 				t.Fatal(err)
 			}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -108,16 +107,11 @@ func runProbe(e *env, args []string) error {
 }
 
 // probeBook probes b at the last position of line and accounts for every
-// entry of the position's key.
+// entry of the position's key (see polyglot.Book.ProbeEntries).
 func probeBook(b *polyglot.Book, line []board.Position) *probeJSON {
 	p := line[len(line)-1]
-	key := polyglot.Key(&p)
-	out := &probeJSON{FEN: p.FEN(), Key: fmt.Sprintf("%016x", key), Moves: []probeMoveJSON{}, Ignored: []ignoredJSON{}, Opening: explorer.OpeningOf(line)}
-	moves, err := b.Probe(&p)
-	var bad *polyglot.BadMovesError
-	if !errors.As(err, &bad) {
-		bad = &polyglot.BadMovesError{} // err is nil: Probe fails in no other way
-	}
+	out := &probeJSON{FEN: p.FEN(), Key: fmt.Sprintf("%016x", polyglot.Key(&p)), Moves: []probeMoveJSON{}, Ignored: []ignoredJSON{}, Opening: explorer.OpeningOf(line)}
+	moves, ignored := b.ProbeEntries(&p)
 	for _, m := range moves {
 		out.Moves = append(out.Moves, probeMoveJSON{
 			UCI: m.Move.String(), SAN: p.SAN(m.Move), Entry: polyglot.MoveString(m.Entry.Move),
@@ -125,29 +119,8 @@ func probeBook(b *polyglot.Book, line []board.Position) *probeJSON {
 		})
 		out.Weight += uint64(m.Weight)
 	}
-	// The entries Probe leaves out, in file order, with the reason: the
-	// same walk as Probe's, which keeps the first entry of each move.
-	used := map[board.Move]bool{}
-	badUsed := make([]bool, len(bad.Entries))
-	for _, en := range b.Lookup(key) {
-		reason := ""
-		if en.Weight == 0 {
-			reason = "weight 0 (deleted)"
-		} else if m, err := polyglot.DecodeMove(&p, en.Move); err != nil {
-			reason = "not legal here"
-			for i, be := range bad.Entries {
-				if !badUsed[i] && be.Entry == en {
-					badUsed[i], reason = true, be.Reason
-					break
-				}
-			}
-		} else if used[m] {
-			reason = "a second entry of the same move (the first one counts)"
-		} else {
-			used[m] = true
-			continue
-		}
-		out.Ignored = append(out.Ignored, ignoredJSON{Entry: polyglot.MoveString(en.Move), Weight: en.Weight, Learn: en.Learn, Reason: reason})
+	for _, ig := range ignored {
+		out.Ignored = append(out.Ignored, ignoredJSON{Entry: polyglot.MoveString(ig.Entry.Move), Weight: ig.Entry.Weight, Learn: ig.Entry.Learn, Reason: ig.Reason})
 	}
 	return out
 }

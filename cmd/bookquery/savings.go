@@ -3,21 +3,15 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
-	"fmt"
-	"time"
-
-	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/internal/savings"
-	"github.com/chessbook/chessbook/pgn"
-	"github.com/chessbook/chessbook/store"
-	"github.com/klauspost/compress/zstd"
 )
 
 // The savings command: every encoding of the seeds measured on the
@@ -72,16 +66,16 @@ func runSavings(e *env, args []string) error {
 	defer stop()
 	prog := cli.NewProgress(po.Mode(), e.stderr)
 	r, err := savings.FromStore(ctx, st, savings.Options{Workers: *workers, Bands: bk, Count: prog.Count})
-	var sum *savingsSummary
+	var sum *savings.Summary
 	if err == nil && !*full {
-		sum, err = summarizeSavings(ctx, st, r, prog.Count)
+		sum, err = savings.Summarize(ctx, st, r, prog.Count)
 	}
 	prog.End(err)
 	if err != nil {
 		return err
 	}
 	if sum != nil {
-		return e.emit(sum, func(w io.Writer) error { return sum.write(w, e.db) })
+		return e.emit(sum, func(w io.Writer) error { return writeSavingsSummary(w, sum, e.db) })
 	}
 	command := "bookquery -db " + e.db + " savings"
 	if len(args) > 0 {
@@ -96,79 +90,8 @@ func runSavings(e *env, args []string) error {
 	return nil
 }
 
-// savingsSummary is the short answer of savings: what the store takes, per
-// game and per position, against the games as PGN, the PGN under zstd and
-// a Polyglot book of the same moves, and what the position keys save.
-type savingsSummary struct {
-	Store        int64   `json:"store_bytes"`
-	Games        uint64  `json:"games"`
-	Positions    uint64  `json:"positions"`
-	Entries      uint64  `json:"position_moves"`
-	PGN          int64   `json:"pgn_bytes"`       // the stored games written as PGN
-	PGNZstd      int64   `json:"pgn_zstd_bytes"`  // that PGN under zstd's default level (zstd -3)
-	Polyglot     int64   `json:"polyglot_bytes"`  // a Polyglot book of every position-move: 16 bytes each
-	KeyBits      float64 `json:"key_bits_mean"`   // our lossless key
-	FENBits      float64 `json:"fen_bits_mean"`   // FEN text
-	ZobristBits  float64 `json:"zobrist_bits"`    // Polyglot's 64-bit hash (lossy)
-	ElapsedSecs  float64 `json:"elapsed_seconds"` // measuring time
-	elapsedStart time.Time
-}
-
-// summarizeSavings measures the short answer: the store's size, the stored
-// games written as PGN and compressed, and the key figures of r.
-func summarizeSavings(ctx context.Context, st *store.Store, r *savings.Report, progress func(string, int64, int64)) (*savingsSummary, error) {
-	var done, total int64 = 0, int64(st.Meta().Games)
-	s := &savingsSummary{Store: store.DirSize(st.Dir()), Games: r.Games, Positions: r.Distinct, Entries: r.Entries, elapsedStart: time.Now()}
-	s.Polyglot = 16 * int64(r.Entries)
-	for _, row := range r.PositionRows {
-		switch row.ID {
-		case "key":
-			s.KeyBits = row.All.Mean
-		case "fen":
-			s.FENBits = row.All.Mean
-		case "zobrist64":
-			s.ZobristBits = row.All.Mean
-		}
-	}
-	var zc countWriter
-	zw, err := zstd.NewWriter(&zc, zstd.WithEncoderLevel(zstd.SpeedDefault))
-	if err != nil {
-		return nil, err
-	}
-	var buf []byte
-	err = st.Games(func(id store.GameID, rec []byte) (bool, error) {
-		if done++; done%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return false, err
-			}
-			progress("games written as PGN", done, total)
-		}
-		g, err := gamecode.DecodeGame(rec)
-		if err != nil {
-			return false, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
-		}
-		buf = pgn.Append(buf[:0], &g)
-		s.PGN += int64(len(buf))
-		_, err = zw.Write(buf)
-		return err == nil, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("writing the stored games as PGN: %w", err)
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	s.PGNZstd = zc.n
-	s.ElapsedSecs = r.ElapsedSeconds + time.Since(s.elapsedStart).Seconds()
-	return s, nil
-}
-
-// countWriter counts the bytes written to it.
-type countWriter struct{ n int64 }
-
-func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
-
-func (s *savingsSummary) write(w io.Writer, db string) error {
+// writeSavingsSummary writes s as text; db is the store's directory.
+func writeSavingsSummary(w io.Writer, s *savings.Summary, db string) error {
 	per := func(n int64, of uint64) string {
 		if of == 0 {
 			return "-"

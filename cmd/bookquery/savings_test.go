@@ -83,7 +83,7 @@ func TestSavings(t *testing.T) {
 	// The short answer: the store against its games as PGN (about the
 	// input's size: the same games, printed by our writer), zstd, and a
 	// Polyglot book of every entry of the full report.
-	var short savingsSummary
+	var short savings.Summary
 	if err := json.Unmarshal([]byte(mustRun(t, "-db", db, "savings", "-json")), &short); err != nil {
 		t.Fatal(err)
 	}

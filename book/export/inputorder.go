@@ -1,4 +1,4 @@
-package book
+package export
 
 import (
 	"cmp"
@@ -68,12 +68,12 @@ func gameOrder(st *store.Store) (map[store.GameID]uint32, bool, error) {
 	return rank, len(rank) > 0 && uint64(len(rank)) == st.Meta().Games, nil
 }
 
-// replay replays every game of st, in the input order given by rank, and
+// countInInputOrder replays every game of st, in the input order given by rank, and
 // counts the moves played from the positions whose keys are cands (ply
 // below maxPly; 0: all), as make-book counts them, under their Polyglot
 // keys. Two goroutines read and replay the games; the counting, which
 // depends on the order, runs after.
-func replay(ctx context.Context, st *store.Store, rank map[store.GameID]uint32, cands [][]byte, maxPly int) (map[uint64]*simPos, error) {
+func countInInputOrder(ctx context.Context, st *store.Store, rank map[store.GameID]uint32, cands [][]byte, maxPly int) (map[uint64]*simPos, error) {
 	want := make(map[string]bool, len(cands))
 	occ := map[board.Bitboard]bool{}
 	for _, k := range cands {

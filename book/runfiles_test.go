@@ -174,7 +174,7 @@ func TestLoserTree(t *testing.T) {
 			got = append(got, keys[w])
 			pos[w]++
 			keys[w] = key(w)
-			lt.replay(w)
+			lt.update(w)
 		}
 		if !slices.Equal(got, want) {
 			t.Fatalf("trial %d, %d inputs: merged %v, want %v", trial, k, got, want)

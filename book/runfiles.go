@@ -484,7 +484,7 @@ func mergeRefs(st *store.Store, runs []*run, emit func(h uint32, num uint64) err
 		default:
 			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[secSingles], err)
 		}
-		t.replay(w)
+		t.update(w)
 	}
 }
 
@@ -518,8 +518,8 @@ func newLoserTree(keys []uint64) *loserTree {
 // winner returns the index of the smallest key.
 func (t *loserTree) winner() int { return t.node[0] }
 
-// replay restores the tree after the key of w, the winner, changed.
-func (t *loserTree) replay(w int) {
+// update restores the tree after the key of w, the winner, changed.
+func (t *loserTree) update(w int) {
 	for n := (w + len(t.keys)) / 2; n >= 1; n /= 2 {
 		if l := t.node[n]; t.keys[l] < t.keys[w] {
 			t.node[n], w = w, l

@@ -1,4 +1,4 @@
-package stats_test
+package tally_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/chessbook/chessbook/book/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
@@ -25,7 +26,7 @@ type flushed struct {
 	singles [][2]uint32
 }
 
-func flushAll(t *testing.T, tab *stats.Table) flushed {
+func flushAll(t *testing.T, tab *tally.Table) flushed {
 	t.Helper()
 	var f flushed
 	err := tab.FlushSplit(func(key []byte, hash uint32, enc, hist []byte) error {
@@ -50,7 +51,7 @@ func flushAll(t *testing.T, tab *stats.Table) flushed {
 // so that groups of several positions (collisions) are common.
 func TestAddPlyMatchesAddOccurrence(t *testing.T) {
 	var l gameList
-	pgnFile := filepath.Join("..", "testdata", "champions500.pgn")
+	pgnFile := filepath.Join("..", "..", "..", "testdata", "champions500.pgn")
 	if _, err := ingest.Run(context.Background(), []string{pgnFile}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return &l }); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestAddPlyMatchesAddOccurrence(t *testing.T) {
 		t.Fatalf("only %d games", len(l.games))
 	}
 	for _, bits := range []uint{32, 10} {
-		keyed, hashed := stats.NewTable(1024), stats.NewTable(1024)
+		keyed, hashed := tally.NewTable(1024), tally.NewTable(1024)
 		keyed.KeepHistory()
 		hashed.KeepHistory()
 		var key []byte

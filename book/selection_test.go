@@ -98,12 +98,12 @@ type filterCase struct {
 	keep func(g filterGame) bool
 }
 
-// TestFilteredOracle: book.Filtered on a store of every game equals, for
+// TestSelectedOracle: book.Filtered on a store of every game equals, for
 // every position and move, book.Entry on a store built from only the games
 // a script over the PGN text selects (its tags read independently), for
 // speeds, rating bands, months and their combinations; with no filter it
 // equals book.Entry on the store itself.
-func TestFilteredOracle(t *testing.T) {
+func TestSelectedOracle(t *testing.T) {
 	data := testutil.SharedData(t)
 	var text strings.Builder
 	tmp := t.TempDir()
@@ -186,7 +186,7 @@ func TestFilteredOracle(t *testing.T) {
 					return nil // a sample, for time
 				}
 				positions++
-				moves, months, _, err := book.Filtered(stAll, pos, c.sel)
+				moves, months, _, err := book.Selected(stAll, pos, c.sel)
 				if err != nil {
 					return err
 				}
@@ -194,7 +194,7 @@ func TestFilteredOracle(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				got := describeFiltered(moves)
+				got := describeSelected(moves)
 				if w := describeEntry(want); got != w {
 					return fmt.Errorf("position %x: filtered %s, want %s", pos, got, w)
 				}
@@ -221,8 +221,8 @@ func TestFilteredOracle(t *testing.T) {
 	}
 }
 
-// describeFiltered and describeEntry print per-move counts alike.
-func describeFiltered(moves []book.FilteredMove) string {
+// describeSelected and describeEntry print per-move counts alike.
+func describeSelected(moves []book.SelectedMove) string {
 	var b bytes.Buffer
 	for _, m := range moves {
 		if m.Games() > 0 {

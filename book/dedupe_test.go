@@ -204,11 +204,11 @@ type funcSink struct{ fn func(*pgn.Game) }
 func (s *funcSink) Game(g *pgn.Game) error { s.fn(g); return nil }
 func (s *funcSink) Skip(*ingest.GameError) {}
 
-// TestIDFilter checks the committed-ids filter: no id added is ever
+// TestIDBloom checks the committed-ids Bloom filter: no id added is ever
 // reported missing (across several blocks), and about 1% of other ids are
 // reported present.
-func TestIDFilter(t *testing.T) {
-	var f idFilter
+func TestIDBloom(t *testing.T) {
+	var f idBloom
 	if f.mayContain(12345) {
 		t.Fatal("empty filter reports an id")
 	}

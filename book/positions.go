@@ -1,7 +1,6 @@
 package book
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -11,164 +10,13 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/keys"
-	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
-// A store keeps a position reached by a single game as a single reference
-// to that game rather than as a statistics record (see
-// store.SSTWriter.MergeSingles):
-// the position's statistics are what the game adds to it, which the
-// functions here rebuild by replaying the game with the builder's rules.
-// Every reader of positions goes through Entry or Positions.
-
-// newOccurrence returns what game g, stored as id, adds to each position
-// it counts, but for the ply and the mover's rating: white and black are
-// the players' ratings and date the game's date.
-func newOccurrence(g *pgn.Game, id store.GameID, white, black int, date stats.Date) stats.Occurrence {
-	return occurrenceOf(g.Result, gameCell(g, white, black), id, white, black, date)
-}
-
-// occurrenceOf is newOccurrence for a game whose result and cell (see
-// gameCell) are known.
-func occurrenceOf(r pgn.Result, cell stats.Cell, id store.GameID, white, black int, date stats.Date) stats.Occurrence {
-	return stats.Occurrence{Result: r, Date: date, Cell: cell,
-		Game: stats.GameRef{ID: uint64(id), Rating: averageRating(white, black), Date: date}}
-}
-
-// setPly completes occ, what a game adds to the positions it counts, for
-// the move played at ply ply of the game (from 0) by side, from a
-// position at ply absPly of the whole game (see plyOf): the lowest-ply
-// statistic takes absPly, the first-seen stamp from the game's stamp (0:
-// none) takes ply; and the mover's rating (white and black are the
-// players').
-func setPly(occ *stats.Occurrence, ply, absPly int, side board.Color, white, black int, stamp uint64) {
-	occ.Ply = absPly
-	occ.MoverRating = white
-	if side == board.Black {
-		occ.MoverRating = black
-	}
-	if stamp != 0 {
-		occ.Seen = stamp | uint64(min(ply, 1<<12-1))
-	}
-}
-
-// plyOf returns the ply of position p in its game, counted from White's
-// first move (ply 0) by p's move number and side to move: a game set up
-// from a FEN at move 20 with White to move starts at ply 38, as a game
-// from the start position reaches that move at ply 38.
-func plyOf(p *board.Position) int {
-	ply := 2 * (p.FullMoveNumber() - 1)
-	if p.SideToMove() == board.Black {
-		ply++
-	}
-	return ply
-}
-
-// gameRatings returns the players' ratings and the date of g, as the
-// builder reads them.
-func gameRatings(g *pgn.Game) (white, black int, date stats.Date) {
-	return rating(g.Tag("WhiteElo")), rating(g.Tag("BlackElo")), stats.ParseDate(string(g.Tag("Date")))
-}
-
-// Entry returns the statistics of the position with key pos: its
-// statistics record merged with the contribution of every game kept as a
-// single reference to it. found is false when the store knows nothing of
-// the position.
-func Entry(st *store.Store, pos []byte) (e stats.Entry, found bool, err error) {
-	found, err = EntryInto(st, &e, pos)
-	return e, found, err
-}
-
-// EntryInto is Entry into e, whose memory it reuses.
-func EntryInto(st *store.Store, e *stats.Entry, pos []byte) (bool, error) {
-	found, err := st.StatsRecordInto(e, pos)
-	if err != nil {
-		return false, err
-	}
-	single, err := addSingles(st, e, pos)
-	return found || single, err
-}
-
-// addSingles adds to e the contribution of every game kept as a single
-// reference to position pos, and returns whether there was one.
-func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, err error) {
-	return eachSingle(st, pos, func(mv board.Move, occ *stats.Occurrence) { e.AddOccurrence(mv, occ) })
-}
-
-// eachSingle calls fn with the move played and what is counted for each
-// game kept as a single reference to position pos (games referenced under
-// its hash for another position are passed over), and reports whether
-// there was one.
-func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.Occurrence)) (found bool, err error) {
-	m := st.Meta()
-	var key []byte
-	p, err := keys.Decode(pos)
-	if err != nil {
-		return false, nil // not a position: no game reaches it
-	}
-	target := keys.Hash(&p)
-	err = st.SinglesOf(store.SingleHashOf(target), func(num uint64) error {
-		id, stamp, err := st.GameByNumber(num)
-		if err != nil {
-			return fmt.Errorf("single reference of position %x: %w", pos, err)
-		}
-		rec, err := st.Game(id)
-		if err != nil {
-			return fmt.Errorf("single reference of position %x: %w", pos, err)
-		}
-		var occ stats.Occurrence
-		var mv board.Move
-		key, mv, occ, err = visit(rec, id, stamp, pos, target, m.MaxPly, key)
-		if err != nil {
-			return fmt.Errorf("single reference of position %x: game %s: %w", pos, id, err)
-		}
-		if occ.Game.ID != 0 {
-			found = true
-			fn(mv, &occ)
-		}
-		return nil
-	})
-	return found, err
-}
-
-// visit looks for the first visit of the position with key pos (whose
-// keys.Hash is hash) in the game whose record is rec (stored as id, with
-// first-seen stamp stamp) within maxPly plies (0: all), and returns the
-// move the game played there and what it adds, as the builder counts it;
-// a zero occurrence if the game never reaches pos. It decodes the record
-// only as far as it needs, and keys only the positions with the hash. key
-// is scratch space, returned for reuse.
-func visit(rec []byte, id store.GameID, stamp uint64, pos []byte, hash uint64, maxPly int, key []byte) ([]byte, board.Move, stats.Occurrence, error) {
-	var (
-		hit         bool
-		ply, absPly int
-		side        board.Color
-		mv          board.Move
-	)
-	g, err := gamecode.DecodeGameUntil(rec, func(n int, p *board.Position, m board.Move) bool {
-		if maxPly > 0 && n >= maxPly {
-			return true
-		}
-		if keys.Hash(p) != hash {
-			return false
-		}
-		key = keys.Append(key[:0], p)
-		if bytes.Equal(key, pos) {
-			hit, ply, absPly, side, mv = true, n, plyOf(p), p.SideToMove(), m
-			return true
-		}
-		return false
-	})
-	if err != nil || !hit {
-		return key, 0, stats.Occurrence{}, err
-	}
-	white, black, date := gameRatings(&g)
-	occ := newOccurrence(&g, id, white, black, date)
-	setPly(&occ, ply, absPly, side, white, black, stamp)
-	return key, mv, occ, nil
-}
+// Every position of a store, with its statistics: the statistics records
+// joined with what the single references add, found by replaying their
+// games.
 
 // Positions calls fn with every position of the store that at least
 // minGames games may have reached (0 or 1: every position), with its
@@ -261,7 +109,8 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 	if err != nil {
 		return err
 	}
-	singles := singleReplayer{st: st, maxPly: st.Meta().MaxPly, limit: -1, pHashes: pHashes, multi: multi, fn: fn, progress: progress}
+	singles := newSingleReplayer(st, -1)
+	singles.pHashes, singles.multi, singles.fn, singles.progress = pHashes, multi, fn, progress
 	complete := false // near holds every hash of a position reached by the limit
 	if limit >= 0 && minGames <= 1 {
 		// The positions of one game first: their replays, cut at the
@@ -400,7 +249,7 @@ func gamesAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64, l
 		for h := range near {
 			reached[h] = true
 		}
-		r := singleReplayer{st: st, maxPly: st.Meta().MaxPly, limit: limit}
+		r := newSingleReplayer(st, limit)
 		err := eachGameAt(ctx, st, hashes, func(id store.GameID, stamp uint64, hs []uint32) error {
 			return r.replay(id, stamp, func(h uint32) bool {
 				_, ok := slices.BinarySearch(hs, h)
@@ -422,7 +271,7 @@ func gamesAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64, l
 		hashes = wanted
 	}
 	extra := map[string]*stats.Entry{}
-	r := singleReplayer{st: st, maxPly: st.Meta().MaxPly, limit: -1}
+	r := newSingleReplayer(st, -1)
 	err := eachGameAt(ctx, st, hashes, func(id store.GameID, stamp uint64, hs []uint32) error {
 		return r.replay(id, stamp, func(h uint32) bool {
 			_, ok := slices.BinarySearch(hs, h)
@@ -527,8 +376,7 @@ func (r *singleReplayer) singlePositions(ctx context.Context, total int) error {
 
 // singleReplayer replays games for singlePositions.
 type singleReplayer struct {
-	st     *store.Store
-	maxPly int // the store's: plies recorded from the start of each game (0: all)
+	st *store.Store
 	// limit is the last ply (see plyOf) replayed, -1 for none: the
 	// positions after it are not wanted.
 	limit    int
@@ -540,9 +388,17 @@ type singleReplayer struct {
 	multi   map[uint32][]uint64
 	fn      func(pos []byte, e *stats.Entry) error
 	key     []byte
-	visits  visits
-	zobrist keys.Hasher
+	counts  countedPositions // under the store's rule
 	e       stats.Entry
+}
+
+// newSingleReplayer returns a singleReplayer of st's games that replays
+// them up to ply limit (-1: to their end).
+func newSingleReplayer(st *store.Store, limit int) *singleReplayer {
+	r := &singleReplayer{st: st, limit: limit}
+	m := st.Meta()
+	r.counts.setRule(m.MaxPly, m.CountMode)
+	return r
 }
 
 // game replays game num (id), whose single references are refs (low 32
@@ -592,31 +448,18 @@ func (r *singleReplayer) replay(id store.GameID, stamp uint64, want func(h uint3
 	if err != nil {
 		return fmt.Errorf("game %s: %w", id, err)
 	}
-	white, black, date := gameRatings(&g)
-	occ := newOccurrence(&g, id, white, black, date)
-	p := g.Start
-	r.visits.reset()
-	r.zobrist.Reset(&p)
-	for ply, mv := range g.Moves {
-		if r.maxPly > 0 && ply >= r.maxPly {
+	it := &r.counts
+	it.reset(&g.Start, g.Moves, gameCountOf(&g, id, stamp))
+	for it.next() {
+		if r.limit >= 0 && plyOf(&it.pos) > r.limit {
 			break
 		}
-		absPly := plyOf(&p)
-		if r.limit >= 0 && absPly > r.limit {
-			break
-		}
-		ph := r.zobrist.Hash(&p)
-		h := store.SingleHashOf(ph)
-		r.zobrist.Play(&p, mv)
-		if !r.visits.first(&p, ph) || !want(h) {
-			p.Play(mv)
+		h := store.SingleHashOf(it.hash)
+		if !want(h) {
 			continue
 		}
-		r.key = keys.Append(r.key[:0], &p)
-		side := p.SideToMove()
-		p.Play(mv)
-		setPly(&occ, ply, absPly, side, white, black, stamp)
-		if err := found(r.key, h, mv, &occ); err != nil {
+		r.key = keys.Append(r.key[:0], &it.pos)
+		if err := found(r.key, h, it.move, it.occurrence()); err != nil {
 			return err
 		}
 	}

@@ -1,13 +1,21 @@
-package book
+// Package export writes a store's book out: as a Polyglot opening book
+// (Polyglot, WriteBook), counted as PolyGlot's make-book counts when the
+// store was built as make-book builds (Options.Check and
+// DiffersFromMakeBook say when it was not), and as a dump of every
+// position with its statistics, in NDJSON or CSV (Positions).
+package export
 
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/stats"
@@ -29,14 +37,14 @@ const (
 	WeightUniform Weighting = "uniform"
 )
 
-// ExportOptions select and weigh the entries of an exported Polyglot book,
+// Options select and weigh the entries of an exported Polyglot book,
 // with make-book's meaning.
-type ExportOptions struct {
+type Options struct {
 	// MaxPly keeps moves played before this ply (counted from White's
 	// first move by the games' move numbers: a game set up from a FEN at
 	// move 20 starts at ply 38) in at least one game; 0 keeps all. On a
 	// -count occurrence store it must be at least the build's max-ply
-	// (checked by the caller) and keeps every move: the build's limit,
+	// (see Check) and keeps every move: the build's limit,
 	// counted from each game's start as make-book counts, applies.
 	// The store only knows each move's lowest ply, so a move counts with
 	// all its games once it was played early enough in one of them; build
@@ -54,8 +62,55 @@ type ExportOptions struct {
 	// Weighting is the weight of each move; "" means WeightScore.
 	Weighting Weighting
 	// Progress, when not nil, is called now and then with what is being
-	// read, how many so far and how many in all (see PositionsOptions).
+	// read, how many so far and how many in all (see
+	// book.PositionsOptions).
 	Progress func(what string, done, total int64)
+}
+
+// Check reports what is wrong with o, for a store of metadata m, in the
+// terms of bookquery export's flags: -only-white with -only-black, a
+// negative -max-ply, a -min-score that is no percentage, and a -max-ply
+// below the build's on a -count occurrence store, which counts every
+// occurrence of a position in the build's plies of each game: Polyglot
+// could not drop the occurrences past o.MaxPly of a position first
+// reached before it, as make-book -max-ply does. With the zero Meta it
+// checks the options alone. Polyglot itself assumes o is sound.
+func (o *Options) Check(m store.Meta) error {
+	switch {
+	case o.OnlyWhite && o.OnlyBlack:
+		return errors.New("-only-white and -only-black exclude each other")
+	case o.MaxPly < 0:
+		return fmt.Errorf("-max-ply %d: must be 0 (all) or more", o.MaxPly)
+	case o.MinScore < 0 || o.MinScore > 100:
+		return fmt.Errorf("-min-score %g: want a percentage, 0 to 100", o.MinScore)
+	}
+	if o.MaxPly > 0 && m.CountMode == store.CountOccurrence && (m.MaxPly == 0 || o.MaxPly < m.MaxPly) {
+		built := "all plies"
+		if m.MaxPly > 0 {
+			built = fmt.Sprintf("the first %d plies", m.MaxPly)
+		}
+		return fmt.Errorf("-max-ply %d: this store counts every occurrence of a position in %s of each game, and export cannot drop the occurrences past ply %d of a position first reached before it, as make-book -max-ply %d does; build a store with 'bookbuild -max-ply %d -count occurrence -keep-duplicates' and export it without -max-ply",
+			o.MaxPly, built, o.MaxPly, o.MaxPly, o.MaxPly)
+	}
+	return nil
+}
+
+// DiffersFromMakeBook says how a book exported from a store of metadata m
+// differs from make-book's book of the same games, "" when the store
+// counts as make-book does (-count occurrence -keep-duplicates).
+func DiffersFromMakeBook(m store.Meta) string {
+	var how []string
+	if m.CountMode != store.CountOccurrence {
+		how = append(how, "counts a game once per position (-count game), where make-book counts every visit")
+	}
+	if !m.KeepDuplicates {
+		how = append(how, "counts the copies of a game once (duplicates dropped), where make-book counts every copy")
+	}
+	if len(how) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("this store %s: its book weighs moves by those counts and may keep or drop other moves than make-book's; "+
+		"for make-book's book, build the store with 'bookbuild -count occurrence -keep-duplicates'", strings.Join(how, ", and "))
 }
 
 // halvingLimit is the count at which PolyGlot halves every move of a
@@ -96,18 +151,18 @@ type cand struct {
 	seen   uint64
 }
 
-// ExportStats are counters of an export.
-type ExportStats struct {
-	Positions int // positions read: those that may have -min-game games (see Positions)
+// Stats are counters of an export.
+type Stats struct {
+	Positions int // positions read: those that may have -min-game games (see book.Positions)
 	Entries   int // entries written
 	Halved    int // Polyglot positions whose counts were halved to fit
 	// HalvedKeys are the Polyglot keys of the halved positions.
 	HalvedKeys []uint64
 	// EPSplit counts the Polyglot positions written under an en-passant
-	// file that the store's canonical key drops (see Export).
+	// file that the store's canonical key drops (see Polyglot).
 	EPSplit int
 	// Replayed counts the stored positions whose counts were taken from
-	// a replay of the games in input order (see Export).
+	// a replay of the games in input order (see Polyglot).
 	Replayed int
 	// Estimated counts the stored positions that needed that replay but
 	// could not have it (a store without a complete game order index:
@@ -124,7 +179,7 @@ type epRec struct {
 	entry stats.Entry
 }
 
-// Export returns the store's moves as Polyglot entries, in book order:
+// Polyglot returns the store's moves as Polyglot entries, in book order:
 // by key, then weight descending, then in the order the moves were first
 // seen in the input (recorded by -count occurrence builds, as make-book's
 // order is), else by move.
@@ -137,16 +192,16 @@ type epRec struct {
 // PolyGlot halves the counts of a position each time one of its moves
 // reaches 16384, as the games come, so its counts there depend on the
 // order of the games. At those positions (and at en-passant splits whose
-// weight ties depend on which occurrence came first) Export replays the
+// weight ties depend on which occurrence came first) Polyglot replays the
 // stored games in input order, from the game order index that -count
 // occurrence builds write, and counts exactly as make-book does; this
 // reads every stored game once, on two goroutines. Without the index the
 // halving is estimated (see halve) and ExportStats.Warning says so.
-func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.Entry, ExportStats, error) {
+func Polyglot(ctx context.Context, st *store.Store, o Options) ([]polyglot.Entry, Stats, error) {
 	if o.Weighting == "" {
 		o.Weighting = WeightScore
 	}
-	var es ExportStats
+	var es Stats
 	eps := map[string][]epRec{}
 	err := st.EPRecords(func(file int, pos []byte, e *stats.Entry) error {
 		eps[string(pos)] = append(eps[string(pos)], epRec{file: file, entry: e.Clone()})
@@ -170,7 +225,7 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 		deferred  [][]byte
 	)
 	var cands []cand
-	err = PositionsWith(ctx, st, PositionsOptions{MinGames: o.MinGame, Progress: o.Progress}, func(key []byte, entry *stats.Entry) error {
+	err = book.PositionsWith(ctx, st, book.PositionsOptions{MinGames: o.MinGame, Progress: o.Progress}, func(key []byte, entry *stats.Entry) error {
 		es.Positions++
 		// Filter on the counts before decoding the key: most positions
 		// of a big store are seen once.
@@ -235,7 +290,7 @@ func Export(ctx context.Context, st *store.Store, o ExportOptions) ([]polyglot.E
 		if o.MaxPly > 0 && (maxPly == 0 || o.MaxPly < maxPly) {
 			maxPly = o.MaxPly
 		}
-		sims, err := replay(ctx, st, order, deferred, maxPly)
+		sims, err := countInInputOrder(ctx, st, order, deferred, maxPly)
 		if err != nil {
 			return nil, es, err
 		}
@@ -289,7 +344,7 @@ type ranked struct {
 
 // exporter collects the entries of an export.
 type exporter struct {
-	o   ExportOptions
+	o   Options
 	out []ranked
 }
 
@@ -316,7 +371,7 @@ func (x *exporter) cands(dst []cand, e *stats.Entry, white bool) []cand {
 // whether it kept any. With es, counts that reach the halving limit are
 // halved (an estimate) and counted in es; without, they were already
 // counted exactly.
-func (x *exporter) add(p *board.Position, key uint64, cands []cand, es *ExportStats) bool {
+func (x *exporter) add(p *board.Position, key uint64, cands []cand, es *Stats) bool {
 	if len(cands) == 0 {
 		return false
 	}
@@ -358,9 +413,9 @@ func (x *exporter) add(p *board.Position, key uint64, cands []cand, es *ExportSt
 }
 
 // addReplayed adds the positions counted by a replay of the games in
-// input order (see replay): their counts are make-book's already, halving
+// input order (see countInInputOrder): their counts are make-book's already, halving
 // included.
-func (x *exporter) addReplayed(sims map[uint64]*simPos, es *ExportStats) {
+func (x *exporter) addReplayed(sims map[uint64]*simPos, es *Stats) {
 	var cands []cand
 	for _, s := range sims {
 		white := s.pos.SideToMove() == board.White

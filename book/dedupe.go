@@ -4,12 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"hash"
-	"slices"
 	"sync"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/pgn"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -19,7 +17,7 @@ import (
 // in two dumps with different annotations is one game.
 //
 // The id is the first 8 bytes of the SHA-256 of that content: stable across
-// runs, machines and versions. Two different games share an id with
+// builds, machines and versions. Two different games share an id with
 // probability about n²/2⁶⁵ (3e-4 for 100 million games); the second of
 // them would then be taken for a duplicate.
 
@@ -88,9 +86,9 @@ func (c *contentHasher) idOf(sum [sha256.Size]byte, k uint32) store.GameID {
 	return store.GameID(id)
 }
 
-// dedupe tracks the games of this run that are not yet in the store, and
+// dedupe tracks the games of this build that are not yet in the store, and
 // which ids may be in the store: every game the store held when the build
-// began may be (storeHadGames), and so may the games this run committed
+// began may be (storeHadGames), and so may the games this build committed
 // (committed, a Bloom filter). An id that is neither is not in the store,
 // and a build can skip the store lookup for it: a fresh build then makes
 // no lookup at all but for the filter's rare false positives. (A store has
@@ -98,9 +96,9 @@ func (c *contentHasher) idOf(sum [sha256.Size]byte, k uint32) store.GameID {
 type dedupe struct {
 	mu            sync.Mutex
 	pending       map[store.GameID]struct{}
-	copies        map[[sha256.Size]byte]uint32 // -keep-duplicates: copies seen in this run
+	copies        map[[sha256.Size]byte]uint32 // -keep-duplicates: copies seen in this build
 	storeHadGames bool
-	committed     idFilter
+	committed     idBloom
 }
 
 func newDedupe(keep, storeHadGames bool) *dedupe {
@@ -116,14 +114,14 @@ func newDedupe(keep, storeHadGames bool) *dedupe {
 // order (see ingest.OrderedSink), so that these decisions follow the
 // input, whatever the scheduling of the workers. With -keep-duplicates a
 // game's id is its content's hash with its copy number, its place among
-// the copies of that content in this run's input (the first is copy 0,
+// the copies of that content in this build's input (the first is copy 0,
 // whose id is the content hash alone); otherwise every copy has the
 // content hash as id, and the first copy in input order is the one
 // claimed: the one stored, with its tags and first-seen stamp. A game
 // claimed is pending (gameNew, or gameMaybeStored when the store may
 // hold it already: the caller asks the store); one whose id is pending
 // already is a duplicate. claimChunk returns the number of duplicates.
-// A re-run of the same inputs numbers the copies the same way, so it
+// The same build run again numbers the copies the same way, so it
 // finds every game it stored already, whatever was committed before a
 // crash. h is the calling worker's hasher.
 func (d *dedupe) claimChunk(h *contentHasher, games []readGame) (dups int) {
@@ -183,12 +181,12 @@ func (d *dedupe) release(ids []pendingGame, committed bool) {
 	}
 }
 
-// idFilter is a Bloom filter of game ids that grows with what it holds:
+// idBloom is a Bloom filter of game ids that grows with what it holds:
 // a chain of blocks of 2^23 bits (1 MiB), each taking up to filterBlockIDs
 // ids at about 1% false positives (10 bits and 7 probes per id). Ids are
 // hashes already, so the probes come from the id's own bits. A build of
 // 100 million games holds about 120 MiB of filter; the zero value is empty.
-type idFilter struct {
+type idBloom struct {
 	blocks [][]uint64 // the last one is being filled
 	n      int        // ids in the last block
 }
@@ -200,7 +198,7 @@ const (
 )
 
 // add adds id.
-func (f *idFilter) add(id uint64) {
+func (f *idBloom) add(id uint64) {
 	if len(f.blocks) == 0 || f.n == filterBlockIDs {
 		f.blocks = append(f.blocks, make([]uint64, filterBlockBits/64))
 		f.n = 0
@@ -216,7 +214,7 @@ func (f *idFilter) add(id uint64) {
 
 // mayContain reports whether id may have been added; false means it was
 // not.
-func (f *idFilter) mayContain(id uint64) bool {
+func (f *idBloom) mayContain(id uint64) bool {
 	h1, h2 := uint32(id), uint32(id>>32)|1
 	for _, b := range f.blocks {
 		in := true
@@ -232,92 +230,4 @@ func (f *idFilter) mayContain(id uint64) bool {
 		}
 	}
 	return false
-}
-
-// readGame is a game a worker has read from its chunk (see worker.Game):
-// its content hash, first-seen stamp, where its coded record, its game
-// index entry (gamedb.AppendEntry, after the record) and moves are in the
-// chunkGames, its start position (an index in starts, -1: the
-// standard one), what it adds to each position, and what became of it.
-type readGame struct {
-	sum             [sha256.Size]byte
-	id              store.GameID // set by claimChunk
-	stamp           uint64
-	rec, recEnd     int
-	entEnd          int // the index entry is recs[recEnd:entEnd]
-	moves, movesEnd int
-	start           int32
-	white, black    int32
-	date            stats.Date
-	result          pgn.Result
-	cell            stats.Cell
-	state           gameState
-}
-
-// gameState is what became of a readGame.
-type gameState uint8
-
-const (
-	gameRead        gameState = iota // not claimed yet
-	gameDuplicate                    // a duplicate (counted)
-	gameNew                          // claimed, not in the store
-	gameMaybeStored                  // claimed, maybe in the store already
-	gameDone                         // added, or counted as not
-)
-
-// chunkGames are the games of one chunk a worker has read and not yet
-// added, with their coded records, moves and start positions (those not
-// the standard one), in buffers reused from chunk to chunk.
-type chunkGames struct {
-	games  []readGame
-	recs   []byte
-	moves  []board.Move
-	starts []board.Position
-}
-
-// maxKeptChunkBuffer is the largest record or move buffer a worker keeps
-// for its next chunk (a chunk's are a few hundred KiB; more only for a
-// huge game).
-const maxKeptChunkBuffer = 8 << 20
-
-func (c *chunkGames) reset() {
-	c.games, c.recs, c.moves, c.starts = c.games[:0], c.recs[:0], c.moves[:0], c.starts[:0]
-	if cap(c.recs) > maxKeptChunkBuffer {
-		c.recs = nil
-	}
-	if cap(c.moves)*2 > maxKeptChunkBuffer {
-		c.moves = nil
-	}
-}
-
-// pendingGame is one encoded game waiting in a unit: its id, where its
-// record and then its game index entry are in the unit's buffer, and its
-// first-seen stamp (0: none).
-type pendingGame struct {
-	id       store.GameID
-	off, end int
-	entEnd   int // the index entry is buf[end:entEnd]
-	stamp    uint64
-}
-
-// gameBatch holds the encoded games of one unit.
-type gameBatch struct {
-	games []pendingGame
-	buf   []byte
-}
-
-func (b *gameBatch) reset() { b.games, b.buf = b.games[:0], b.buf[:0] }
-
-// sorted returns the games in id order.
-func (b *gameBatch) sorted() []pendingGame {
-	slices.SortFunc(b.games, func(x, y pendingGame) int {
-		switch {
-		case x.id < y.id:
-			return -1
-		case x.id > y.id:
-			return 1
-		}
-		return 0
-	})
-	return b.games
 }

@@ -1,4 +1,4 @@
-package book_test
+package export_test
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/export"
+	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/polyglot"
@@ -37,10 +39,31 @@ func makeBook(t *testing.T, pgn string, args ...string) []byte {
 	return b
 }
 
-// exportBytes exports st with o and returns the written book.
-func exportBytes(t *testing.T, st *store.Store, o book.ExportOptions) ([]byte, book.ExportStats) {
+// build builds inputs into a new store with opts, two workers, and
+// returns it open (closed when the test ends), with the pipeline's summary
+// and the builder's counters.
+func build(t *testing.T, opts book.Options, inputs ...string) (*store.Store, *ingest.Summary, book.Stats) {
 	t.Helper()
-	entries, es, err := book.Export(context.Background(), st, o)
+	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Meta: &store.Meta{MaxPly: opts.MaxPly, CountMode: opts.CountMode, KeepDuplicates: opts.KeepDuplicates}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	b := book.NewBuilder(st, opts, 2)
+	sum, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	return st, sum, b.Stats()
+}
+
+// exportBytes exports st with o and returns the written book.
+func exportBytes(t *testing.T, st *store.Store, o export.Options) ([]byte, export.Stats) {
+	t.Helper()
+	entries, es, err := export.Polyglot(context.Background(), st, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,14 +81,14 @@ func exportBytes(t *testing.T, st *store.Store, o book.ExportOptions) ([]byte, b
 // double step (f3-f4 with tempo moves, d3-d4), so make-book files their
 // moves under two keys each; the export must write the same book.
 func TestExportPinnedEnPassant(t *testing.T) {
-	in := "../testdata/ep_pinned.pgn"
+	in := "../../testdata/ep_pinned.pgn"
 	st, _, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
 	if bs.Games != 12 {
 		t.Fatalf("ingested %d games, want 12", bs.Games)
 	}
 	for _, minGame := range []uint64{1, 3} {
 		want := makeBook(t, in, "-min-game", fmt.Sprint(minGame))
-		got, es := exportBytes(t, st, book.ExportOptions{MinGame: minGame})
+		got, es := exportBytes(t, st, export.Options{MinGame: minGame})
 		if !bytes.Equal(got, want) {
 			t.Errorf("min-game %d: export (%d bytes) differs from make-book's (%d bytes)", minGame, len(got), len(want))
 		}
@@ -181,7 +204,7 @@ func TestExportHalvingExact(t *testing.T) {
 	if bs.Games != 21700 {
 		t.Fatalf("ingested %d games, want 21700", bs.Games)
 	}
-	got, es := exportBytes(t, st, book.ExportOptions{MinGame: 1})
+	got, es := exportBytes(t, st, export.Options{MinGame: 1})
 	if !bytes.Equal(got, want) {
 		t.Errorf("export (%d bytes) differs from make-book's (%d bytes)", len(got), len(want))
 	}
@@ -192,7 +215,7 @@ func TestExportHalvingExact(t *testing.T) {
 	// A store without the game order index falls back to the estimate,
 	// which here is not make-book's book, and warns.
 	st2, _, _ := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true}, in)
-	got2, es2 := exportBytes(t, st2, book.ExportOptions{MinGame: 1})
+	got2, es2 := exportBytes(t, st2, export.Options{MinGame: 1})
 	if es2.Warning == "" || es2.Estimated == 0 {
 		t.Errorf("no index: estimated %d, warning %q; want a warning", es2.Estimated, es2.Warning)
 	}

@@ -14,7 +14,7 @@ import (
 // store keeps, for each position with a statistics record, its games by
 // (month, move, cell), a cell being a speed and a rating band (see
 // stats.History); a position kept as single references is filtered by its
-// games' tags. Both go through gameCell, and the months through
+// games' tags. Both go through gameCell (see tagsOf), and the months through
 // stats.PeriodOf of the game's date.
 
 // gameCell returns the cell of game g, whose players are rated white and
@@ -50,8 +50,8 @@ func (s Selection) KeepsGame(g *pgn.Game) bool {
 	if s.IsZero() {
 		return true
 	}
-	white, black, date := gameRatings(g)
-	return s.keeps(gameCell(g, white, black), stats.PeriodOf(date))
+	t := tagsOf(g)
+	return s.keeps(t.cell, stats.PeriodOf(t.date))
 }
 
 // keeps reports whether s selects games of cell c played in period p.
@@ -70,9 +70,9 @@ func (s Selection) keeps(c stats.Cell, p stats.Period) bool {
 	return true
 }
 
-// FilteredMove is what the games a Selection keeps played from a position:
+// SelectedMove is what the games a Selection keeps played from a position:
 // one move's results and movers' ratings.
-type FilteredMove struct {
+type SelectedMove struct {
 	Move board.Move
 	stats.CellStats
 }
@@ -83,12 +83,12 @@ type PeriodGames struct {
 	stats.CellStats
 }
 
-// Filtered returns what the games that sel keeps played from the position
+// Selected returns what the games that sel keeps played from the position
 // with key pos: by move, in move order, and by month, in month order (the
 // lichess explorer's history). It reads the position's history (see
 // stats.History) and the tags of the games kept as single references to
 // it. found is false when the store knows nothing of the position.
-func Filtered(st *store.Store, pos []byte, sel Selection) (moves []FilteredMove, months []PeriodGames, found bool, err error) {
+func Selected(st *store.Store, pos []byte, sel Selection) (moves []SelectedMove, months []PeriodGames, found bool, err error) {
 	byMove := map[board.Move]*stats.CellStats{}
 	byPeriod := map[stats.Period]*stats.CellStats{}
 	add := func(m board.Move, p stats.Period, s *stats.CellStats) {
@@ -121,7 +121,7 @@ func Filtered(st *store.Store, pos []byte, sel Selection) (moves []FilteredMove,
 		return nil, nil, false, err
 	}
 	for _, mv := range slices.Sorted(maps.Keys(byMove)) {
-		moves = append(moves, FilteredMove{Move: mv, CellStats: *byMove[mv]})
+		moves = append(moves, SelectedMove{Move: mv, CellStats: *byMove[mv]})
 	}
 	for _, p := range slices.Sorted(maps.Keys(byPeriod)) {
 		months = append(months, PeriodGames{Period: p, CellStats: *byPeriod[p]})

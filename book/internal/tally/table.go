@@ -1,4 +1,8 @@
-package stats
+// Package tally is the builder's in-memory table (package book): it
+// tallies the occurrences the workers add, game by game, and flushes them
+// as encoded statistics (package stats) in position key order, or as
+// single references for the positions one game reached.
+package tally
 
 import (
 	"bytes"
@@ -10,6 +14,7 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
+	"github.com/chessbook/chessbook/stats"
 )
 
 // Table aggregates move statistics in memory: occurrences of (position
@@ -22,8 +27,9 @@ import (
 // collector sees a handful of large objects. A caller that has the games
 // (StartGame, AddPly) need not even key the positions: it gives each its
 // keys.Hash, and FlushSplit keys only the positions that need a key (those
-// reached more than once, or by a game without a reference), by replaying
-// their games; most positions of a big input are reached once. Flush sorts the records
+// reached more than once, or by a game without a reference), by playing
+// their games' moves again; most positions of a big input are reached
+// once. Flush sorts the records
 // (mostly a radix sort) and aggregates each run of equal keys. Most
 // positions of a big input are reached once, so aggregating as the games
 // come (a hash table) would cost a lookup per occurrence for little
@@ -60,9 +66,9 @@ type Table struct {
 	histKeys            []uint64
 	hist                []byte
 
-	history bool   // see KeepHistory
-	entry   Entry  // scratch for Flush
-	enc     []byte // scratch for Flush
+	history bool        // see KeepHistory
+	entry   stats.Entry // scratch for Flush
+	enc     []byte      // scratch for Flush
 }
 
 // occRec is one occurrence: 32 bytes.
@@ -74,18 +80,18 @@ type occRec struct {
 	unkeyed     bool
 	move        board.Move
 	moverRating uint32
-	lowPly      uint32 // the ply plus one; 0: not recorded (see MoveStats.LowPly)
+	lowPly      uint32 // the ply plus one; 0: not recorded (see stats.MoveStats.LowPly)
 	game        uint32 // index into Table.games
-	hash        uint32 // Occurrence.Hash
-	seen        uint64 // see MoveStats.FirstSeen
+	hash        uint32 // stats.Occurrence.Hash
+	seen        uint64 // see stats.MoveStats.FirstSeen
 }
 
 // gameInfo is what the occurrences of one game share.
 type gameInfo struct {
-	ref    GameRef
-	date   Date
+	ref    stats.GameRef
+	date   stats.Date
 	result pgn.Result
-	cell   Cell
+	cell   stats.Cell
 	local  uint32
 	moves  gameMoves // for AddPly's occurrences
 }
@@ -141,8 +147,9 @@ func NewTable(n int) *Table {
 	}
 }
 
-// KeepHistory makes FlushSplit encode each emitted position's History (by
-// the period of the game's Date, the move and the occurrence's Cell).
+// KeepHistory makes FlushSplit encode each emitted position's
+// stats.History (by the period of the game's date, the move and the
+// occurrence's cell).
 func (t *Table) KeepHistory() { t.history = true }
 
 // Len returns the number of occurrences held.
@@ -156,38 +163,16 @@ func (t *Table) HasRoom(n int) bool {
 	return len(t.occs)+n <= cap(t.occs) && len(t.arena)+n*24 <= cap(t.arena) && len(t.moves)+n <= cap(t.moves)
 }
 
-// Occurrence is one game's contribution to a (position, move) record.
-type Occurrence struct {
-	Result      pgn.Result
-	MoverRating int     // the mover's rating; 0 or less: unknown
-	Date        Date    // the game's date; 0: unknown
-	Ply         int     // the ply the move was played at, from 0; negative: not recorded
-	Seen        uint64  // first-seen stamp (see MoveStats.FirstSeen); 0: none
-	Game        GameRef // the game; ID 0: not recorded
-	// Local is the caller's own number for the game (its index in a
-	// batch, say), which FlushSplit hands back for positions reached by
-	// this game only.
-	Local uint32
-	// Hash is the caller's hash of the position, which FlushSplit
-	// groups occurrences by and hands back with the position (the first
-	// occurrence's). Occurrences of one position must have equal hashes:
-	// for AddPly, the high 32 bits of its keys.Hash.
-	Hash uint32
-	// Cell is the game's speed and rating band, for the History that
-	// FlushSplit encodes when the Table keeps them (see KeepHistory).
-	Cell Cell
-}
-
 // Add adds one game's contribution for move m played from the position
 // whose key is key (at most 255 bytes): the game's result, the mover's
 // rating (0: unknown) and the game's date (0: unknown).
-func (t *Table) Add(key []byte, m board.Move, r pgn.Result, moverRating int, d Date) {
-	t.AddOccurrence(key, m, &Occurrence{Result: r, MoverRating: moverRating, Date: d, Ply: -1})
+func (t *Table) Add(key []byte, m board.Move, r pgn.Result, moverRating int, d stats.Date) {
+	t.AddOccurrence(key, m, &stats.Occurrence{Result: r, MoverRating: moverRating, Date: d, Ply: -1})
 }
 
 // AddOccurrence adds o for move m played from the position whose key is
 // key (at most 255 bytes).
-func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) {
+func (t *Table) AddOccurrence(key []byte, m board.Move, o *stats.Occurrence) {
 	t.add(m, o, gameMoves{})
 	r := &t.occs[len(t.occs)-1]
 	r.keyOff, r.keyLen = uint32(len(t.arena)), uint8(len(key))
@@ -195,7 +180,7 @@ func (t *Table) AddOccurrence(key []byte, m board.Move, o *Occurrence) {
 }
 
 // add appends the record of o, for move m, with no key yet.
-func (t *Table) add(m board.Move, o *Occurrence, moves gameMoves) {
+func (t *Table) add(m board.Move, o *stats.Occurrence, moves gameMoves) {
 	g := gameInfo{ref: o.Game, date: o.Date, result: o.Result, cell: o.Cell, local: o.Local, moves: moves}
 	if n := len(t.games); n == 0 || t.games[n-1] != g {
 		t.games = append(t.games, g)
@@ -261,7 +246,7 @@ func (t *Table) StartGame(start *board.Position, moves []board.Move) {
 // (moves[ply]), from the position that ply reaches, which o.Hash (the
 // high 32 bits of its keys.Hash) stands for: the position is keyed only if
 // FlushSplit needs its key.
-func (t *Table) AddPly(ply int, o *Occurrence) {
+func (t *Table) AddPly(ply int, o *stats.Occurrence) {
 	t.add(t.moves[int(t.cur.off)+ply], o, t.cur)
 	r := &t.occs[len(t.occs)-1]
 	r.keyOff, r.unkeyed = uint32(ply), true
@@ -272,8 +257,9 @@ func (t *Table) key(r *occRec) []byte {
 }
 
 // Flush calls emit once per position, in increasing key order, with the
-// position's key and its encoded Entry (see Entry.AppendEncode), then empties
-// the Table, keeping its memory for reuse. The slices passed to emit are only
+// position's key and its encoded stats.Entry (see
+// stats.Entry.AppendEncode), then empties the Table, keeping its memory
+// for reuse. The slices passed to emit are only
 // valid during the call. If emit fails, Flush stops and returns its error,
 // and the Table is emptied all the same.
 func (t *Table) Flush(emit func(key, enc []byte) error) error {
@@ -281,10 +267,10 @@ func (t *Table) Flush(emit func(key, enc []byte) error) error {
 }
 
 // FlushSplit is Flush, except that emit also gets the position's
-// Occurrence.Hash and, when the Table keeps them (KeepHistory), its
+// stats.Occurrence.Hash and, when the Table keeps them (KeepHistory), its
 // encoded History (nil otherwise), and that when single is not nil, a position reached by
 // a single game is given to single instead of emit, with its hash and
-// that game's Occurrence.Local: a position with one occurrence, with a
+// that game's stats.Occurrence.Local: a position with one occurrence, with a
 // game reference, whose game has no other occurrence with the same hash
 // (a reader that finds the game under the hash could not tell which of
 // its positions the single stands for). Its statistics are those of the
@@ -413,16 +399,11 @@ func (t *Table) FlushSplit(emit func(key []byte, hash uint32, enc, hist []byte) 
 		for k, idx := range occs {
 			r := &t.occs[idx]
 			if k == 0 || r.move != t.entry.Moves[len(t.entry.Moves)-1].Move {
-				t.entry.Moves = append(t.entry.Moves, MoveEntry{Move: r.move})
+				t.entry.Moves = append(t.entry.Moves, stats.MoveEntry{Move: r.move})
 			}
-			ms := &t.entry.Moves[len(t.entry.Moves)-1].MoveStats
 			g := &t.games[r.game]
-			ms.Add(g.result, int(r.moverRating), g.date)
-			ms.LowPly = lowerKnown32(ms.LowPly, r.lowPly)
-			ms.FirstSeen = lowerKnown64(ms.FirstSeen, r.seen)
-			if g.ref.ID != 0 {
-				ms.Refs.Add(g.ref)
-			}
+			t.entry.Moves[len(t.entry.Moves)-1].AddOccurrence(&stats.Occurrence{Result: g.result,
+				MoverRating: int(r.moverRating), Date: g.date, Ply: int(r.lowPly) - 1, Seen: r.seen, Game: g.ref})
 		}
 		t.enc = t.entry.AppendEncode(t.enc[:0])
 		var hist []byte
@@ -443,7 +424,7 @@ func (t *Table) encodeHistory(occs []uint32) []byte {
 	keyOf := func(idx uint32) uint64 {
 		r := &t.occs[idx]
 		g := &t.games[r.game]
-		return uint64(PeriodOf(g.date))<<24 | uint64(r.move)<<8 | uint64(g.cell)
+		return uint64(stats.PeriodOf(g.date))<<24 | uint64(r.move)<<8 | uint64(g.cell)
 	}
 	// at returns the i-th occurrence in history order and its row key.
 	var at func(i int) (uint64, uint32)
@@ -461,10 +442,11 @@ func (t *Table) encodeHistory(occs []uint32) []byte {
 		slices.SortFunc(occs, func(a, b uint32) int { return cmp.Compare(keyOf(a), keyOf(b)) })
 		at = func(i int) (uint64, uint32) { return keyOf(occs[i]), occs[i] }
 	}
-	out := historyAppender{dst: t.hist[:0]}
+	out := t.hist[:0]
+	var prev stats.HistoryRow
 	for i := 0; i < len(occs); {
 		k, _ := at(i)
-		row := HistoryRow{Period: Period(k >> 24), Move: board.Move(k >> 8), Cell: Cell(k)}
+		row := stats.HistoryRow{Period: stats.Period(k >> 24), Move: board.Move(k >> 8), Cell: stats.Cell(k)}
 		for ; i < len(occs); i++ {
 			ki, idx := at(i)
 			if ki != k {
@@ -473,9 +455,14 @@ func (t *Table) encodeHistory(occs []uint32) []byte {
 			r := &t.occs[idx]
 			row.Add(t.games[r.game].result, int(r.moverRating))
 		}
-		out.put(&row)
+		if len(out) == 0 {
+			out = stats.AppendHistoryRow(out, nil, &row)
+		} else {
+			out = stats.AppendHistoryRow(out, &prev, &row)
+		}
+		prev = row
 	}
-	t.hist = out.dst
+	t.hist = out
 	return t.hist
 }
 

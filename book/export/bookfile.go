@@ -1,0 +1,89 @@
+package export
+
+import (
+	"errors"
+	"fmt"
+	iofs "io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/chessbook/chessbook/polyglot"
+)
+
+// CheckBookPath reports whether a book may be written at path (see
+// WriteBook): nothing is there yet, or a regular file. Only a regular
+// file is replaced: renaming over a symbolic link, a named pipe or a
+// device would replace it with a book. Call it before the export's work.
+func CheckBookPath(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("writing %s: %w", path, err)
+	case !fi.Mode().IsRegular():
+		return &NotRegularError{Path: path, Kind: fileKind(fi.Mode())}
+	}
+	return nil
+}
+
+// NotRegularError is CheckBookPath's (and WriteBook's) error for a path
+// that holds something other than a regular file.
+type NotRegularError struct {
+	Path string
+	Kind string // "a symbolic link", "a directory", "a named pipe" ...
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s: not a regular file (%s): give the path of a book file to write", e.Path, e.Kind)
+}
+
+// WriteBook writes entries as a Polyglot book at path, atomically: to a
+// temporary file in the same directory, renamed over path once complete,
+// so that an interrupted export never leaves a truncated book behind. The
+// book is readable by all (0644: it is for engines and GUIs to read). It
+// fails, writing nothing, when path holds something other than a regular
+// file (see CheckBookPath).
+func WriteBook(path string, entries []polyglot.Entry) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*.bin")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := polyglot.WriteBook(tmp, entries); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	// CreateTemp makes it 0600.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := CheckBookPath(path); err != nil { // appeared meanwhile
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// fileKind names the kind of file of mode m, for messages.
+func fileKind(m iofs.FileMode) string {
+	switch {
+	case m&iofs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&iofs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&iofs.ModeSocket != 0:
+		return "a socket"
+	case m&iofs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
