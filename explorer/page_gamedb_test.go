@@ -14,6 +14,7 @@ import (
 	"github.com/chessbook/chessbook/internal/querytest"
 	"github.com/chessbook/chessbook/store"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // The page's player mode and search panel in a real browser (see
@@ -181,10 +182,11 @@ func TestPagePlayerAndSearch(t *testing.T) {
 	if u, _ := url.Parse(href); u.Query().Get("mode") != "player" || u.Query().Get("player") != name || u.Query().Get("color") != "black" {
 		t.Errorf("the URL %s does not hold the player mode", href)
 	}
-	// A move of the player's table plays it on the board.
+	// A move of the player's table plays it on the board: its first row
+	// chosen with the down key and played with Enter, as in the explorer.
 	var first string
 	evalJS(t, ctx, `document.querySelector("#player-moves tbody tr").dataset.uci`, &first)
-	if err := chromedp.Run(ctx, chromedp.Click(`#player-moves tbody tr[data-uci="`+first+`"]`, chromedp.ByQuery)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.activeElement.blur()`, nil), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.Enter)); err != nil {
 		t.Fatal(err)
 	}
 	q.Set("play", "e2e4,e7e5,"+first)

@@ -563,10 +563,13 @@ function shortName(name, parent) {
   return /^[:,] /.test(rest) ? "…" + rest.slice(2) : name
 }
 
+// movesTable returns the moves table shown: the store's, or the player's.
+function movesTable() { return state.mode === "player" ? $("player-moves") : $("moves") }
+
 // selectMove marks row i of the moves table (the up and down keys) and
 // shows its arrow.
 function selectMove(i) {
-  const rows = $("moves").tBodies[0].rows
+  const rows = movesTable().tBodies[0].rows
   if (!rows.length) return
   state.selected = Math.max(0, Math.min(rows.length - 1, i))
   for (const [j, tr] of [...rows].entries()) tr.classList.toggle("selected", j === state.selected)
@@ -815,6 +818,7 @@ function playerGameRef(g) {
 // arrow on hover; the game when one game played it) and recent games.
 function renderPlayer() {
   const a = state.playerAnswer
+  state.selected = -1
   const table = $("player-moves")
   const tbody = table.tBodies[0]
   tbody.replaceChildren()
@@ -1143,7 +1147,7 @@ const KEYS = [
   {keys: ["Home"], names: ["Home"], what: "to the start of the line", run: () => step(() => 0)},
   {keys: ["End"], names: ["End"], what: "to the end of the line (of the game)", run: () => step((p, n) => n)},
   {keys: ["↑", "↓"], names: ["ArrowUp", "ArrowDown"], what: "choose a move of the table (its arrow shows)", run: (ev) => selectMove(state.selected + (ev.key === "ArrowUp" ? -1 : 1))},
-  {keys: ["Enter"], names: ["Enter"], what: "play the move chosen", run: () => { const tr = $("moves").tBodies[0].rows[state.selected]; if (tr) playUCI(tr.dataset.uci) }},
+  {keys: ["Enter"], names: ["Enter"], what: "play the move chosen", run: () => { const tr = movesTable().tBodies[0].rows[state.selected]; if (tr) playUCI(tr.dataset.uci) }},
   {keys: ["f"], names: ["f"], what: "flip the board", run: flip},
   {keys: ["c"], names: ["c"], what: "copy the line's PGN", run: copyPGN},
   {keys: ["Esc"], names: ["Escape"], what: "close this help, else the game (back to your line)", run: () => { if (!$("help").hidden) showHelp(false); else if (state.game) closeGame() }},
