@@ -7,7 +7,8 @@
 #   BENCH_DB=DIR bench/query.sh reuse a store built by bookbuild from INPUT
 #   REPEAT=20 REQUESTS=30000 CLIENTS=64 COMPACT=1 bench/query.sh
 #   ENDPOINTS="/moves /lichess" bench/query.sh   the endpoints serve is measured on
-#   MEASURES="cold serve burst" bench/query.sh   which measures to run (default all)
+#   MEASURES="cold serve burst index" bench/query.sh   which measures to run (default all)
+#   PLAYER=Nakamura,Hi INDEX_REQUESTS=300 bench/query.sh   the game index's measure: its player, requests per route
 #   BURST_REQUESTS=5000 BURST_RATE=500 bench/query.sh   the burst measure's light load
 #
 # The store is built once into $BENCH_CACHE/query.db (bookbuild defaults)
@@ -43,7 +44,9 @@ requests=${REQUESTS:-30000}
 clients=${CLIENTS:-64}
 compact=${COMPACT:-1}
 endpoints=${ENDPOINTS:-/moves /lichess}
-measures=${MEASURES:-cold serve burst}
+measures=${MEASURES:-cold serve burst index}
+index_requests=${INDEX_REQUESTS:-300}
+player=${PLAYER:-Nakamura,Hi}
 burst_requests=${BURST_REQUESTS:-5000}
 burst_rate=${BURST_RATE:-500}
 cache=${BENCH_CACHE:-${TMPDIR:-/tmp}/chessbook-bench}
@@ -86,6 +89,10 @@ bench "store as bookbuild leaves it"
 if measuring burst; then
   echo "-- serve under attack: light load quiet, beside 48 scans, beside 10,000 silent connections"
   gobench ServeBurst "${burst_requests}x" BOOKQUERY_BENCH_RATE="$burst_rate"
+fi
+if measuring index; then
+  echo "-- the game index through serve, one request at a time: /player, /search, /players (player $player)"
+  gobench ServeGameIndex "${index_requests}x" BOOKQUERY_BENCH_PLAYER="$player"
 fi
 if [ "$compact" != 0 ] && { measuring cold || measuring serve; }; then
   compacted=$cache/$(basename "$db")-compacted

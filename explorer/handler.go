@@ -135,6 +135,9 @@ func (s *server) routes() []route {
 		{Route: Route{"/game/{id}", APIOurs, gameParams, "a stored game as 'bookquery game -json' prints it (a Game), or as PGN text with format=pgn or an Accept header asking for text/plain or x-chess-pgn."}, handle: s.game},
 		{Route: Route{"/masters/pgn/{id}", APILichess, nil, "a stored game as PGN text, as the lichess explorer's /masters/pgn/{id} answers."}, handle: s.masterPGN},
 		{Route: Route{"/position/{code}", APIOurs, nil, "the FEN of a position key given in hex or URL-safe text (a Position: what the page's links hold)."}, handle: s.position},
+		{Route: Route{"/player", APILichess, playerParams, "a player's opening tree with one color at the position (player, color: white or black), over the games the filters keep: per move the results, the average opponent rating, the performance, the game when played once, and the recent games; one line of application/x-ndjson as the lichess explorer's /player streams them (queuePosition 0: a store is always indexed). An unknown player has an empty tree."}, handle: s.player},
+		{Route: Route{"/players", APIOurs, playersParams, "every spelling of a player's name that contains name (case, spaces, punctuation and accents ignored), the most games first, with its games as White and Black, rating range and dates, as 'bookquery players -json' prints them (a Players); the closest names when none does."}, handle: s.players},
+		{Route: Route{"/search", APIOurs, searchParams, "a page of the games found by names (player, white, black, event, site), result, ECO range, opening, dates, ratings, length, the explorer's filters and a position, sorted by date, rating or plies, as 'bookquery search -json' prints it (a SearchPage), or the page's games as PGN with format=pgn. A search without a name reads every game's summary in the bounded pool of /games?page (503 with Retry-After when it is full)."}, handle: s.search},
 		{Route: Route{"/polyglot", APIOurs, polyglotParams, "the moves of the Polyglot book the server was started with (serve -book) at the position, as 'bookquery probe' prints them (a BookMoves); 404 without a book."}, handle: s.polyglotMoves},
 	}
 }
@@ -575,10 +578,11 @@ type errorReply struct {
 }
 
 // fail answers with status and {"error": msg}; server errors are logged,
-// but for 503 (busy: the log would grow with an attack).
+// but for 503 (busy: the log would grow with an attack) and 501 (a store
+// without a game index: the answer names the fix).
 func (s *server) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	msg = bounded(msg)
-	if status >= 500 && status != http.StatusServiceUnavailable {
+	if status >= 500 && status != http.StatusServiceUnavailable && status != http.StatusNotImplemented {
 		s.logf(r, "%s %s: %d %s", r.Method, r.URL.RequestURI(), status, msg)
 	}
 	s.reply(w, r, status, errorReply{Error: msg})
@@ -600,6 +604,12 @@ func bounded(msg string) string {
 
 // reply answers with status and v in JSON, one line.
 func (s *server) reply(w http.ResponseWriter, r *http.Request, status int, v any) {
+	s.replyAs(w, r, status, "application/json; charset=utf-8", v)
+}
+
+// replyAs is reply with the Content-Type ctype (application/x-ndjson:
+// the line is one of NDJSON).
+func (s *server) replyAs(w http.ResponseWriter, r *http.Request, status int, ctype string, v any) {
 	b, _ := s.bufs.Get().(*bytes.Buffer)
 	if b == nil {
 		b = new(bytes.Buffer)
@@ -613,7 +623,7 @@ func (s *server) reply(w http.ResponseWriter, r *http.Request, status int, v any
 		b.WriteString(`{"error":"encoding the answer failed"}` + "\n")
 	}
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Type", ctype)
 	h.Set("Content-Length", strconv.Itoa(b.Len()))
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {

@@ -105,13 +105,22 @@ func TestRoutesParams(t *testing.T) {
 		if strings.HasSuffix(path, "/") && path != "/" {
 			path += "app.js"
 		}
-		if code, body, _ := querytest.Get(t, srv, path); code != 200 {
-			t.Errorf("GET %s: %d %.200s", path, code, body)
+		// The parameters a route cannot answer without.
+		need := map[string]string{"/player": "player=Kasparov&color=white", "/players": "name=kasp"}[rt.Pattern]
+		target := path
+		if need != "" {
+			target += "?" + need
+		}
+		if code, body, _ := querytest.Get(t, srv, target); code != 200 {
+			t.Errorf("GET %s: %d %.200s", target, code, body)
 		}
 		if rt.API == APIPage {
 			continue
 		}
 		code, body, _ := querytest.Get(t, srv, path+"?bogus=1")
+		if need != "" {
+			code, body, _ = querytest.Get(t, srv, path+"?"+need+"&bogus=1")
+		}
 		var e errorReply
 		takes := "none"
 		if len(rt.Params) > 0 {

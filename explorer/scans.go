@@ -13,12 +13,13 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
-	"github.com/chessbook/chessbook/store"
 )
 
 // The game scans of the API: GET /games with page=N replays the stored
 // games (book.GamesThrough), a second or more of every CPU on a large
-// store, where the other requests take a millisecond. So the scans run in a
+// store, where the other requests take a millisecond; GET /search without
+// a name reads every game's summary (a tenth of a second to seconds). So
+// the scans run in a
 // bounded pool (HandlerOptions.Scans at once, as many again waiting twice
 // over; more are answered 503 with Retry-After at once), each on a share
 // of the CPUs that leaves one to the other requests, and each under a
@@ -95,9 +96,10 @@ type testHooks struct {
 func (s *server) scan(w http.ResponseWriter, r *http.Request, p board.Position, sel book.Selection, page, perPage int) {
 	ctx, cancel := context.WithTimeout(r.Context(), s.scans.timeout)
 	defer cancel()
+	what := "the scan of the games through " + p.FEN()
 	release, err := s.scans.acquire(ctx)
 	if err != nil {
-		s.scanFailed(w, r, p, err)
+		s.scanFailed(w, r, what, err)
 		return
 	}
 	defer release()
@@ -118,27 +120,48 @@ func (s *server) scan(w http.ResponseWriter, r *http.Request, p board.Position, 
 		s.hooks.scanEnd(err)
 	}
 	if err != nil {
-		s.scanFailed(w, r, p, err)
+		s.scanFailed(w, r, what, err)
 		return
 	}
 	s.scans.last.Store(int64(time.Since(start)))
 	s.reply(w, r, http.StatusOK, out)
 }
 
-// scanFailed answers a scan that failed: 503 with Retry-After when the
-// pool is full or the deadline passed (and when the client left, though
-// it does not read the answer), else 500.
-func (s *server) scanFailed(w http.ResponseWriter, r *http.Request, p board.Position, err error) {
+// pooled runs f in the pool, under its deadline and the request's
+// context, as a scan of what; when it cannot run or fails, the request is
+// answered (scanFailed) and pooled returns false.
+func (s *server) pooled(w http.ResponseWriter, r *http.Request, what string, f func(ctx context.Context) error) bool {
+	ctx, cancel := context.WithTimeout(r.Context(), s.scans.timeout)
+	defer cancel()
+	release, err := s.scans.acquire(ctx)
+	if err != nil {
+		s.scanFailed(w, r, what, err)
+		return false
+	}
+	defer release()
+	start := time.Now()
+	if err := f(ctx); err != nil {
+		s.scanFailed(w, r, what, err)
+		return false
+	}
+	s.scans.last.Store(int64(time.Since(start)))
+	return true
+}
+
+// scanFailed answers a scan (of what) that failed: 503 with Retry-After
+// when the pool is full or the deadline passed (and when the client left,
+// though it does not read the answer), else as indexFailed does.
+func (s *server) scanFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
 	var msg string
 	switch {
 	case errors.Is(err, errBusy):
-		msg = fmt.Sprintf("busy: %d scans of the games (/games with page=N) are running or waiting, the most this server takes; try again in a few seconds", cap(s.scans.tickets))
+		msg = fmt.Sprintf("busy: %d scans of the games (/games with page=N, /search without a name) are running or waiting, the most this server takes; try again in a few seconds", cap(s.scans.tickets))
 	case errors.Is(err, context.DeadlineExceeded):
-		msg = fmt.Sprintf("the scan of the games through %s took more than %v, with its wait: the server is busy, or the position is rare and the page far; try again later, or ask for an earlier page", p.FEN(), s.scans.timeout)
+		msg = fmt.Sprintf("%s took more than %v, with its wait: the server is busy, or the position is rare and the page far; try again later, or ask for an earlier page", what, s.scans.timeout)
 	case errors.Is(err, context.Canceled):
 		msg = "the request was cancelled"
 	default:
-		s.fail(w, r, http.StatusInternalServerError, store.ErrorLine(err))
+		s.indexFailed(w, r, err)
 		return
 	}
 	w.Header().Set("Retry-After", s.scans.retryAfter())

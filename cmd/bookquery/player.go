@@ -14,7 +14,6 @@ import (
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/gamedb"
-	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 )
 
@@ -30,74 +29,8 @@ var playerCmd = &command{
 }
 
 // playerJSON is player's -json output, in the lichess player explorer's
-// form (its OpeningExplorerPlayer schema).
-type playerJSON struct {
-	Opening       *explorer.Opening  `json:"opening"`
-	QueuePosition int                `json:"queuePosition"`
-	White         int                `json:"white"`
-	Draws         int                `json:"draws"`
-	Black         int                `json:"black"`
-	Moves         []playerMoveJSON   `json:"moves"`
-	RecentGames   []playerRecentJSON `json:"recentGames"`
-}
-
-type playerMoveJSON struct {
-	UCI                   string            `json:"uci"`
-	SAN                   string            `json:"san"`
-	AverageOpponentRating int               `json:"averageOpponentRating"`
-	Performance           int               `json:"performance"`
-	White                 int               `json:"white"`
-	Draws                 int               `json:"draws"`
-	Black                 int               `json:"black"`
-	Game                  *playerGameJSON   `json:"game"`
-	Opening               *explorer.Opening `json:"opening"`
-}
-
-type playerGameJSON struct {
-	ID     string         `json:"id"`
-	Winner *string        `json:"winner"`
-	Speed  string         `json:"speed"`
-	Mode   string         `json:"mode"`
-	White  gamePlayerJSON `json:"white"`
-	Black  gamePlayerJSON `json:"black"`
-	Year   int            `json:"year"`
-	Month  string         `json:"month"`
-}
-
-type playerRecentJSON struct {
-	UCI string `json:"uci"`
-	playerGameJSON
-}
-
-type gamePlayerJSON struct {
-	Name   string `json:"name"`
-	Rating int    `json:"rating"`
-}
-
-// toPlayerGame returns g in the lichess explorer's form.
-func toPlayerGame(g *gamedb.GameRef) playerGameJSON {
-	out := playerGameJSON{ID: g.ID.String(), Speed: "classical", Mode: "rated",
-		White: gamePlayerJSON{g.White, g.WhiteElo}, Black: gamePlayerJSON{g.Black, g.BlackElo}, Year: g.Date.Year()}
-	switch g.Result {
-	case pgn.WhiteWins:
-		w := "white"
-		out.Winner = &w
-	case pgn.BlackWins:
-		b := "black"
-		out.Winner = &b
-	}
-	if g.Speed < 15 {
-		out.Speed = stats.Speed(g.Speed).String()
-	}
-	if g.Casual {
-		out.Mode = "casual"
-	}
-	out.Month = fmt.Sprintf("%04d", g.Date.Year())
-	if m := g.Date.Month(); m > 0 {
-		out.Month += fmt.Sprintf("-%02d", m)
-	}
-	return out
-}
+// form (its OpeningExplorerPlayer schema), as GET /player answers.
+type playerJSON = explorer.PlayerTree
 
 func runPlayer(e *env, args []string) error {
 	fs := e.flags()
@@ -131,12 +64,12 @@ func runPlayer(e *env, args []string) error {
 	if *recent < 0 || *recent > 8 {
 		return badInput("-recent %d: want 0 to 8", *recent)
 	}
-	s, err := stats.ParseSpeeds(*speeds)
+	sp, err := stats.ParseSpeeds(*speeds)
 	if err != nil {
 		return badInput("-speeds: %v", err)
 	}
-	q.Speeds = uint8(s)
-	if q.Modes, err = parseModes(*modes); err != nil {
+	q.Speeds = uint8(sp)
+	if q.Modes, err = explorer.ParseModes(*modes); err != nil {
 		return badInput("-modes: %v", err)
 	}
 	if q.Since, _, err = book.ParseDateBound(*since, false); err != nil {
@@ -176,33 +109,11 @@ func runPlayer(e *env, args []string) error {
 		}
 		return badInput("%s", msg)
 	}
-	out := playerJSON{Opening: explorer.OpeningOf(line), White: tree.White, Draws: tree.Draws, Black: tree.Black,
-		Moves: []playerMoveJSON{}, RecentGames: []playerRecentJSON{}}
-	for _, m := range tree.Moves {
-		mj := playerMoveJSON{UCI: m.Move.String(), SAN: pos.SAN(m.Move), AverageOpponentRating: m.AverageOpponentRating,
-			Performance: m.Performance, White: m.White, Draws: m.Draws, Black: m.Black, Opening: openingAfter(line, m.Move)}
-		if m.Game != nil {
-			g := toPlayerGame(m.Game)
-			mj.Game = &g
-		}
-		out.Moves = append(out.Moves, mj)
-	}
-	for i := range tree.Recent {
-		g := &tree.Recent[i]
-		out.RecentGames = append(out.RecentGames, playerRecentJSON{UCI: g.Move.String(), playerGameJSON: toPlayerGame(g)})
-	}
+	out := explorer.NewPlayerTree(line, tree)
 	return e.emit(out, func(w io.Writer) error {
-		_, err := io.WriteString(w, playerText(&out, &pos, *name, strings.ToLower(*color), e.db))
+		_, err := io.WriteString(w, playerText(out, &pos, *name, strings.ToLower(*color), e.db))
 		return err
 	})
-}
-
-// openingAfter names the opening after move m from the last position of
-// line.
-func openingAfter(line []board.Position, m board.Move) *explorer.Opening {
-	next := line[len(line)-1]
-	next.Play(m)
-	return explorer.OpeningOf(append(line[:len(line):len(line)], next))
 }
 
 // playerText is player's text output.

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/gamecode"
@@ -56,35 +55,11 @@ func openIndex(dir string) (*store.Store, *gamedb.DB, error) {
 	return st, db, nil
 }
 
-// playersJSON is players' -json output.
-type playersJSON struct {
-	Query       string     `json:"query"`
-	Normal      string     `json:"normal"`
-	Players     []nameJSON `json:"players"`
-	Suggestions []nameJSON `json:"suggestions,omitempty"`
-}
+// playersJSON is players' -json output, as GET /players answers.
+type playersJSON = explorer.Players
 
 // nameJSON is one spelling in players' -json output.
-type nameJSON struct {
-	Name      string `json:"name"`
-	Normal    string `json:"normal"`
-	White     int    `json:"white"`
-	Black     int    `json:"black"`
-	Games     int    `json:"games"`
-	MinRating int    `json:"min_rating"`
-	MaxRating int    `json:"max_rating"`
-	First     string `json:"first"`
-	Last      string `json:"last"`
-}
-
-func toNameJSON(ns []gamedb.Name) []nameJSON {
-	out := make([]nameJSON, 0, len(ns))
-	for _, n := range ns {
-		out = append(out, nameJSON{Name: n.Name, Normal: n.Normal, White: n.White, Black: n.Black, Games: n.Games(),
-			MinRating: n.MinRating, MaxRating: n.MaxRating, First: n.First.String(), Last: n.Last.String()})
-	}
-	return out
-}
+type nameJSON = explorer.PlayerName
 
 func runPlayers(e *env, args []string) error {
 	fs := e.flags()
@@ -110,21 +85,12 @@ func runPlayers(e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	ctx := context.Background()
-	ns, err := db.Names(ctx, gamedb.Players, *name, *limit)
+	out, err := explorer.PlayerNames(context.Background(), db, *name, *limit, 5)
 	if err != nil {
 		return err
 	}
-	out := playersJSON{Query: *name, Normal: gamedb.Normalize(*name), Players: toNameJSON(ns)}
-	if len(ns) == 0 {
-		sug, err := db.Suggest(ctx, gamedb.Players, *name, 5)
-		if err != nil {
-			return err
-		}
-		out.Suggestions = toNameJSON(sug)
-	}
 	return e.emit(out, func(w io.Writer) error {
-		_, err := io.WriteString(w, playersText(&out))
+		_, err := io.WriteString(w, playersText(out))
 		return err
 	})
 }
@@ -160,13 +126,8 @@ func writeNames(b *strings.Builder, ns []nameJSON) {
 	writeTable(b, rows, 1)
 }
 
-// searchJSON is search's -json output.
-type searchJSON struct {
-	Total   int              `json:"total"`
-	Page    int              `json:"page"`
-	PerPage int              `json:"per_page"`
-	Games   []gamedb.GameRef `json:"games"`
-}
+// searchJSON is search's -json output, as GET /search answers.
+type searchJSON = explorer.SearchPage
 
 // searchFlags are the flags of search.
 type searchFlags struct {
@@ -209,75 +170,13 @@ func addSearchFlags(fs *flag.FlagSet) *searchFlags {
 
 // query returns the search the flags ask for.
 func (f *searchFlags) query() (gamedb.Query, error) {
-	q := gamedb.Query{Player: *f.player, White: *f.white, Black: *f.black, Event: *f.event, Site: *f.site,
-		Opening: *f.opening, MinRating: *f.minRating, MaxRating: *f.maxRating, MinPlies: *f.minPlies, MaxPlies: *f.maxPlies}
-	for _, n := range []struct {
-		flag, text string
-	}{{"-player", q.Player}, {"-white", q.White}, {"-black", q.Black}, {"-event", q.Event}, {"-site", q.Site}, {"-opening", q.Opening}} {
-		if n.text != "" && gamedb.Normalize(n.text) == "" {
-			return q, badInput("%s %q: give a name with a letter or a digit", n.flag, n.text)
-		}
-	}
-	switch *f.result {
-	case "":
-	case "1-0":
-		q.Result = pgn.WhiteWins
-	case "0-1":
-		q.Result = pgn.BlackWins
-	case "1/2-1/2", "½-½", "draw":
-		q.Result = pgn.Draw
-	default:
-		return q, badInput("-result %q: want 1-0, 0-1 or 1/2-1/2", *f.result)
-	}
-	var err error
-	if q.ECOFrom, q.ECOTo, err = parseECORange(*f.eco); err != nil {
-		return q, badInput("-eco %q: %v", *f.eco, err)
-	}
-	if q.Since, _, err = book.ParseDateBound(*f.since, false); err != nil {
-		return q, badInput("-since %q: %v", *f.since, err)
-	}
-	if q.Until, _, err = book.ParseDateBound(*f.until, true); err != nil {
-		return q, badInput("-until %q: %v", *f.until, err)
-	}
-	if q.Since != 0 && q.Until != 0 && q.Since > q.Until {
-		return q, badInput("-since %s is after -until %s", *f.since, *f.until)
-	}
-	for _, b := range []struct {
-		flag string
-		n    int
-	}{{"-min-rating", q.MinRating}, {"-max-rating", q.MaxRating}, {"-min-plies", q.MinPlies}, {"-max-plies", q.MaxPlies}} {
-		if b.n < 0 {
-			return q, badInput("%s %d: want 0 or more", b.flag, b.n)
-		}
-	}
-	if q.MaxRating != 0 && q.MinRating > q.MaxRating {
-		return q, badInput("-min-rating %d is above -max-rating %d", q.MinRating, q.MaxRating)
-	}
-	if q.MaxPlies != 0 && q.MinPlies > q.MaxPlies {
-		return q, badInput("-min-plies %d is above -max-plies %d", q.MinPlies, q.MaxPlies)
-	}
-	speeds, err := stats.ParseSpeeds(*f.speeds)
+	sf := explorer.SearchFilters{Player: *f.player, White: *f.white, Black: *f.black, Event: *f.event, Site: *f.site,
+		Result: *f.result, ECO: *f.eco, Opening: *f.opening, Since: *f.since, Until: *f.until,
+		MinRating: strconv.Itoa(*f.minRating), MaxRating: strconv.Itoa(*f.maxRating), MinPlies: strconv.Itoa(*f.minPlies), MaxPlies: strconv.Itoa(*f.maxPlies),
+		Speeds: *f.speeds, Ratings: *f.ratings, Modes: *f.modes, Sort: *f.sort}
+	q, err := sf.Query(true)
 	if err != nil {
-		return q, badInput("-speeds: %v", err)
-	}
-	q.Speeds = uint8(speeds)
-	bands, err := stats.ParseRatingBands(*f.ratings)
-	if err != nil {
-		return q, badInput("-ratings: %v", err)
-	}
-	q.Bands = uint16(bands)
-	if q.Modes, err = parseModes(*f.modes); err != nil {
-		return q, badInput("-modes: %v", err)
-	}
-	switch *f.sort {
-	case "date":
-		q.Sort = gamedb.ByDate
-	case "rating":
-		q.Sort = gamedb.ByRating
-	case "plies":
-		q.Sort = gamedb.ByPlies
-	default:
-		return q, badInput("-sort %q: want date, rating or plies", *f.sort)
+		return q, err
 	}
 	if *f.page < 1 {
 		return q, badInput("-page %d: want 1 or more", *f.page)
@@ -294,57 +193,7 @@ func (f *searchFlags) query() (gamedb.Query, error) {
 		}
 		q.Position = &line[len(line)-1]
 	}
-	if q.Opening != "" {
-		q.Openings = openingName
-	}
 	return q, nil
-}
-
-// openingName names the opening of a line of positions (explorer.OpeningOf).
-func openingName(line []board.Position) (eco, name string) {
-	if o := explorer.OpeningOf(line); o != nil {
-		return o.ECO, o.Name
-	}
-	return "", ""
-}
-
-// parseECORange parses an ECO code (B90) or a range of them (B20-B99)
-// into gamedb.ParseECO codes; "" is no bound.
-func parseECORange(s string) (from, to uint16, err error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, 0, nil
-	}
-	a, b, isRange := strings.Cut(s, "-")
-	from = gamedb.ParseECO([]byte(strings.TrimSpace(a)))
-	to = from
-	if isRange {
-		to = gamedb.ParseECO([]byte(strings.TrimSpace(b)))
-	}
-	switch {
-	case from == 0 || to == 0:
-		return 0, 0, errors.New("want an ECO code A00 to E99, or a range of them (B20-B99)")
-	case from > to:
-		return 0, 0, fmt.Errorf("the range ends before it starts")
-	}
-	return from, to, nil
-}
-
-// parseModes parses a comma-separated list of modes (rated, casual).
-func parseModes(s string) (uint8, error) {
-	var m uint8
-	for _, v := range strings.Split(s, ",") {
-		switch strings.ToLower(strings.TrimSpace(v)) {
-		case "":
-		case "rated":
-			m |= gamedb.Rated
-		case "casual":
-			m |= gamedb.Casual
-		default:
-			return 0, fmt.Errorf("unknown mode %q (want rated, casual)", v)
-		}
-	}
-	return m, nil
 }
 
 func runSearch(e *env, args []string) error {

@@ -11,6 +11,12 @@
 // moves table, the FEN and PGN boxes, the opening) along; closing it goes
 // back to the line from before.
 //
+// The right side has three modes: the explorer (the store's moves and
+// games), a player's tree (GET /player: the same board, the player's moves
+// with one color) and a game search (GET /search); the player's and the
+// search's panels ask nothing until they are opened, so the first paint is
+// the explorer's alone. The URL holds the mode, and the player and color.
+//
 // The file's sections: 1. constants and state; 2. the API calls; 3. the
 // board; 4. the line (playing, stepping, the URL); 5. the panels, each
 // drawn by its own render function from state and the server's answers;
@@ -30,6 +36,8 @@ const RATINGS = ["0", "1000", "1200", "1400", "1600", "1800", "2000", "2200", "2
 const DEFAULT_GAMES = 4 // top and recent games a position lists (the server's default)
 const MORE_GAMES = 15 // with "more" (the server's most)
 const PER_PAGE = 20 // games of a page of every game through the position
+const SEARCH_PER_PAGE = 20 // games of a page of a search
+const COMPLETIONS = 8 // names the player box offers
 
 const $ = (id) => document.getElementById(id)
 const state = {
@@ -43,10 +51,17 @@ const state = {
   gamesLimit: DEFAULT_GAMES, // top and recent games asked for
   allGames: null, // the pages of every game: {page, answer, loading}
   selected: -1, // the moves table's row chosen with the up and down keys
+  mode: "explorer", // the right side: explorer, player or search
+  player: {name: "", color: "white"}, // the player mode's player
+  playerAnswer: null, // the last /player answer
+  search: null, // the search panel's pages: {params, page, answer, loading}
 }
 let seq = 0 // the latest request; older answers are dropped
 let allSeq = 0 // the latest page of every game asked for
 let bookShown = true // false once the server says it has no Polyglot book
+let playerSeq = 0 // the latest player tree asked for
+let completeSeq = 0 // the latest completion asked for
+let searchSeq = 0 // the latest search page asked for
 
 // ---- 2. The API calls ------------------------------------------------
 
@@ -109,6 +124,37 @@ const api = {
   game: (id) => getJSON("/game/" + encodeURIComponent(id)),
   position: (code) => getJSON("/position/" + encodeURIComponent(code)),
   book: () => getJSON("/polyglot?" + positionParams().toString()),
+  // player: the player's tree at the position (one NDJSON line; lichess
+  // streams several, the last one final), with the filters /player takes.
+  async player() {
+    const p = positionParams()
+    p.set("player", state.player.name)
+    p.set("color", state.player.color)
+    const f = state.filters
+    if (f.speeds.length) p.set("speeds", f.speeds.join(","))
+    if (f.since) p.set("since", f.since)
+    if (f.until) p.set("until", f.until)
+    const r = await fetch("/player?" + p.toString())
+    const text = await r.text()
+    const lines = text.split("\n").filter((l) => l.trim())
+    let body
+    try {
+      body = JSON.parse(lines[lines.length - 1])
+    } catch {
+      throw new Error(`/player: ${r.status} ${r.statusText} (not JSON)`)
+    }
+    if (!r.ok) throw new Error(body.error || `${r.status} ${r.statusText}`)
+    return body
+  },
+  // players: the spellings of a name that contain text (the completion).
+  players: (text) => getJSON("/players?" + new URLSearchParams({name: text, limit: String(COMPLETIONS)}).toString()),
+  // search: a page of the games the search panel's parameters find.
+  search: (params, page) => {
+    const p = new URLSearchParams(params)
+    p.set("page", String(page))
+    p.set("perPage", String(SEARCH_PER_PAGE))
+    return getJSON("/search?" + p.toString())
+  },
   // checkFEN: the server's reading of a FEN (no games asked for).
   checkFEN: (fen) => getJSON("/moves?" + new URLSearchParams({fen, topGames: "0", recentGames: "0"}).toString()),
 }
@@ -245,6 +291,11 @@ function writeURL(push) {
   if (state.answer && state.answer.key) u.set("pos", state.answer.key)
   if (state.game) u.set("game", state.game.id)
   filterParams(u)
+  if (state.mode !== "explorer") u.set("mode", state.mode)
+  if (state.mode === "player" && state.player.name) {
+    u.set("player", state.player.name)
+    u.set("color", state.player.color)
+  }
   const url = "?" + u.toString()
   if (url === location.search) return
   if (push) history.pushState(null, "", url)
@@ -257,6 +308,9 @@ async function readURL() {
   const list = (k) => (u.get(k) || "").split(",").filter(Boolean)
   state.filters = {speeds: list("speeds"), ratings: list("ratings"), since: u.get("since") || "", until: u.get("until") || ""}
   showFilters()
+  const mode = ["player", "search"].includes(u.get("mode")) ? u.get("mode") : "explorer"
+  state.player = {name: u.get("player") || (mode === "player" ? state.player.name : ""), color: u.get("color") === "black" ? "black" : "white"}
+  showMode(mode)
   let fen = u.get("fen") || START
   state.rootKey = ""
   try {
@@ -358,6 +412,7 @@ function showError(msg) {
 // query asks the server about the position on the board and draws the
 // panels that follow it.
 async function query() {
+  if (state.mode === "player") queryPlayer()
   const my = ++seq
   const filtered = isFiltered()
   try {
@@ -512,10 +567,13 @@ function shortName(name, parent) {
   return /^[:,] /.test(rest) ? "…" + rest.slice(2) : name
 }
 
+// movesTable returns the moves table shown: the store's, or the player's.
+function movesTable() { return state.mode === "player" ? $("player-moves") : $("moves") }
+
 // selectMove marks row i of the moves table (the up and down keys) and
 // shows its arrow.
 function selectMove(i) {
-  const rows = $("moves").tBodies[0].rows
+  const rows = movesTable().tBodies[0].rows
   if (!rows.length) return
   state.selected = Math.max(0, Math.min(rows.length - 1, i))
   for (const [j, tr] of [...rows].entries()) tr.classList.toggle("selected", j === state.selected)
@@ -683,7 +741,7 @@ function renderGame() {
   const open = Boolean(state.game)
   $("game").hidden = !open
   document.body.classList.toggle("game-open", open)
-  for (const li of document.querySelectorAll(".games li[data-id], #all-games-list li[data-id]")) {
+  for (const li of document.querySelectorAll(".games li[data-id], #all-games-list li[data-id], #search-list li[data-id]")) {
     li.classList.toggle("open", open && li.dataset.id === state.game.id)
   }
   if (!open) return
@@ -704,6 +762,235 @@ function renderGame() {
     cell(tr, t.name); cell(tr, t.value)
     tags.append(tr)
   }
+}
+
+// showMode shows mode's panels (explorer, player or search), without
+// asking the server anything.
+function showMode(mode) {
+  state.mode = mode
+  for (const m of ["explorer", "player", "search"]) {
+    document.body.classList.toggle("mode-" + m, m === mode)
+    $("mode-" + m).setAttribute("aria-pressed", String(m === mode))
+  }
+  $("player-panel").hidden = mode !== "player"
+  $("search-panel").hidden = mode !== "search"
+  $("filters").hidden = mode === "search"
+  $("player-name").value = state.player.name
+  for (const c of ["white", "black"]) $("player-" + c).setAttribute("aria-pressed", String(state.player.color === c))
+}
+
+// setMode switches the right side to mode, asking for what it shows.
+function setMode(mode) {
+  if (mode === state.mode) return
+  showMode(mode)
+  writeURL(true)
+  if (mode === "player") {
+    if (state.player.name) queryPlayer()
+    else $("player-name").focus()
+  }
+  if (mode === "search" && !state.search) $("search-form").querySelector("input").focus()
+}
+
+// queryPlayer asks for the player's tree at the position on the board.
+async function queryPlayer() {
+  const my = ++playerSeq
+  if (!state.player.name) {
+    state.playerAnswer = null
+    renderPlayer()
+    return
+  }
+  $("player-head").textContent = "reading the player's games…"
+  try {
+    const a = await api.player()
+    if (my !== playerSeq) return
+    state.playerAnswer = a
+  } catch (e) {
+    if (my !== playerSeq) return
+    state.playerAnswer = null
+    showError(e.message)
+  }
+  renderPlayer()
+}
+
+// playerGameRef returns a game of a /player answer as gameItem takes it.
+function playerGameRef(g) {
+  const result = g.winner === "white" ? "1-0" : g.winner === "black" ? "0-1" : "1/2-1/2"
+  return {id: g.id, uci: g.uci, white: g.white, black: g.black, result, date: g.month, event: g.speed === "classical" ? "" : g.speed}
+}
+
+// renderPlayer draws the player's tree: its moves (played on click, their
+// arrow on hover; the game when one game played it) and recent games.
+function renderPlayer() {
+  const a = state.playerAnswer
+  state.selected = -1
+  const table = $("player-moves")
+  const tbody = table.tBodies[0]
+  tbody.replaceChildren()
+  table.tFoot.replaceChildren()
+  $("player-recent").replaceChildren()
+  const p = state.player
+  if (!a) {
+    $("player-head").textContent = p.name ? "" : "Type a player's name, then pick it from the list."
+    table.hidden = true
+    return
+  }
+  const total = a.white + a.draws + a.black
+  table.hidden = a.moves.length === 0
+  if (a.playerGames === 0) {
+    $("player-head").textContent = `No games of ${p.name} with ${p.color} in the store.`
+  } else {
+    $("player-head").textContent = `${p.name} with ${p.color}: ${total.toLocaleString()} of ${a.playerGames.toLocaleString()} games go on from this position` +
+      (isFiltered() ? " (speeds, since and until filtered)" : "")
+  }
+  for (const m of a.moves) {
+    const n = m.white + m.draws + m.black
+    const tr = document.createElement("tr")
+    tr.dataset.uci = m.uci
+    const mv = document.createElement("span")
+    mv.append(m.san)
+    if (m.opening && (!a.opening || m.opening.name !== a.opening.name)) {
+      const name = document.createElement("span")
+      name.className = "name"
+      name.textContent = m.opening.name
+      mv.append(name)
+    }
+    cell(tr, mv)
+    const games = document.createElement("span")
+    const sh = document.createElement("span")
+    sh.className = "share"
+    sh.textContent = ` (${share(n, total)})`
+    games.append(n.toLocaleString(), sh)
+    cell(tr, games, "count")
+    cell(tr, bar(m.white, m.draws, m.black))
+    cell(tr, m.averageOpponentRating ? String(m.averageOpponentRating) : "–")
+    cell(tr, m.averageOpponentRating ? String(m.performance) : "–")
+    const gc = cell(tr, "", "game-cell")
+    if (m.game) {
+      const g = playerGameRef(m.game)
+      gc.textContent = `${g.white.name} – ${g.black.name}, ${g.result === "1/2-1/2" ? "½-½" : g.result} ${g.date}`
+      gc.title = "open the game"
+      gc.addEventListener("click", (ev) => { ev.stopPropagation(); openGame(g.id) })
+    }
+    tr.addEventListener("click", () => playUCI(m.uci))
+    hoverArrow(tr, m.uci)
+    tbody.append(tr)
+  }
+  if (a.moves.length) {
+    const tr = document.createElement("tr")
+    cell(tr, "total")
+    cell(tr, total.toLocaleString(), "count")
+    cell(tr, bar(a.white, a.draws, a.black))
+    cell(tr, ""); cell(tr, ""); cell(tr, "")
+    table.tFoot.append(tr)
+  }
+  renderGameList($("player-recent"), a.recentGames.map(playerGameRef))
+}
+
+// complete offers the spellings that contain the player box's text.
+async function complete() {
+  const my = ++completeSeq
+  const text = $("player-name").value.trim()
+  if (!/[\p{L}\p{N}]/u.test(text)) {
+    renderComplete([], false)
+    return
+  }
+  try {
+    const a = await api.players(text)
+    if (my !== completeSeq) return
+    renderComplete(a.players.length ? a.players : (a.suggestions || []), !a.players.length)
+  } catch (e) {
+    if (my === completeSeq) renderComplete([], false)
+  }
+}
+
+function renderComplete(names, closest) {
+  const ul = $("player-complete")
+  ul.replaceChildren()
+  names.forEach((n, i) => {
+    const li = document.createElement("li")
+    li.setAttribute("role", "option")
+    li.dataset.name = n.name
+    if (i === 0) li.classList.add("active")
+    const meta = document.createElement("div")
+    meta.className = "meta"
+    const dates = n.first === n.last ? n.first : `${n.first} – ${n.last}`
+    meta.textContent = `${closest ? "closest name · " : ""}${n.white.toLocaleString()} with white, ${n.black.toLocaleString()} with black · ${dates}`
+    li.append(n.name, meta)
+    // mousedown, not click: the box's blur must not hide the list first.
+    li.addEventListener("mousedown", (ev) => { ev.preventDefault(); pickPlayer(n.name) })
+    ul.append(li)
+  })
+  ul.hidden = names.length === 0
+  $("player-name").setAttribute("aria-expanded", String(!ul.hidden))
+}
+
+// pickPlayer shows name's tree.
+function pickPlayer(name) {
+  completeSeq++
+  renderComplete([], false)
+  state.player.name = name
+  $("player-name").value = name
+  writeURL(true)
+  queryPlayer()
+}
+
+function setColor(color) {
+  state.player.color = color
+  showMode(state.mode)
+  writeURL(true)
+  queryPlayer()
+}
+
+// runSearch asks for page n of the search panel's form (params: the
+// form's, read again when not given).
+async function runSearch(page, params) {
+  if (!params) {
+    params = new URLSearchParams()
+    const form = new FormData($("search-form"))
+    for (const [k, v] of form) {
+      if (k !== "here" && String(v).trim()) params.set(k, String(v).trim())
+    }
+    if (form.get("here")) for (const [k, v] of positionParams()) params.set(k, v)
+    const f = state.filters
+    if (f.speeds.length) params.set("speeds", f.speeds.join(","))
+    if (f.ratings.length) params.set("ratings", f.ratings.join(","))
+  }
+  const my = ++searchSeq
+  state.search = {params, page, answer: state.search && state.search.answer, loading: true}
+  renderSearch()
+  try {
+    const a = await api.search(params, page)
+    if (my !== searchSeq) return
+    showError("")
+    state.search = {params, page, answer: a, loading: false}
+  } catch (e) {
+    if (my !== searchSeq) return
+    state.search = {params, page, answer: null, loading: false}
+    showError(e.status === 503 ? `The server is busy reading games for others: try again in a moment (${e.message})` : e.message)
+  }
+  renderSearch()
+}
+
+// searchGameRef returns a game of a /search answer as gameItem takes it.
+function searchGameRef(g) {
+  return {id: g.id, white: {name: g.white, rating: g.white_elo}, black: {name: g.black, rating: g.black_elo}, result: g.result || "*",
+    date: g.date, event: [g.event, g.eco, g.opening, g.plies + " plies"].filter(Boolean).join(" · ")}
+}
+
+function renderSearch() {
+  const s = state.search
+  const ul = $("search-list")
+  ul.replaceChildren()
+  const a = s && s.answer
+  const pages = a ? Math.max(1, Math.ceil(a.total / a.per_page)) : 0
+  let where = ""
+  if (s && s.loading) where = `page ${s.page}: searching…`
+  else if (a && a.total) where = `${a.total.toLocaleString()} games; page ${a.page} of ${pages}`
+  else if (a) where = "No games found." + (a.suggestions && a.suggestions.length ? " Closest names: " + a.suggestions.map((n) => n.name).join(", ") : "")
+  $("search-where").textContent = where
+  if (a) for (const g of a.games) ul.append(gameItem(searchGameRef(g)))
+  $("search-prev").disabled = !a || !s || s.loading || s.page <= 1
+  $("search-next").disabled = !a || !s || s.loading || s.page >= pages
 }
 
 // The filters' controls, from and to state.filters.
@@ -847,6 +1134,32 @@ $("all-games-open").addEventListener("click", () => loadAllGames(1))
 $("all-games-prev").addEventListener("click", () => loadAllGames(state.allGames.page - 1))
 $("all-games-next").addEventListener("click", () => loadAllGames(state.allGames.page + 1))
 $("all-games-close").addEventListener("click", () => { allSeq++; state.allGames = null; renderAllGames() })
+for (const m of ["explorer", "player", "search"]) $("mode-" + m).addEventListener("click", () => setMode(m))
+for (const c of ["white", "black"]) $("player-" + c).addEventListener("click", () => setColor(c))
+let completeTimer = 0
+$("player-name").addEventListener("input", () => { clearTimeout(completeTimer); completeTimer = setTimeout(complete, 120) })
+$("player-name").addEventListener("blur", () => renderComplete([], false))
+$("player-name").addEventListener("keydown", (ev) => {
+  const items = [...$("player-complete").children]
+  const at = items.findIndex((li) => li.classList.contains("active"))
+  if ((ev.key === "ArrowDown" || ev.key === "ArrowUp") && items.length) {
+    ev.preventDefault()
+    const next = Math.max(0, Math.min(items.length - 1, at + (ev.key === "ArrowDown" ? 1 : -1)))
+    items.forEach((li, i) => li.classList.toggle("active", i === next))
+  } else if (ev.key === "Escape") {
+    renderComplete([], false)
+  }
+})
+$("player-form").addEventListener("submit", (ev) => {
+  ev.preventDefault()
+  const active = $("player-complete").querySelector("li.active")
+  const name = active && !$("player-complete").hidden ? active.dataset.name : $("player-name").value.trim()
+  if (name) pickPlayer(name)
+})
+$("search-form").addEventListener("submit", (ev) => { ev.preventDefault(); runSearch(1) })
+$("search-form").querySelector("select[name=sort]").addEventListener("change", () => { if (state.search) runSearch(1) })
+$("search-prev").addEventListener("click", () => runSearch(state.search.page - 1, state.search.params))
+$("search-next").addEventListener("click", () => runSearch(state.search.page + 1, state.search.params))
 $("help-open").addEventListener("click", () => showHelp(true))
 $("help-close").addEventListener("click", () => showHelp(false))
 $("help").addEventListener("click", (ev) => { if (ev.target === $("help")) showHelp(false) })
@@ -860,7 +1173,7 @@ const KEYS = [
   {keys: ["Home"], names: ["Home"], what: "to the start of the line", run: () => step(() => 0)},
   {keys: ["End"], names: ["End"], what: "to the end of the line (of the game)", run: () => step((p, n) => n)},
   {keys: ["↑", "↓"], names: ["ArrowUp", "ArrowDown"], what: "choose a move of the table (its arrow shows)", run: (ev) => selectMove(state.selected + (ev.key === "ArrowUp" ? -1 : 1))},
-  {keys: ["Enter"], names: ["Enter"], what: "play the move chosen", run: () => { const tr = $("moves").tBodies[0].rows[state.selected]; if (tr) playUCI(tr.dataset.uci) }},
+  {keys: ["Enter"], names: ["Enter"], what: "play the move chosen", run: () => { const tr = movesTable().tBodies[0].rows[state.selected]; if (tr) playUCI(tr.dataset.uci) }},
   {keys: ["f"], names: ["f"], what: "flip the board", run: flip},
   {keys: ["c"], names: ["c"], what: "copy the line's PGN", run: copyPGN},
   {keys: ["Esc"], names: ["Escape"], what: "close this help, else the game (back to your line)", run: () => { if (!$("help").hidden) showHelp(false); else if (state.game) closeGame() }},
