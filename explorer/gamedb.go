@@ -101,14 +101,7 @@ func NewPlayerTree(line []board.Position, tree *gamedb.Tree) *PlayerTree {
 func newPlayerGameRef(g *gamedb.GameRef) PlayerGameRef {
 	out := PlayerGameRef{ID: g.ID.String(), Speed: "classical", Mode: "rated",
 		White: Player{Name: g.White, Rating: g.WhiteElo}, Black: Player{Name: g.Black, Rating: g.BlackElo}, Year: g.Date.Year()}
-	switch g.Result {
-	case pgn.WhiteWins:
-		w := "white"
-		out.Winner = &w
-	case pgn.BlackWins:
-		b := "black"
-		out.Winner = &b
-	}
+	out.Winner = winnerOf(g.Result)
 	if s := stats.Speed(g.Speed); int(s) < stats.NumSpeeds {
 		out.Speed = s.String()
 	}

@@ -213,14 +213,7 @@ func DescribeGame(id store.GameID, g *pgn.Game) GameRef {
 	if sp, ok := stats.SpeedOf(g.Tag("TimeControl")); ok {
 		out.Speed = sp.String()
 	}
-	switch g.Result {
-	case pgn.WhiteWins:
-		w := "white"
-		out.Winner = &w
-	case pgn.BlackWins:
-		b := "black"
-		out.Winner = &b
-	}
+	out.Winner = winnerOf(g.Result)
 	if d := stats.ParseDate(out.Date); d.Known() {
 		out.Year = d.Year()
 		if d.Month() != 0 {
@@ -246,4 +239,19 @@ func FullGame(id store.GameID, g *pgn.Game) Game {
 		p.Play(m)
 	}
 	return out
+}
+
+// winnerOf returns the lichess explorer's winner of a game with result r:
+// "white", "black", or nil for a draw or an unknown result.
+func winnerOf(r pgn.Result) *string {
+	var w string
+	switch r {
+	case pgn.WhiteWins:
+		w = "white"
+	case pgn.BlackWins:
+		w = "black"
+	default:
+		return nil
+	}
+	return &w
 }
