@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/chessbook/chessbook/store"
 )
 
 // TestExportRegularFilesOnly: export refuses to replace a symbolic link, a
@@ -167,4 +170,27 @@ func TestCheckLimit(t *testing.T) {
 		t.Errorf("check without a manifest: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	checkBadInput(t, []string{"-db", db, "check", "-limit", "-1"}, "-limit")
+}
+
+// TestExportQuiet: export -q writes the book and prints nothing (only
+// errors and warnings, as its help and bookbuild's -q say); without -q it
+// prints its one-line summary.
+func TestExportQuiet(t *testing.T) {
+	db := buildBookCount(t, store.CountOccurrence, championsPGN)
+	dir := t.TempDir()
+	quiet := filepath.Join(dir, "q.bin")
+	if out := mustRun(t, "-db", db, "export", "-q", "-o", quiet); out != "" {
+		t.Errorf("export -q printed %q", out)
+	}
+	loud := filepath.Join(dir, "l.bin")
+	// (stderr has the note on how a store that drops duplicates differs
+	// from make-book's; -q left it out.)
+	if out, _, code := runCmd(t, "-db", db, "export", "-o", loud); code != 0 || !strings.Contains(out, " entries (") {
+		t.Errorf("export: exit %d, printed %q: want its summary", code, out)
+	}
+	a, errA := os.ReadFile(quiet)
+	b, errB := os.ReadFile(loud)
+	if errA != nil || errB != nil || len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("export -q wrote %d bytes (%v), export %d (%v): want the same book", len(a), errA, len(b), errB)
+	}
 }

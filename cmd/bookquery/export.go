@@ -102,8 +102,11 @@ func runExport(e *env, args []string) error {
 	sum := exportJSON{Book: *out, Entries: es.Entries, Positions: es.Positions, Halved: es.Halved,
 		EPSplit: es.EPSplit, Replayed: es.Replayed, Estimated: es.Estimated, Warning: es.Warning, Differs: differs, Bytes: int64(es.Entries) * polyglot.EntrySize}
 	return e.emit(sum, func(w io.Writer) error {
-		_, err := fmt.Fprintf(w, "%s: %d entries (%d bytes) from %d positions read; %d positions halved to fit 16-bit counts, %d replayed in game order, %d split by the en-passant rule\n",
-			sum.Book, sum.Entries, sum.Bytes, sum.Positions, sum.Halved, sum.Replayed, sum.EPSplit)
+		var err error
+		if !po.Quiet { // -q: only errors and warnings, as bookbuild's
+			_, err = fmt.Fprintf(w, "%s: %d entries (%d bytes) from %d positions read; %d positions halved to fit 16-bit counts, %d replayed in game order, %d split by the en-passant rule\n",
+				sum.Book, sum.Entries, sum.Bytes, sum.Positions, sum.Halved, sum.Replayed, sum.EPSplit)
+		}
 		if err == nil && sum.Warning != "" {
 			_, err = fmt.Fprintf(w, "warning: %s\n", sum.Warning)
 		}
