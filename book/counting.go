@@ -149,16 +149,27 @@ func (c *plyCounter) start(p *board.Position) {
 	c.zobrist.Reset(p)
 }
 
+// within reports whether the game counts anything at ply n (from its
+// start): whether n is before the max-ply.
+func (c *plyCounter) within(n int) bool { return c.maxPly == 0 || n < c.maxPly }
+
+// counts reports whether the game counts the move it plays from pos, whose
+// keys.Hash is h, a ply within the max-ply: always, or with perGame only at
+// pos's first visit (which it records). Call it once per ply, in order.
+func (c *plyCounter) counts(pos *board.Position, h uint64) bool {
+	return !c.perGame || c.visits.first(pos, h)
+}
+
 // take takes ply n of the game, move m played from pos, before pos plays
 // it: counted reports whether the game counts m at pos, over that the
 // game counts nothing from this ply on (the max-ply); then c.hash is
 // pos's keys.Hash (unless over).
 func (c *plyCounter) take(n int, pos *board.Position, m board.Move) (counted, over bool) {
-	if c.maxPly > 0 && n >= c.maxPly {
+	if !c.within(n) {
 		return false, true
 	}
 	c.hash = c.zobrist.Hash(pos)
-	counted = !c.perGame || c.visits.first(pos, c.hash)
+	counted = c.counts(pos, c.hash)
 	c.zobrist.Play(pos, m)
 	return counted, false
 }
@@ -179,8 +190,8 @@ type countedPositions struct {
 	pos  board.Position
 	move board.Move
 	ply  int
-	// played is false until the first next, then true: pos still has to
-	// play move.
+	// played is true after next found a position: pos has yet to play
+	// move.
 	played bool
 }
 
@@ -199,26 +210,24 @@ func (it *countedPositions) reset(start *board.Position, moves []board.Move, cou
 // next moves to the next counted position and reports whether there was
 // one.
 func (it *countedPositions) next() bool {
-	for {
-		if it.played {
-			it.pos.Play(it.move)
-			it.ply++
-		}
-		it.played = true
-		if it.ply >= len(it.moves) {
-			it.played = false
-			return false
-		}
+	// take's steps, written out: this is the builder's hot path.
+	if it.played {
+		it.zobrist.Play(&it.pos, it.move)
+		it.pos.Play(it.move)
+		it.ply++
+	}
+	for ; it.ply < len(it.moves) && it.within(it.ply); it.ply++ {
 		it.move = it.moves[it.ply]
-		counted, over := it.take(it.ply, &it.pos, it.move)
-		if over {
-			it.played = false
-			return false
-		}
-		if counted {
+		it.hash = it.zobrist.Hash(&it.pos)
+		if it.counts(&it.pos, it.hash) {
+			it.played = true
 			return true
 		}
+		it.zobrist.Play(&it.pos, it.move)
+		it.pos.Play(it.move)
 	}
+	it.played = false
+	return false
 }
 
 // occurrence returns what the game adds at the current position, valid
