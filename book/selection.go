@@ -83,15 +83,38 @@ type PeriodGames struct {
 	stats.CellStats
 }
 
-// Selected returns what the games that sel keeps played from the position
-// with key pos: by move, in move order, and by month, in month order (the
-// lichess explorer's history). It reads the position's history (see
+// Selection's answer at one position: what the games it keeps played from
+// it, and what it could not select.
+type Selected struct {
+	// Moves are the games kept by move, in move order.
+	Moves []SelectedMove
+	// Months are the games kept by month, in month order (the lichess
+	// explorer's history).
+	Months []PeriodGames
+	// Unselectable counts the games the speed or rating filter could not
+	// select for want of their tag.
+	Unselectable Unselectable
+	// Found is false when the store knows nothing of the position.
+	Found bool
+}
+
+// Select returns what the games that sel keeps played from the position
+// with key pos, in one pass over the position's history (see
 // stats.History) and the tags of the games kept as single references to
-// it. found is false when the store knows nothing of the position.
-func Selected(st *store.Store, pos []byte, sel Selection) (moves []SelectedMove, months []PeriodGames, found bool, err error) {
+// it.
+func Select(st *store.Store, pos []byte, sel Selection) (*Selected, error) {
+	out := &Selected{}
 	byMove := map[board.Move]*stats.CellStats{}
 	byPeriod := map[stats.Period]*stats.CellStats{}
-	add := func(m board.Move, p stats.Period, s *stats.CellStats) {
+	rest := sel // sel without its speed and band: what Unselectable counts
+	rest.Speeds, rest.Bands = 0, 0
+	add := func(m board.Move, c stats.Cell, p stats.Period, s *stats.CellStats) {
+		if !sel.keeps(c, p) {
+			if rest.keeps(c, p) {
+				out.Unselectable.add(sel, c, s.Games())
+			}
+			return
+		}
 		if byMove[m] == nil {
 			byMove[m] = new(stats.CellStats)
 		}
@@ -103,30 +126,28 @@ func Selected(st *store.Store, pos []byte, sel Selection) (moves []SelectedMove,
 	}
 	h, found, err := st.HistoryInto(nil, pos)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, err
 	}
 	for i := range h {
-		if r := &h[i]; sel.keeps(r.Cell, r.Period) {
-			add(r.Move, r.Period, &r.CellStats)
-		}
+		r := &h[i]
+		add(r.Move, r.Cell, r.Period, &r.CellStats)
 	}
 	single, err := eachSingle(st, pos, func(mv board.Move, occ *stats.Occurrence) {
-		if p := stats.PeriodOf(occ.Date); sel.keeps(occ.Cell, p) {
-			var s stats.CellStats
-			s.Add(occ.Result, occ.MoverRating)
-			add(mv, p, &s)
-		}
+		var s stats.CellStats
+		s.Add(occ.Result, occ.MoverRating)
+		add(mv, occ.Cell, stats.PeriodOf(occ.Date), &s)
 	})
 	if err != nil {
-		return nil, nil, false, err
+		return nil, err
 	}
 	for _, mv := range slices.Sorted(maps.Keys(byMove)) {
-		moves = append(moves, SelectedMove{Move: mv, CellStats: *byMove[mv]})
+		out.Moves = append(out.Moves, SelectedMove{Move: mv, CellStats: *byMove[mv]})
 	}
 	for _, p := range slices.Sorted(maps.Keys(byPeriod)) {
-		months = append(months, PeriodGames{Period: p, CellStats: *byPeriod[p]})
+		out.Months = append(out.Months, PeriodGames{Period: p, CellStats: *byPeriod[p]})
 	}
-	return moves, months, found || single, nil
+	out.Found = found || single
+	return out, nil
 }
 
 // Unselectable counts the games through a position that a Selection's
@@ -139,35 +160,13 @@ type Unselectable struct {
 	NoRating uint64 // games with no rating band while sel asks for bands
 }
 
-// CountUnselectable returns the Unselectable games of sel through the
-// position pos; both counts are 0 when sel asks for no speed or band.
-func CountUnselectable(st *store.Store, pos []byte, sel Selection) (Unselectable, error) {
-	var u Unselectable
-	if sel.Speeds == 0 && sel.Bands == 0 {
-		return u, nil
+// add counts n games of cell c that sel could not select, when for want
+// of their speed or band.
+func (u *Unselectable) add(sel Selection, c stats.Cell, n uint64) {
+	if sel.Speeds != 0 && c.Speed() == stats.NoSpeed {
+		u.NoSpeed += n
 	}
-	rest := sel
-	rest.Speeds, rest.Bands = 0, 0
-	add := func(c stats.Cell, p stats.Period, games uint64) {
-		if !rest.keeps(c, p) {
-			return
-		}
-		if sel.Speeds != 0 && c.Speed() == stats.NoSpeed {
-			u.NoSpeed += games
-		}
-		if sel.Bands != 0 && c.RatingBand() == stats.NoRatingBand {
-			u.NoRating += games
-		}
+	if sel.Bands != 0 && c.RatingBand() == stats.NoRatingBand {
+		u.NoRating += n
 	}
-	h, _, err := st.HistoryInto(nil, pos)
-	if err != nil {
-		return u, err
-	}
-	for i := range h {
-		add(h[i].Cell, h[i].Period, h[i].CellStats.Games())
-	}
-	_, err = eachSingle(st, pos, func(_ board.Move, occ *stats.Occurrence) {
-		add(occ.Cell, stats.PeriodOf(occ.Date), 1)
-	})
-	return u, err
 }

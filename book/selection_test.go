@@ -186,7 +186,7 @@ func TestSelectedOracle(t *testing.T) {
 					return nil // a sample, for time
 				}
 				positions++
-				moves, months, _, err := book.Selected(stAll, pos, c.sel)
+				res, err := book.Select(stAll, pos, c.sel)
 				if err != nil {
 					return err
 				}
@@ -194,15 +194,15 @@ func TestSelectedOracle(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				got := describeSelected(moves)
+				got := describeSelected(res.Moves)
 				if w := describeEntry(want); got != w {
 					return fmt.Errorf("position %x: filtered %s, want %s", pos, got, w)
 				}
 				var total, byMonth uint64
-				for _, m := range moves {
+				for _, m := range res.Moves {
 					total += m.Games()
 				}
-				for _, m := range months {
+				for _, m := range res.Months {
 					byMonth += m.Games()
 				}
 				if total != byMonth {

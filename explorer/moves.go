@@ -128,16 +128,12 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 			add(me.Move, moveOf(p.SAN(me.Move), me, white, opp, oppKnown))
 		}
 	} else {
-		filtered, _, _, err := book.Selected(x.st, k, q.Sel)
+		sel, err := book.Select(x.st, k, q.Sel)
 		if err != nil {
 			return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 		}
-		u, err := book.CountUnselectable(x.st, k, q.Sel)
-		if err != nil {
-			return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
-		}
-		out.Notices = unselectableNotices(u)
-		for _, fm := range filtered {
+		out.Notices = unselectableNotices(sel.Unselectable)
+		for _, fm := range sel.Moves {
 			if !p.IsLegal(fm.Move) {
 				return nil, fmt.Errorf("position %s: stored move %s is not legal (corrupt store?)", p.FEN(), fm.Move)
 			}
@@ -201,10 +197,11 @@ func (x *Explorer) openingByGame(p board.Position, entry stats.Entry) (*Opening,
 // played, oldest first; undated games are left out.
 func (x *Explorer) History(line []board.Position, q Query) (*History, error) {
 	p := line[len(line)-1]
-	_, months, _, err := book.Selected(x.st, keys.Encode(&p), q.Sel)
+	sel, err := book.Select(x.st, keys.Encode(&p), q.Sel)
 	if err != nil {
 		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}
+	months := sel.Months
 	out := &History{FEN: p.FEN(), History: []HistoryMonth{}}
 	for _, m := range months {
 		if m.Period == 0 {
