@@ -95,7 +95,7 @@
 // the counting rule. Every reader of a position's statistics goes through
 // them: Entry (singles.go) for one position, its statistics record merged
 // with what each game referenced under its hash adds to it (the games are
-// decoded only as far as the position); Selected (selection.go) for the
+// decoded only as far as the position); Select (selection.go) for the
 // games a query-time Selection keeps (speed, rating band, month), from the
 // position's history and its single references' tags; Positions
 // (positions.go) for every position of the store, the records joined in
@@ -117,5 +117,5 @@
 // "replay" a game is to play its moves again from its start, position by
 // position: the pipeline replays the PGN games, the readers the stored
 // ones. A "filter" leaves games out of a build (Filter, Options); a
-// "selection" keeps games in a query (Selection, Selected).
+// "selection" keeps games in a query (Selection, Select).
 package book
