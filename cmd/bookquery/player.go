@@ -64,19 +64,10 @@ func runPlayer(e *env, args []string) error {
 	if *recent < 0 || *recent > 8 {
 		return badInput("-recent %d: want 0 to 8", *recent)
 	}
-	sp, err := stats.ParseSpeeds(*speeds)
-	if err != nil {
-		return badInput("-speeds: %v", err)
-	}
-	q.Speeds = uint8(sp)
-	if q.Modes, err = explorer.ParseModes(*modes); err != nil {
-		return badInput("-modes: %v", err)
-	}
-	if q.Since, _, err = book.ParseDateBound(*since, false); err != nil {
-		return badInput("-since %q: %v", *since, err)
-	}
-	if q.Until, _, err = book.ParseDateBound(*until, true); err != nil {
-		return badInput("-until %q: %v", *until, err)
+	f := explorer.SearchFilters{Speeds: *speeds, Modes: *modes, Since: *since, Until: *until}
+	var err error
+	if q.Filter, err = f.Filter(true); err != nil {
+		return err
 	}
 	line, err := movesLine(*fen, *moves)
 	if err != nil {
