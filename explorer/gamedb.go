@@ -362,20 +362,16 @@ func ParseModes(s string) (uint8, error) {
 	return m, nil
 }
 
-// NoNameSuggestions returns the closest spellings of the name of q that
-// err (wrapping gamedb.ErrNoName) says matches none, at most n.
-func NoNameSuggestions(ctx context.Context, db *gamedb.DB, err error, q *gamedb.Query, n int) []PlayerName {
-	for _, c := range []struct {
-		kind gamedb.NameKind
-		text string
-	}{{gamedb.Players, q.Player}, {gamedb.Players, q.White}, {gamedb.Players, q.Black}, {gamedb.Events, q.Event}, {gamedb.Sites, q.Site}} {
-		if c.text != "" && strings.Contains(err.Error(), strconv.Quote(c.text)) {
-			sug, serr := db.Suggest(ctx, c.kind, c.text, n)
-			if serr != nil {
-				return nil
-			}
-			return NewPlayerNames(sug)
-		}
+// NoNameSuggestions returns the closest spellings of the name that err
+// (a *gamedb.NoNameError) says matches none, at most n.
+func NoNameSuggestions(ctx context.Context, db *gamedb.DB, err error, n int) []PlayerName {
+	var nn *gamedb.NoNameError
+	if !errors.As(err, &nn) {
+		return nil
 	}
-	return nil
+	sug, err := db.Suggest(ctx, nn.Kind, nn.Text, n)
+	if err != nil {
+		return nil
+	}
+	return NewPlayerNames(sug)
 }

@@ -168,7 +168,7 @@ func (s *server) search(w http.ResponseWriter, r *http.Request) {
 			res, err := db.Search(ctx, gq)
 			if errors.Is(err, gamedb.ErrNoName) {
 				out.Games = []gamedb.GameRef{}
-				out.Suggestions = NoNameSuggestions(ctx, db, err, &gq, 5)
+				out.Suggestions = NoNameSuggestions(ctx, db, err, 5)
 				return nil
 			}
 			if err != nil {

@@ -71,6 +71,20 @@ type SearchResult struct {
 // spelling of its kind at all (Names and Suggest say more).
 var ErrNoName = errors.New("no such name")
 
+// NoNameError is Search's error for a name given that matches no
+// spelling of its kind; it wraps ErrNoName.
+type NoNameError struct {
+	Kind NameKind // the kind of the name (Players, Events or Sites)
+	What string   // the filter that gave it: player, event or site
+	Text string   // the name as given
+}
+
+// Error implements error: `player "Carlsn": no such name`.
+func (e *NoNameError) Error() string { return fmt.Sprintf("%s %q: %v", e.What, e.Text, ErrNoName) }
+
+// Unwrap returns ErrNoName.
+func (e *NoNameError) Unwrap() error { return ErrNoName }
+
 // found is a game a search keeps.
 type foundGame struct {
 	num    uint64
@@ -146,7 +160,7 @@ func (db *DB) candidates(ctx context.Context, q *Query) (nums []uint64, dates []
 			return err
 		}
 		if len(norms) == 0 {
-			return fmt.Errorf("player %q: %w", text, ErrNoName)
+			return &NoNameError{Kind: Players, What: "player", Text: text}
 		}
 		var ps []Posting
 		for _, n := range norms {
@@ -173,7 +187,7 @@ func (db *DB) candidates(ctx context.Context, q *Query) (nums []uint64, dates []
 			return err
 		}
 		if len(norms) == 0 {
-			return fmt.Errorf("%s %q: %w", what, text, ErrNoName)
+			return &NoNameError{Kind: dict, What: what, Text: text}
 		}
 		var nums []uint64
 		for _, n := range norms {
