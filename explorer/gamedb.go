@@ -201,21 +201,7 @@ type SearchFilters struct {
 // ("minRating"), or as the command's flags do ("-min-rating") when flags
 // is set.
 func (f *SearchFilters) Query(flags bool) (gamedb.Query, error) {
-	name := func(p string) string {
-		if !flags {
-			return p
-		}
-		var b strings.Builder
-		b.WriteByte('-')
-		for _, r := range p {
-			if unicode.IsUpper(r) {
-				b.WriteByte('-')
-				r = unicode.ToLower(r)
-			}
-			b.WriteRune(r)
-		}
-		return b.String()
-	}
+	name := func(p string) string { return paramName(p, flags) }
 	q := gamedb.Query{Player: f.Player, White: f.White, Black: f.Black, Event: f.Event, Site: f.Site, Opening: f.Opening}
 	for _, n := range []struct{ param, text string }{
 		{"player", q.Player}, {"white", q.White}, {"black", q.Black}, {"event", q.Event}, {"site", q.Site}, {"opening", q.Opening},
@@ -239,11 +225,8 @@ func (f *SearchFilters) Query(flags bool) (gamedb.Query, error) {
 	if q.ECOFrom, q.ECOTo, err = ParseECORange(f.ECO); err != nil {
 		return q, badParam(name("eco"), f.ECO, err.Error())
 	}
-	if q.Since, _, err = book.ParseDateBound(f.Since, false); err != nil {
-		return q, badParam(name("since"), f.Since, err.Error())
-	}
-	if q.Until, _, err = book.ParseDateBound(f.Until, true); err != nil {
-		return q, badParam(name("until"), f.Until, err.Error())
+	if q.Filter, err = f.Filter(flags); err != nil {
+		return q, err
 	}
 	if q.Since != 0 && q.Until != 0 && q.Since > q.Until {
 		return q, fmt.Errorf("%w: %s %s is after %s %s", ErrBadInput, name("since"), f.Since, name("until"), f.Until)
@@ -262,19 +245,6 @@ func (f *SearchFilters) Query(flags bool) (gamedb.Query, error) {
 	if q.MaxPlies != 0 && q.MinPlies > q.MaxPlies {
 		return q, fmt.Errorf("%w: %s %d is above %s %d", ErrBadInput, name("minPlies"), q.MinPlies, name("maxPlies"), q.MaxPlies)
 	}
-	speeds, err := stats.ParseSpeeds(f.Speeds)
-	if err != nil {
-		return q, badParam(name("speeds"), f.Speeds, err.Error())
-	}
-	q.Speeds = uint8(speeds)
-	bands, err := stats.ParseRatingBands(f.Ratings)
-	if err != nil {
-		return q, badParam(name("ratings"), f.Ratings, err.Error())
-	}
-	q.Bands = uint16(bands)
-	if q.Modes, err = ParseModes(f.Modes); err != nil {
-		return q, badParam(name("modes"), f.Modes, err.Error())
-	}
 	switch f.Sort {
 	case "", "date":
 		q.Sort = gamedb.ByDate
@@ -289,6 +259,51 @@ func (f *SearchFilters) Query(flags bool) (gamedb.Query, error) {
 		q.Openings = OpeningName
 	}
 	return q, nil
+}
+
+// Filter parses the explorer's filters of f (speeds, ratings, modes,
+// since, until) into a gamedb.Filter, for a search (Query) or a player's
+// tree (gamedb.TreeQuery). Errors are as Query's.
+func (f *SearchFilters) Filter(flags bool) (gamedb.Filter, error) {
+	name := func(p string) string { return paramName(p, flags) }
+	var g gamedb.Filter
+	speeds, err := stats.ParseSpeeds(f.Speeds)
+	if err != nil {
+		return g, badParam(name("speeds"), f.Speeds, err.Error())
+	}
+	bands, err := stats.ParseRatingBands(f.Ratings)
+	if err != nil {
+		return g, badParam(name("ratings"), f.Ratings, err.Error())
+	}
+	g.Speeds, g.Bands = uint8(speeds), uint16(bands)
+	if g.Modes, err = ParseModes(f.Modes); err != nil {
+		return g, badParam(name("modes"), f.Modes, err.Error())
+	}
+	if g.Since, _, err = book.ParseDateBound(f.Since, false); err != nil {
+		return g, badParam(name("since"), f.Since, err.Error())
+	}
+	if g.Until, _, err = book.ParseDateBound(f.Until, true); err != nil {
+		return g, badParam(name("until"), f.Until, err.Error())
+	}
+	return g, nil
+}
+
+// paramName is the API's parameter p ("minRating") as the command's flags
+// name it ("-min-rating") when flags is set.
+func paramName(p string, flags bool) string {
+	if !flags {
+		return p
+	}
+	var b strings.Builder
+	b.WriteByte('-')
+	for _, r := range p {
+		if unicode.IsUpper(r) {
+			b.WriteByte('-')
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // hasName reports whether q filters by a name (player, event or site):
@@ -347,20 +362,16 @@ func ParseModes(s string) (uint8, error) {
 	return m, nil
 }
 
-// NoNameSuggestions returns the closest spellings of the name of q that
-// err (wrapping gamedb.ErrNoName) says matches none, at most n.
-func NoNameSuggestions(ctx context.Context, db *gamedb.DB, err error, q *gamedb.Query, n int) []PlayerName {
-	for _, c := range []struct {
-		kind gamedb.NameKind
-		text string
-	}{{gamedb.Players, q.Player}, {gamedb.Players, q.White}, {gamedb.Players, q.Black}, {gamedb.Events, q.Event}, {gamedb.Sites, q.Site}} {
-		if c.text != "" && strings.Contains(err.Error(), strconv.Quote(c.text)) {
-			sug, serr := db.Suggest(ctx, c.kind, c.text, n)
-			if serr != nil {
-				return nil
-			}
-			return NewPlayerNames(sug)
-		}
+// NoNameSuggestions returns the closest spellings of the name that err
+// (a *gamedb.NoNameError) says matches none, at most n.
+func NoNameSuggestions(ctx context.Context, db *gamedb.DB, err error, n int) []PlayerName {
+	var nn *gamedb.NoNameError
+	if !errors.As(err, &nn) {
+		return nil
 	}
-	return nil
+	sug, err := db.Suggest(ctx, nn.Kind, nn.Text, n)
+	if err != nil {
+		return nil
+	}
+	return NewPlayerNames(sug)
 }

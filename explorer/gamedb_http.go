@@ -7,10 +7,8 @@ import (
 	"net/http"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/pgn"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -116,19 +114,9 @@ func parsePlayer(r *http.Request) (line []board.Position, tq gamedb.TreeQuery, e
 	if tq.Recent, err = ParseCount("recentGames", q.Get("recentGames"), MaxPlayerRecent, MaxPlayerRecent); err != nil {
 		return nil, tq, err
 	}
-	speeds, err := stats.ParseSpeeds(q.Get("speeds"))
-	if err != nil {
-		return nil, tq, badParam("speeds", q.Get("speeds"), err.Error())
-	}
-	tq.Speeds = uint8(speeds)
-	if tq.Modes, err = ParseModes(q.Get("modes")); err != nil {
-		return nil, tq, badParam("modes", q.Get("modes"), err.Error())
-	}
-	if tq.Since, _, err = book.ParseDateBound(q.Get("since"), false); err != nil {
-		return nil, tq, badParam("since", q.Get("since"), err.Error())
-	}
-	if tq.Until, _, err = book.ParseDateBound(q.Get("until"), true); err != nil {
-		return nil, tq, badParam("until", q.Get("until"), err.Error())
+	f := SearchFilters{Speeds: q.Get("speeds"), Modes: q.Get("modes"), Since: q.Get("since"), Until: q.Get("until")}
+	if tq.Filter, err = f.Filter(false); err != nil {
+		return nil, tq, err
 	}
 	return line, tq, nil
 }
@@ -180,7 +168,7 @@ func (s *server) search(w http.ResponseWriter, r *http.Request) {
 			res, err := db.Search(ctx, gq)
 			if errors.Is(err, gamedb.ErrNoName) {
 				out.Games = []gamedb.GameRef{}
-				out.Suggestions = NoNameSuggestions(ctx, db, err, &gq, 5)
+				out.Suggestions = NoNameSuggestions(ctx, db, err, 5)
 				return nil
 			}
 			if err != nil {

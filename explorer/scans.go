@@ -94,37 +94,27 @@ type testHooks struct {
 // scan answers GET /games?page=N: the page of every game through p that
 // sel selects, by a scan in the pool.
 func (s *server) scan(w http.ResponseWriter, r *http.Request, p board.Position, sel book.Selection, page, perPage int) {
-	ctx, cancel := context.WithTimeout(r.Context(), s.scans.timeout)
-	defer cancel()
-	what := "the scan of the games through " + p.FEN()
-	release, err := s.scans.acquire(ctx)
-	if err != nil {
-		s.scanFailed(w, r, what, err)
-		return
-	}
-	defer release()
-	start := time.Now()
-	if s.hooks.scanStart != nil {
-		s.hooks.scanStart(ctx)
-	}
-	var found func()
-	if s.hooks.scanGame != nil {
-		found = func() { s.hooks.scanGame(ctx) }
-	}
 	var out *GamePage
-	err = s.query(func(x *Explorer) (err error) {
-		out, err = x.gamesPage(ctx, p, page, perPage, book.ThroughOptions{Sel: sel, Workers: s.scans.workers}, found)
+	ok := s.pooled(w, r, "the scan of the games through "+p.FEN(), func(ctx context.Context) error {
+		if s.hooks.scanStart != nil {
+			s.hooks.scanStart(ctx)
+		}
+		var found func()
+		if s.hooks.scanGame != nil {
+			found = func() { s.hooks.scanGame(ctx) }
+		}
+		err := s.query(func(x *Explorer) (err error) {
+			out, err = x.gamesPage(ctx, p, page, perPage, book.ThroughOptions{Sel: sel, Workers: s.scans.workers}, found)
+			return err
+		})
+		if s.hooks.scanEnd != nil {
+			s.hooks.scanEnd(err)
+		}
 		return err
 	})
-	if s.hooks.scanEnd != nil {
-		s.hooks.scanEnd(err)
+	if ok {
+		s.reply(w, r, http.StatusOK, out)
 	}
-	if err != nil {
-		s.scanFailed(w, r, what, err)
-		return
-	}
-	s.scans.last.Store(int64(time.Since(start)))
-	s.reply(w, r, http.StatusOK, out)
 }
 
 // pooled runs f in the pool, under its deadline and the request's

@@ -71,6 +71,20 @@ type SearchResult struct {
 // spelling of its kind at all (Names and Suggest say more).
 var ErrNoName = errors.New("no such name")
 
+// NoNameError is Search's error for a name given that matches no
+// spelling of its kind; it wraps ErrNoName.
+type NoNameError struct {
+	Kind NameKind // the kind of the name (Players, Events or Sites)
+	What string   // the filter that gave it: player, event or site
+	Text string   // the name as given
+}
+
+// Error implements error: `player "Carlsn": no such name`.
+func (e *NoNameError) Error() string { return fmt.Sprintf("%s %q: %v", e.What, e.Text, ErrNoName) }
+
+// Unwrap returns ErrNoName.
+func (e *NoNameError) Unwrap() error { return ErrNoName }
+
 // found is a game a search keeps.
 type foundGame struct {
 	num    uint64
@@ -146,7 +160,7 @@ func (db *DB) candidates(ctx context.Context, q *Query) (nums []uint64, dates []
 			return err
 		}
 		if len(norms) == 0 {
-			return fmt.Errorf("player %q: %w", text, ErrNoName)
+			return &NoNameError{Kind: Players, What: "player", Text: text}
 		}
 		var ps []Posting
 		for _, n := range norms {
@@ -173,7 +187,7 @@ func (db *DB) candidates(ctx context.Context, q *Query) (nums []uint64, dates []
 			return err
 		}
 		if len(norms) == 0 {
-			return fmt.Errorf("%s %q: %w", what, text, ErrNoName)
+			return &NoNameError{Kind: dict, What: what, Text: text}
 		}
 		var nums []uint64
 		for _, n := range norms {
@@ -275,11 +289,8 @@ func (db *DB) filterSummaries(ctx context.Context, q *Query, cands []uint64) ([]
 			return nil
 		}
 		if len(opening) > 0 {
-			line = line[:0]
-			if err := s.Walk(&ix, func(_ int, pos *board.Position, _ board.Move) bool {
-				line = append(line, *pos)
-				return true
-			}); err != nil {
+			var err error
+			if line, err = summaryLine(&ix, s, line[:0]); err != nil {
 				return fmt.Errorf("game number %d: %w", num, err)
 			}
 			_, name := q.Openings(line)
@@ -318,13 +329,9 @@ func (db *DB) filterSummaries(ctx context.Context, q *Query, cands []uint64) ([]
 		if i%256 == 255 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		rec, _, err := db.record(g.num)
+		ply, _, err := db.reachInRecord(t, g.num)
 		if err != nil {
 			return nil, err
-		}
-		ply, _, err := t.inRecord(rec)
-		if err != nil {
-			return nil, fmt.Errorf("game number %d: %w", g.num, err)
 		}
 		if ply >= 0 {
 			g.ply = ply
@@ -332,6 +339,30 @@ func (db *DB) filterSummaries(ctx context.Context, q *Query, cands []uint64) ([]
 		}
 	}
 	return games, nil
+}
+
+// summaryLine appends to line the positions of the plies summary s codes,
+// from the start.
+func summaryLine(ix *gamecode.MoveIndexer, s *Summary, line []board.Position) ([]board.Position, error) {
+	err := s.Walk(ix, func(_ int, pos *board.Position, _ board.Move) bool {
+		line = append(line, *pos)
+		return true
+	})
+	return line, err
+}
+
+// reachInRecord tells from the record of game number num whether the game
+// reaches t: at which ply first (-1: never), and the move it plays there
+// (target.inRecord), for a game whose summary cannot tell.
+func (db *DB) reachInRecord(t *target, num uint64) (ply int, next board.Move, err error) {
+	rec, _, err := db.record(num)
+	if err != nil {
+		return -1, 0, err
+	}
+	if ply, next, err = t.inRecord(rec); err != nil {
+		return -1, 0, fmt.Errorf("game number %d: %w", num, err)
+	}
+	return ply, next, nil
 }
 
 // meanRating is what ranks a game by rating: the mean of both ratings, 0

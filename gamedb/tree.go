@@ -269,13 +269,9 @@ func (db *DB) PlayerTree(ctx context.Context, q TreeQuery) (*Tree, error) {
 		if i%256 == 255 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		rec, _, err := db.record(g.num)
+		ply, next, err := db.reachInRecord(t, g.num)
 		if err != nil {
 			return nil, err
-		}
-		ply, next, err := t.inRecord(rec)
-		if err != nil {
-			return nil, fmt.Errorf("game number %d: %w", g.num, err)
 		}
 		if ply >= 0 && next != 0 {
 			g.move = next
@@ -437,11 +433,8 @@ func (db *DB) gameRef(num uint64, openings func([]board.Position) (string, strin
 		Opening: string(g.Tag("Opening")), Plies: plies, Ply: -1}
 	if ref.Opening == "" && openings != nil && s.Coded > 0 {
 		var ix gamecode.MoveIndexer
-		var line []board.Position
-		if err := s.Walk(&ix, func(_ int, pos *board.Position, _ board.Move) bool {
-			line = append(line, *pos)
-			return true
-		}); err != nil {
+		line, err := summaryLine(&ix, &s, nil)
+		if err != nil {
 			return nil, fmt.Errorf("game number %d: %w", num, err)
 		}
 		_, ref.Opening = openings(line)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -64,19 +63,10 @@ func runPlayer(e *env, args []string) error {
 	if *recent < 0 || *recent > 8 {
 		return badInput("-recent %d: want 0 to 8", *recent)
 	}
-	sp, err := stats.ParseSpeeds(*speeds)
-	if err != nil {
-		return badInput("-speeds: %v", err)
-	}
-	q.Speeds = uint8(sp)
-	if q.Modes, err = explorer.ParseModes(*modes); err != nil {
-		return badInput("-modes: %v", err)
-	}
-	if q.Since, _, err = book.ParseDateBound(*since, false); err != nil {
-		return badInput("-since %q: %v", *since, err)
-	}
-	if q.Until, _, err = book.ParseDateBound(*until, true); err != nil {
-		return badInput("-until %q: %v", *until, err)
+	f := explorer.SearchFilters{Speeds: *speeds, Modes: *modes, Since: *since, Until: *until}
+	var err error
+	if q.Filter, err = f.Filter(true); err != nil {
+		return err
 	}
 	line, err := movesLine(*fen, *moves)
 	if err != nil {
@@ -84,10 +74,7 @@ func runPlayer(e *env, args []string) error {
 	}
 	pos := line[len(line)-1]
 	q.Position = &pos
-	if e.db == "" {
-		return badInput("no book given: use 'bookquery -db DIR player -name NAME -color white'")
-	}
-	st, db, err := openIndex(e.db)
+	st, db, err := e.openIndex("player -name NAME -color white")
 	if err != nil {
 		return err
 	}
@@ -99,15 +86,8 @@ func runPlayer(e *env, args []string) error {
 		return err
 	}
 	if tree.PlayerGames == 0 {
-		msg := fmt.Sprintf("no games of %q with %s", *name, strings.ToLower(*color))
-		if sug, err := db.Suggest(ctx, gamedb.Players, *name, 3); err == nil && len(sug) > 0 {
-			var names []string
-			for _, s := range sug {
-				names = append(names, strconv.Quote(s.Name))
-			}
-			msg += fmt.Sprintf(" (closest: %s)", strings.Join(names, ", "))
-		}
-		return badInput("%s", msg)
+		sug, _ := db.Suggest(ctx, gamedb.Players, *name, 3) // no suggestion is no error
+		return badInput("no games of %q with %s%s", *name, strings.ToLower(*color), closest(sug))
 	}
 	out := explorer.NewPlayerTree(line, tree)
 	return e.emit(out, func(w io.Writer) error {

@@ -41,9 +41,13 @@ var searchCmd = &command{
 	run:     runSearch,
 }
 
-// openIndex opens the store in dir read-only and its game index.
-func openIndex(dir string) (*store.Store, *gamedb.DB, error) {
-	st, err := openBook(dir)
+// openIndex opens the store of -db read-only and its game index; without
+// -db it is bad input naming use, the command line to give.
+func (e *env) openIndex(use string) (*store.Store, *gamedb.DB, error) {
+	if e.db == "" {
+		return nil, nil, badInput("no book given: use 'bookquery -db DIR %s'", use)
+	}
+	st, err := openBook(e.db)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -53,6 +57,19 @@ func openIndex(dir string) (*store.Store, *gamedb.DB, error) {
 		return nil, nil, err
 	}
 	return st, db, nil
+}
+
+// closest is what an error adds for the closest spellings of a name no
+// spelling matches: ` (closest: "A", "B")`, or "" when there are none.
+func closest(ns []gamedb.Name) string {
+	if len(ns) == 0 {
+		return ""
+	}
+	names := make([]string, len(ns))
+	for i, n := range ns {
+		names[i] = strconv.Quote(n.Name)
+	}
+	return fmt.Sprintf(" (closest: %s)", strings.Join(names, ", "))
 }
 
 // playersJSON is players' -json output, as GET /players answers.
@@ -77,10 +94,7 @@ func runPlayers(e *env, args []string) error {
 	if *limit < 0 {
 		return badInput("-limit %d: want 0 or more", *limit)
 	}
-	if e.db == "" {
-		return badInput("no book given: use 'bookquery -db DIR players -name TEXT'")
-	}
-	st, db, err := openIndex(e.db)
+	st, db, err := e.openIndex("players -name TEXT")
 	if err != nil {
 		return err
 	}
@@ -219,10 +233,7 @@ func runSearch(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if e.db == "" {
-		return badInput("no book given: use 'bookquery -db DIR search ...'")
-	}
-	st, db, err := openIndex(e.db)
+	st, db, err := e.openIndex("search ...")
 	if err != nil {
 		return err
 	}
@@ -231,7 +242,7 @@ func runSearch(e *env, args []string) error {
 	defer stop()
 	res, err := db.Search(ctx, q)
 	if errors.Is(err, gamedb.ErrNoName) {
-		return noNameError(ctx, db, err, q)
+		return noNameError(ctx, db, err)
 	}
 	if err != nil {
 		return err
@@ -262,28 +273,12 @@ func runSearch(e *env, args []string) error {
 
 // noNameError is search's error for a name no spelling contains: bad
 // input, with the closest names.
-func noNameError(ctx context.Context, db *gamedb.DB, err error, q gamedb.Query) error {
-	kind, text := gamedb.Players, ""
-	for _, n := range []struct {
-		kind gamedb.NameKind
-		text string
-	}{{gamedb.Players, q.Player}, {gamedb.Players, q.White}, {gamedb.Players, q.Black}, {gamedb.Events, q.Event}, {gamedb.Sites, q.Site}} {
-		if n.text != "" && strings.Contains(err.Error(), strconv.Quote(n.text)) {
-			kind, text = n.kind, n.text
-			break
-		}
+func noNameError(ctx context.Context, db *gamedb.DB, err error) error {
+	var sug []gamedb.Name
+	if nn := (*gamedb.NoNameError)(nil); errors.As(err, &nn) {
+		sug, _ = db.Suggest(ctx, nn.Kind, nn.Text, 3) // no suggestion is no error
 	}
-	msg := err.Error()
-	if text != "" {
-		if sug, serr := db.Suggest(ctx, kind, text, 3); serr == nil && len(sug) > 0 {
-			var names []string
-			for _, s := range sug {
-				names = append(names, strconv.Quote(s.Name))
-			}
-			msg += fmt.Sprintf(" (closest: %s)", strings.Join(names, ", "))
-		}
-	}
-	return badInput("%s", msg)
+	return badInput("%s%s", err, closest(sug))
 }
 
 // searchText is search's text output.
