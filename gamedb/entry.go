@@ -56,7 +56,7 @@ func AppendEntry(dst []byte, g *pgn.Game, f Facts, ix *gamecode.MoveIndexer) []b
 	event := trimRaw(g.Tag("Event"))
 	s.Casual = len(event) >= 6 && strings.EqualFold(string(event[:6]), "casual")
 	raws := [numNames][]byte{trimRaw(g.Tag("White")), trimRaw(g.Tag("Black")), event, siteName(g.Tag("Site"))}
-	var codes [SummaryPlies]byte
+	var codes [maxCodeBytes]byte
 	s.codes = codes[:0]
 	switch coded := min(len(g.Moves), SummaryPlies); {
 	case g.FromFEN:
@@ -67,7 +67,7 @@ func AppendEntry(dst []byte, g *pgn.Game, f Facts, ix *gamecode.MoveIndexer) []b
 	default:
 		pos := g.Start
 		for _, m := range g.Moves[:coded] {
-			if !s.AddMove(ix, &pos, m) {
+			if !s.addMove(ix, &pos, m) {
 				break
 			}
 			pos.Play(m)
