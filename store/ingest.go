@@ -159,9 +159,6 @@ func addInOrder(tw *sstable.Writer, last []byte, first bool, key, value []byte, 
 // by it in the same atomic ingestion as the sstable's data.
 func (w *SSTWriter) AddGames(n uint64) { w.games += n }
 
-// Len returns the number of records written.
-func (w *SSTWriter) Len() int { return w.n }
-
 // IngestWith finishes the sstables of w and others and ingests them,
 // together with the store's updated Meta counting the games of all, in
 // one atomic and durable Pebble ingestion (others may be none); the

@@ -405,18 +405,6 @@ func (s *Store) resetRuns() error {
 	return nil
 }
 
-// DiskUsage returns the bytes the store takes on disk, as du counts them
-// (see [DirSize]): sstables, logs and Pebble's other files.
-func (s *Store) DiskUsage() uint64 {
-	if s.closed.Load() {
-		return 0
-	}
-	if vfs.Root(s.fs) != vfs.Default {
-		return s.db.Metrics().DiskSpaceUsage() // a test's file system
-	}
-	return uint64(DirSize(s.dir))
-}
-
 // commitMeta writes the data in b and the Meta advanced by games in one
 // atomic Pebble batch. b may be empty.
 func (s *Store) commitMeta(b *pebble.Batch, games uint64, sync bool) error {
