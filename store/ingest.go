@@ -200,17 +200,12 @@ func (w *SSTWriter) IngestWith(others ...*SSTWriter) error {
 	}
 	if len(paths) == 0 {
 		// Pebble can not ingest an empty table.
-		if gameIndex != 0 {
-			if err := w.s.setGameIndex(gameIndex); err != nil {
-				return fmt.Errorf("store: ingest: %w", err)
-			}
-		}
-		if games == 0 {
+		if games == 0 && gameIndex == 0 {
 			return nil
 		}
 		b := w.s.db.NewBatch()
 		defer b.Close()
-		if err := w.s.commitMeta(b, games, true); err != nil {
+		if err := w.s.commitMeta(b, games, gameIndex, true); err != nil {
 			return fmt.Errorf("store: ingest: %w", err)
 		}
 		return nil
@@ -287,17 +282,8 @@ func (s *Store) ingestWithMeta(paths []string, games, nextGame uint64, gameIndex
 	if err != nil {
 		return fmt.Errorf("meta sstable: %w", err)
 	}
-	m, raw, err := s.advanceMeta(games, nextGame)
+	m, raw, err := s.advanceMeta(games, nextGame, gameIndex, 1)
 	if err != nil {
-		_ = mw.Close()
-		_ = s.fs.Remove(metaPath)
-		return err
-	}
-	m.Runs++
-	if gameIndex != 0 {
-		m.GameIndex = gameIndex
-	}
-	if raw, err = m.marshal(); err != nil {
 		_ = mw.Close()
 		_ = s.fs.Remove(metaPath)
 		return err
