@@ -18,8 +18,10 @@ import (
 // once the game has its number, adds the entry to a Batch with the
 // number. A Batch gives its records in key order (Batch.Records), for a
 // sorted run or an sstable; records of several batches with equal keys
-// (the dictionaries' tallies) are merged with Combine, and Put writes a
-// record to a store.SSTWriter. All in the same ingestion as the games.
+// are the dictionaries' tallies, which merge with store.MergeTally (two
+// records of another kind with one key are a writer's bug: their values
+// are not tallies, and the merge fails unless both are empty), and Put
+// writes a record to a store.SSTWriter. All in the same ingestion as the games.
 
 // Facts are what the writer knows of a game already, parsed from its tags
 // for its statistics.
@@ -336,29 +338,11 @@ func isTally(k []byte) bool {
 	return len(k) > 0 && (k[0] == kindPlayerDict || k[0] == kindEventDict || k[0] == kindSiteDict)
 }
 
-// Put writes index record k -> v (from Batch.Records, or Combine) to w:
+// Put writes index record k -> v (from Batch.Records, or merged) to w:
 // a MERGE record for the dictionaries' tallies, a SET for the others.
 func Put(w *store.SSTWriter, k, v []byte) error {
 	if isTally(k) {
 		return w.MergeIndex(k, v)
 	}
 	return w.SetIndex(k, v)
-}
-
-// Combine appends to dst the value of the records with one key from
-// several batches, vals (at least two): the merge of their tallies. Only
-// dictionary records share keys; two records of another kind with one
-// key fail (their values are not tallies) unless both are empty
-// (postings), which is a writer's bug either way.
-func Combine(dst []byte, vals [][]byte) ([]byte, error) {
-	acc := append([]byte(nil), vals[0]...)
-	var out []byte
-	for _, v := range vals[1:] {
-		var err error
-		if out, err = store.MergeTally(out[:0], acc, v); err != nil {
-			return dst, fmt.Errorf("gamedb: combining index records: %w", err)
-		}
-		acc, out = out, acc
-	}
-	return append(dst, acc...), nil
 }
