@@ -76,7 +76,7 @@ func (w *worker) Game(g *pgn.Game) error {
 		return nil
 	}
 	recEnd := len(c.recs)
-	c.recs = gamedb.AppendEntry(c.recs, g, gamedb.Facts{WhiteElo: tags.white, BlackElo: tags.black, Date: tags.date, Cell: tags.cell, Moves: nums[:numbered]}, &w.moveIx)
+	c.recs = gamedb.AppendEntry(c.recs, g, tags.facts(nums[:numbered]), &w.moveIx)
 	rg := readGame{sum: sum, stamp: w.seenStamp(g), rec: off, recEnd: recEnd, entEnd: len(c.recs),
 		moves: len(c.moves), start: -1, result: g.Result, tags: tags}
 	c.moves = append(c.moves, g.Moves...)
