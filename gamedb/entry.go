@@ -79,7 +79,7 @@ func AppendEntry(dst []byte, g *pgn.Game, f Facts, ix *gamecode.MoveIndexer) []b
 	norms := nb[:0]
 	var ends [numNames + 1]int
 	for i, raw := range raws {
-		norms = AppendNormal(norms, raw)
+		norms = appendNormal(norms, raw)
 		ends[i+1] = len(norms)
 		if ends[i+1] > ends[i] {
 			s.Posted |= 1 << i
@@ -160,9 +160,6 @@ type numbered struct {
 	num      uint64
 	off, end int
 }
-
-// Len returns the number of games added.
-func (b *Batch) Len() int { return len(b.sums) }
 
 // Add adds the entry of game number num (not 0, each number once).
 func (b *Batch) Add(num uint64, ent []byte) error {

@@ -22,10 +22,10 @@ const maxNameBytes = 200
 
 // Normalize returns the normalized form of name (see the package
 // documentation).
-func Normalize(name string) string { return string(AppendNormal(nil, []byte(name))) }
+func Normalize(name string) string { return string(appendNormal(nil, []byte(name))) }
 
-// AppendNormal appends the normalized form of name to dst.
-func AppendNormal(dst, name []byte) []byte {
+// appendNormal appends the normalized form of name to dst.
+func appendNormal(dst, name []byte) []byte {
 	start := len(dst)
 	for i := 0; i < len(name) && len(dst)-start < maxNameBytes; {
 		c := name[i]

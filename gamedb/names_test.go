@@ -110,8 +110,8 @@ func TestFoldEveryRune(t *testing.T) {
 func TestAppendNormalAllocs(t *testing.T) {
 	name := []byte("Ljubojević, Ljubomir; Šćepović; Карпов, Анатолий; Øst-Hansen")
 	buf := make([]byte, 0, 256)
-	if n := testing.AllocsPerRun(100, func() { buf = AppendNormal(buf[:0], name) }); n != 0 {
-		t.Errorf("AppendNormal allocates %v times", n)
+	if n := testing.AllocsPerRun(100, func() { buf = appendNormal(buf[:0], name) }); n != 0 {
+		t.Errorf("appendNormal allocates %v times", n)
 	}
 }
 
@@ -121,6 +121,6 @@ func BenchmarkAppendNormal(b *testing.B) {
 	var buf []byte
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = AppendNormal(buf[:0], name)
+		buf = appendNormal(buf[:0], name)
 	}
 }
