@@ -151,7 +151,7 @@ func (b *Builder) commit(runs []*run) error {
 	}()
 	go func() {
 		defer wg.Done()
-		errs[3] = mergeSection(b.st, runs, secIndex, gamedb.Combine, func(k, v []byte) error {
+		errs[3] = mergeSection(b.st, runs, secIndex, pairwise(store.MergeTally), func(k, v []byte) error {
 			return gamedb.Put(ssts[3], k, v)
 		})
 	}()

@@ -3,6 +3,7 @@ package book
 import (
 	"context"
 
+	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
@@ -10,9 +11,12 @@ import (
 
 // gameFacts returns what the game index records of g's tags, read as the
 // builder reads them for its statistics.
-func gameFacts(g *pgn.Game) gamedb.Facts {
-	t := tagsOf(g)
-	return gamedb.Facts{WhiteElo: t.white, BlackElo: t.black, Date: t.date, Cell: t.cell}
+func gameFacts(g *pgn.Game) gamedb.Facts { return tagsOf(g).facts(nil) }
+
+// facts returns what the game index records of a game of tags t whose
+// first moves are numbered nums (see gamedb.Facts; nil: not known).
+func (t gameTags) facts(nums []gamecode.MoveNumber) gamedb.Facts {
+	return gamedb.Facts{WhiteElo: t.white, BlackElo: t.black, Date: t.date, Cell: t.cell, Moves: nums}
 }
 
 // Reindex writes the game index (package gamedb) of every game st holds,

@@ -9,10 +9,9 @@ import (
 	"github.com/chessbook/chessbook/store"
 )
 
-// BenchmarkEntrySingles looks up positions of the world champions' store
-// that one game reaches (single references: each lookup reads the game
-// and replays it up to the position), and reports the time per lookup.
-func BenchmarkEntrySingles(b *testing.B) {
+// championsStore builds the world champions' sample into a new store and
+// returns it open, read-only (closed when the benchmark ends).
+func championsStore(b *testing.B) *store.Store {
 	dir := b.TempDir() + "/db"
 	if _, err := book.Build(context.Background(), book.BuildOptions{Options: book.Options{Inputs: []string{"../testdata/champions500.pgn"}}, Dir: dir}); err != nil {
 		b.Fatal(err)
@@ -21,9 +20,17 @@ func BenchmarkEntrySingles(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer st.Close()
+	b.Cleanup(func() { st.Close() })
+	return st
+}
+
+// BenchmarkEntrySingles looks up positions of the world champions' store
+// that one game reaches (single references: each lookup reads the game
+// and replays it up to the position), and reports the time per lookup.
+func BenchmarkEntrySingles(b *testing.B) {
+	st := championsStore(b)
 	var keys [][]byte
-	err = book.Positions(context.Background(), st, 0, func(pos []byte, e *stats.Entry) error {
+	err := book.Positions(context.Background(), st, 0, func(pos []byte, e *stats.Entry) error {
 		if e.Total().Games() == 1 && len(keys) < 4096 {
 			keys = append(keys, append([]byte(nil), pos...))
 		}
@@ -47,15 +54,7 @@ func BenchmarkEntrySingles(b *testing.B) {
 // with its statistics (most of them found by replaying the games their
 // single references name).
 func BenchmarkPositions(b *testing.B) {
-	dir := b.TempDir() + "/db"
-	if _, err := book.Build(context.Background(), book.BuildOptions{Options: book.Options{Inputs: []string{"../testdata/champions500.pgn"}}, Dir: dir}); err != nil {
-		b.Fatal(err)
-	}
-	st, err := store.Open(dir, store.Options{ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	st := championsStore(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	n := 0

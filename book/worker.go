@@ -76,7 +76,7 @@ func (w *worker) Game(g *pgn.Game) error {
 		return nil
 	}
 	recEnd := len(c.recs)
-	c.recs = gamedb.AppendEntry(c.recs, g, gamedb.Facts{WhiteElo: tags.white, BlackElo: tags.black, Date: tags.date, Cell: tags.cell, Moves: nums[:numbered]}, &w.moveIx)
+	c.recs = gamedb.AppendEntry(c.recs, g, tags.facts(nums[:numbered]), &w.moveIx)
 	rg := readGame{sum: sum, stamp: w.seenStamp(g), rec: off, recEnd: recEnd, entEnd: len(c.recs),
 		moves: len(c.moves), start: -1, result: g.Result, tags: tags}
 	c.moves = append(c.moves, g.Moves...)
@@ -252,30 +252,26 @@ func (w *worker) seenStamp(g *pgn.Game) uint64 {
 	return 0
 }
 
-// filter reports whether game g, whose tags are read already, is left
-// out, and by which filter.
+// filter reports whether game g, whose tags t are read already (its
+// speed and rating band in t.cell), is left out, and by which filter.
 func (w *worker) filter(g *pgn.Game, t *gameTags) (Filter, bool) {
 	o := &w.b.opts
-	white, black, date := t.white, t.black, t.date
 	if o.StandardStartOnly && g.FromFEN {
 		return FilterFEN, true
 	}
-	if o.MinRating > 0 && (white < o.MinRating || black < o.MinRating) {
+	if o.MinRating > 0 && (t.white < o.MinRating || t.black < o.MinRating) {
 		return FilterRating, true
 	}
-	if b, ok := stats.RatingBandOf(white, black); o.Bands != 0 && (!ok || !o.Bands.Has(b)) {
+	if o.Bands != 0 && !o.Bands.Has(t.cell.RatingBand()) { // NoRatingBand without both ratings
 		return FilterRating, true
 	}
 	if o.Since != 0 || o.Until != 0 {
-		if d := date; !d.Known() || (o.Since != 0 && d < o.Since) || (o.Until != 0 && d > o.Until) {
+		if d := t.date; !d.Known() || (o.Since != 0 && d < o.Since) || (o.Until != 0 && d > o.Until) {
 			return FilterDate, true
 		}
 	}
-	if o.Speeds != 0 {
-		s, ok := stats.SpeedOf(g.Tag("TimeControl"))
-		if !ok || !o.Speeds.Has(s) {
-			return FilterSpeed, true
-		}
+	if o.Speeds != 0 && !o.Speeds.Has(t.cell.Speed()) { // NoSpeed without a usable TimeControl
+		return FilterSpeed, true
 	}
 	return 0, false
 }

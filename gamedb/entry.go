@@ -18,8 +18,10 @@ import (
 // once the game has its number, adds the entry to a Batch with the
 // number. A Batch gives its records in key order (Batch.Records), for a
 // sorted run or an sstable; records of several batches with equal keys
-// (the dictionaries' tallies) are merged with Combine, and Put writes a
-// record to a store.SSTWriter. All in the same ingestion as the games.
+// are the dictionaries' tallies, which merge with store.MergeTally (two
+// records of another kind with one key are a writer's bug: their values
+// are not tallies, and the merge fails unless both are empty), and Put
+// writes a record to a store.SSTWriter. All in the same ingestion as the games.
 
 // Facts are what the writer knows of a game already, parsed from its tags
 // for its statistics.
@@ -56,7 +58,7 @@ func AppendEntry(dst []byte, g *pgn.Game, f Facts, ix *gamecode.MoveIndexer) []b
 	event := trimRaw(g.Tag("Event"))
 	s.Casual = len(event) >= 6 && strings.EqualFold(string(event[:6]), "casual")
 	raws := [numNames][]byte{trimRaw(g.Tag("White")), trimRaw(g.Tag("Black")), event, siteName(g.Tag("Site"))}
-	var codes [SummaryPlies]byte
+	var codes [maxCodeBytes]byte
 	s.codes = codes[:0]
 	switch coded := min(len(g.Moves), SummaryPlies); {
 	case g.FromFEN:
@@ -67,7 +69,7 @@ func AppendEntry(dst []byte, g *pgn.Game, f Facts, ix *gamecode.MoveIndexer) []b
 	default:
 		pos := g.Start
 		for _, m := range g.Moves[:coded] {
-			if !s.AddMove(ix, &pos, m) {
+			if !s.addMove(ix, &pos, m) {
 				break
 			}
 			pos.Play(m)
@@ -77,7 +79,7 @@ func AppendEntry(dst []byte, g *pgn.Game, f Facts, ix *gamecode.MoveIndexer) []b
 	norms := nb[:0]
 	var ends [numNames + 1]int
 	for i, raw := range raws {
-		norms = AppendNormal(norms, raw)
+		norms = appendNormal(norms, raw)
 		ends[i+1] = len(norms)
 		if ends[i+1] > ends[i] {
 			s.Posted |= 1 << i
@@ -158,9 +160,6 @@ type numbered struct {
 	num      uint64
 	off, end int
 }
-
-// Len returns the number of games added.
-func (b *Batch) Len() int { return len(b.sums) }
 
 // Add adds the entry of game number num (not 0, each number once).
 func (b *Batch) Add(num uint64, ent []byte) error {
@@ -336,29 +335,11 @@ func isTally(k []byte) bool {
 	return len(k) > 0 && (k[0] == kindPlayerDict || k[0] == kindEventDict || k[0] == kindSiteDict)
 }
 
-// Put writes index record k -> v (from Batch.Records, or Combine) to w:
+// Put writes index record k -> v (from Batch.Records, or merged) to w:
 // a MERGE record for the dictionaries' tallies, a SET for the others.
 func Put(w *store.SSTWriter, k, v []byte) error {
 	if isTally(k) {
 		return w.MergeIndex(k, v)
 	}
 	return w.SetIndex(k, v)
-}
-
-// Combine appends to dst the value of the records with one key from
-// several batches, vals (at least two): the merge of their tallies. Only
-// dictionary records share keys; two records of another kind with one
-// key fail (their values are not tallies) unless both are empty
-// (postings), which is a writer's bug either way.
-func Combine(dst []byte, vals [][]byte) ([]byte, error) {
-	acc := append([]byte(nil), vals[0]...)
-	var out []byte
-	for _, v := range vals[1:] {
-		var err error
-		if out, err = store.MergeTally(out[:0], acc, v); err != nil {
-			return dst, fmt.Errorf("gamedb: combining index records: %w", err)
-		}
-		acc, out = out, acc
-	}
-	return append(dst, acc...), nil
 }

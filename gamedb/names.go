@@ -22,10 +22,10 @@ const maxNameBytes = 200
 
 // Normalize returns the normalized form of name (see the package
 // documentation).
-func Normalize(name string) string { return string(AppendNormal(nil, []byte(name))) }
+func Normalize(name string) string { return string(appendNormal(nil, []byte(name))) }
 
-// AppendNormal appends the normalized form of name to dst.
-func AppendNormal(dst, name []byte) []byte {
+// appendNormal appends the normalized form of name to dst.
+func appendNormal(dst, name []byte) []byte {
 	start := len(dst)
 	for i := 0; i < len(name) && len(dst)-start < maxNameBytes; {
 		c := name[i]
@@ -57,15 +57,25 @@ var foldSpecial = map[rune]string{
 }
 
 // appendFolded appends rune r, not ASCII, folded: lower-cased, without
-// its accents, dropped unless a letter or digit.
+// its accents, dropped unless a letter or digit. It allocates nothing
+// but for a Hangul syllable.
 func appendFolded(dst []byte, r rune) []byte {
 	if s, ok := foldSpecial[r]; ok {
 		return append(dst, s...)
 	}
 	var buf [utf8.UTFMax]byte
 	n := utf8.EncodeRune(buf[:], r)
-	var d [32]byte
-	for _, x := range string(norm.NFD.Append(d[:0], buf[:n]...)) {
+	// r's NFD form: its canonical decomposition, from the tables (r
+	// itself when it has none), but for the Hangul syllables, which
+	// decompose by rule.
+	nfd := norm.NFD.Properties(buf[:n]).Decomposition()
+	switch {
+	case hangulFirst <= r && r <= hangulLast:
+		nfd = norm.NFD.AppendString(nil, string(r))
+	case nfd == nil:
+		nfd = buf[:n]
+	}
+	for _, x := range string(nfd) {
 		switch {
 		case unicode.Is(unicode.Mn, x):
 		case 'a' <= x && x <= 'z', '0' <= x && x <= '9':
@@ -79,6 +89,10 @@ func appendFolded(dst []byte, r rune) []byte {
 	}
 	return dst
 }
+
+// The Hangul syllables (their NFD form is not in the decomposition
+// tables).
+const hangulFirst, hangulLast = 0xAC00, 0xD7A3
 
 // cutUTF8 returns the length of the longest prefix of b of at most n
 // bytes that ends at a character boundary.

@@ -1,6 +1,12 @@
 package gamedb
 
-import "testing"
+import (
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
 
 func TestNormalize(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -64,5 +70,57 @@ func TestMatchDistance(t *testing.T) {
 		if got := MatchDistance(c.text, c.name); got != c.want {
 			t.Errorf("MatchDistance(%q, %q) = %d, want %d", c.text, c.name, got, c.want)
 		}
+	}
+}
+
+// TestFoldEveryRune: every rune past ASCII folds as the package
+// documentation says, by its whole NFD form (norm.NFD.String): each
+// letter or digit of it lower-cased, the rest (marks among it) dropped.
+func TestFoldEveryRune(t *testing.T) {
+	var got, want []byte
+	bad := 0
+	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		got = appendFolded(got[:0], r)
+		want = want[:0]
+		if s, ok := foldSpecial[r]; ok {
+			want = append(want, s...)
+		} else {
+			for _, x := range norm.NFD.String(string(r)) {
+				if !unicode.Is(unicode.Mn, x) && (unicode.IsLetter(x) || unicode.IsDigit(x)) {
+					want = utf8.AppendRune(want, unicode.ToLower(x))
+				}
+			}
+		}
+		if string(got) != string(want) {
+			if bad++; bad <= 10 {
+				t.Errorf("%U %q folds to %q, want %q", r, r, got, want)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d runes fold wrong", bad)
+	}
+}
+
+// TestAppendNormalAllocs: normalizing a name with accents allocates
+// nothing (the builder does it for every game's players, event and site).
+func TestAppendNormalAllocs(t *testing.T) {
+	name := []byte("Ljubojević, Ljubomir; Šćepović; Карпов, Анатолий; Øst-Hansen")
+	buf := make([]byte, 0, 256)
+	if n := testing.AllocsPerRun(100, func() { buf = appendNormal(buf[:0], name) }); n != 0 {
+		t.Errorf("appendNormal allocates %v times", n)
+	}
+}
+
+// BenchmarkAppendNormal normalizes a name with four accented letters.
+func BenchmarkAppendNormal(b *testing.B) {
+	name := []byte("Ljubojević, Ljubomir Šćepović")
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = appendNormal(buf[:0], name)
 	}
 }

@@ -49,13 +49,13 @@ type Summary struct {
 	// moves of its position (gamecode.MoveIndexer) in bits.Len(n-1) bits,
 	// least significant bit first.
 	codes []byte
-	bits  int // bits used in codes (AddMove)
+	bits  int // bits used in codes (addNumber)
 }
 
-// AddMove codes move m, played from pos, as the summary's next coded ply;
+// addMove codes move m, played from pos, as the summary's next coded ply;
 // it reports false (and codes nothing) when the summary holds
 // SummaryPlies plies already or m is not legal in pos. ix is scratch.
-func (s *Summary) AddMove(ix *gamecode.MoveIndexer, pos *board.Position, m board.Move) bool {
+func (s *Summary) addMove(ix *gamecode.MoveIndexer, pos *board.Position, m board.Move) bool {
 	if s.Coded >= SummaryPlies {
 		return false
 	}
@@ -67,26 +67,26 @@ func (s *Summary) AddMove(ix *gamecode.MoveIndexer, pos *board.Position, m board
 	return true
 }
 
-// addNumber codes the move numbered i among n legal moves as the next
-// coded ply.
-func (s *Summary) addNumber(i, n int) {
-	s.codes = putBits(s.codes, s.bits, uint64(i), bits.Len(uint(n-1)))
-	s.bits += bits.Len(uint(n - 1))
-	s.Coded++
-}
+// maxCodeBytes is the most bytes a summary's codes take: SummaryPlies
+// plies of at most 8 bits (a position has at most 218 legal moves).
+const maxCodeBytes = SummaryPlies
 
-// putBits writes the low width bits of v at bit offset at of b (growing
-// it), least significant first.
-func putBits(b []byte, at int, v uint64, width int) []byte {
-	for k := 0; k < width; k++ {
-		if (at+k)/8 >= len(b) {
-			b = append(b, 0)
-		}
-		if v>>k&1 != 0 {
-			b[(at+k)/8] |= 1 << ((at + k) % 8)
+// addNumber codes the move numbered i among n legal moves (n at most 256)
+// as the next coded ply. s.codes must have the capacity of maxCodeBytes,
+// zeros past its length (AppendEntry gives it so): the codes are written
+// in place, so that a writer's summary allocates nothing.
+func (s *Summary) addNumber(i, n int) {
+	width := bits.Len(uint(n - 1))
+	s.codes = s.codes[:(s.bits+width+7)/8]
+	if width > 0 {
+		w := uint16(i&(1<<width-1)) << (s.bits % 8)
+		s.codes[s.bits/8] |= byte(w)
+		if s.bits%8+width > 8 {
+			s.codes[s.bits/8+1] |= byte(w >> 8)
 		}
 	}
-	return b
+	s.bits += width
+	s.Coded++
 }
 
 // getBits reads width bits at bit offset at of b, least significant

@@ -177,7 +177,7 @@ func TestBatchRecords(t *testing.T) {
 				}
 				last = bytes.Clone(k)
 				if old, ok := out[string(k)]; ok {
-					m, err := Combine(nil, [][]byte{old, v})
+					m, err := store.MergeTally(nil, old, v)
 					if err != nil {
 						return err
 					}

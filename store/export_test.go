@@ -108,7 +108,7 @@ func (b *Batch) Commit(sync bool) error {
 	if b.b.Empty() && b.games == 0 {
 		return nil
 	}
-	if err := b.s.commitMeta(b.b, b.games, sync); err != nil {
+	if err := b.s.commitMeta(b.b, b.games, 0, sync); err != nil {
 		return fmt.Errorf("store: commit batch: %w", err)
 	}
 	b.b.Reset()

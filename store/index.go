@@ -55,27 +55,6 @@ func (w *SSTWriter) addIndex(k, v []byte, merge bool) error {
 // 0): the store's index then covers every game it holds.
 func (w *SSTWriter) SetGameIndex(version int) { w.gameIndex = version }
 
-// setGameIndex sets the Meta's GameIndex, alone.
-func (s *Store) setGameIndex(version int) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed.Load() {
-		return ErrClosed
-	}
-	m := s.meta
-	m.GameIndex = version
-	m.Updated = timeNow()
-	raw, err := m.marshal()
-	if err != nil {
-		return err
-	}
-	if err := s.db.Set([]byte(metaKey), raw, pebble.Sync); err != nil {
-		return err
-	}
-	s.meta = m
-	return nil
-}
-
 // ClearIndex deletes every game index record and marks the store as
 // having no index ([Meta].GameIndex 0), in one synced write: the first
 // step of a reindex, which a crash may repeat.

@@ -159,9 +159,6 @@ func addInOrder(tw *sstable.Writer, last []byte, first bool, key, value []byte, 
 // by it in the same atomic ingestion as the sstable's data.
 func (w *SSTWriter) AddGames(n uint64) { w.games += n }
 
-// Len returns the number of records written.
-func (w *SSTWriter) Len() int { return w.n }
-
 // IngestWith finishes the sstables of w and others and ingests them,
 // together with the store's updated Meta counting the games of all, in
 // one atomic and durable Pebble ingestion (others may be none); the
@@ -203,17 +200,12 @@ func (w *SSTWriter) IngestWith(others ...*SSTWriter) error {
 	}
 	if len(paths) == 0 {
 		// Pebble can not ingest an empty table.
-		if gameIndex != 0 {
-			if err := w.s.setGameIndex(gameIndex); err != nil {
-				return fmt.Errorf("store: ingest: %w", err)
-			}
-		}
-		if games == 0 {
+		if games == 0 && gameIndex == 0 {
 			return nil
 		}
 		b := w.s.db.NewBatch()
 		defer b.Close()
-		if err := w.s.commitMeta(b, games, true); err != nil {
+		if err := w.s.commitMeta(b, games, gameIndex, true); err != nil {
 			return fmt.Errorf("store: ingest: %w", err)
 		}
 		return nil
@@ -290,17 +282,8 @@ func (s *Store) ingestWithMeta(paths []string, games, nextGame uint64, gameIndex
 	if err != nil {
 		return fmt.Errorf("meta sstable: %w", err)
 	}
-	m, raw, err := s.advanceMeta(games, nextGame)
+	m, raw, err := s.advanceMeta(games, nextGame, gameIndex, 1)
 	if err != nil {
-		_ = mw.Close()
-		_ = s.fs.Remove(metaPath)
-		return err
-	}
-	m.Runs++
-	if gameIndex != 0 {
-		m.GameIndex = gameIndex
-	}
-	if raw, err = m.marshal(); err != nil {
 		_ = mw.Close()
 		_ = s.fs.Remove(metaPath)
 		return err

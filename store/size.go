@@ -8,10 +8,9 @@ import (
 // DirSize returns the bytes dir takes on disk, as du counts them: the
 // blocks allocated to each file and directory under it (a file's apparent
 // size where the system does not tell), each file once however many links
-// it has. It is a store's size on disk (an open store has
-// [Store.DiskUsage]); the blocks, not the apparent sizes, are what the
-// disk gives up, and they differ where a file has blocks allocated past
-// its end (a preallocated log) or holes.
+// it has. It is a store's size on disk; the blocks, not the apparent
+// sizes, are what the disk gives up, and they differ where a file has
+// blocks allocated past its end (a preallocated log) or holes.
 func DirSize(dir string) int64 {
 	var n int64
 	seen := map[fileID]bool{}

@@ -405,24 +405,13 @@ func (s *Store) resetRuns() error {
 	return nil
 }
 
-// DiskUsage returns the bytes the store takes on disk, as du counts them
-// (see [DirSize]): sstables, logs and Pebble's other files.
-func (s *Store) DiskUsage() uint64 {
-	if s.closed.Load() {
-		return 0
-	}
-	if vfs.Root(s.fs) != vfs.Default {
-		return s.db.Metrics().DiskSpaceUsage() // a test's file system
-	}
-	return uint64(DirSize(s.dir))
-}
-
-// commitMeta writes the data in b and the Meta advanced by games in one
-// atomic Pebble batch. b may be empty.
-func (s *Store) commitMeta(b *pebble.Batch, games uint64, sync bool) error {
+// commitMeta writes the data in b and the Meta advanced by games (and
+// marked indexed by gameIndex, see advanceMeta) in one atomic Pebble
+// batch. b may be empty.
+func (s *Store) commitMeta(b *pebble.Batch, games uint64, gameIndex int, sync bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m, raw, err := s.advanceMeta(games, 0)
+	m, raw, err := s.advanceMeta(games, 0, gameIndex, 0)
 	if err != nil {
 		return err
 	}
@@ -440,16 +429,22 @@ func (s *Store) commitMeta(b *pebble.Batch, games uint64, sync bool) error {
 	return nil
 }
 
-// advanceMeta returns the Meta advanced by games, and its encoding, for a
-// write that commits it with the data it describes. s.mu must be held; the
-// caller stores the returned Meta in s.meta once the write succeeded.
-func (s *Store) advanceMeta(games, nextGame uint64) (Meta, []byte, error) {
+// advanceMeta returns the Meta advanced by games, nextGame and runs sorted
+// runs, with its GameIndex set to gameIndex unless that is 0 (see
+// SSTWriter.SetGameIndex), and its encoding, for a write that commits it
+// with the data it describes. s.mu must be held; the caller stores the
+// returned Meta in s.meta once the write succeeded.
+func (s *Store) advanceMeta(games, nextGame uint64, gameIndex, runs int) (Meta, []byte, error) {
 	if s.closed.Load() {
 		return Meta{}, nil, ErrClosed
 	}
 	m := s.meta
 	m.Games += games
 	m.NextGame = max(m.NextGame, nextGame)
+	m.Runs += runs
+	if gameIndex != 0 {
+		m.GameIndex = gameIndex
+	}
 	m.Updated = timeNow()
 	raw, err := m.marshal()
 	return m, raw, err

@@ -185,7 +185,7 @@ func TestOpenOlderFormat(t *testing.T) {
 		t.Fatalf("after opening for writing, no commit: format %d, want %d", v, MinFormatVersion)
 	}
 	w = mustOpen(t, dir, buildOpts())
-	if err := w.commitMeta(w.db.NewBatch(), 1, true); err != nil {
+	if err := w.commitMeta(w.db.NewBatch(), 1, 0, true); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

@@ -79,9 +79,9 @@ func TestTableMatchesEntries(t *testing.T) {
 	})
 }
 
-func BenchmarkTableAdd(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	keys := make([][]byte, 1<<16)
+// randomKeys returns n random 12-byte keys drawn from rng.
+func randomKeys(rng *rand.Rand, n int) [][]byte {
+	keys := make([][]byte, n)
 	for i := range keys {
 		k := make([]byte, 12)
 		for j := range k {
@@ -89,6 +89,11 @@ func BenchmarkTableAdd(b *testing.B) {
 		}
 		keys[i] = k
 	}
+	return keys
+}
+
+func BenchmarkTableAdd(b *testing.B) {
+	keys := randomKeys(rand.New(rand.NewPCG(1, 2)), 1<<16)
 	tab := NewTable(1 << 20)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -209,14 +214,7 @@ func TestFlushSplit(t *testing.T) {
 // flush's aggregation, per occurrence.
 func BenchmarkFlush(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	keys := make([][]byte, 1<<15)
-	for i := range keys {
-		k := make([]byte, 12)
-		for j := range k {
-			k[j] = byte(rng.Uint32())
-		}
-		keys[i] = k
-	}
+	keys := randomKeys(rng, 1<<15)
 	tab := NewTable(1 << 20)
 	tab.KeepHistory()
 	b.ReportAllocs()
