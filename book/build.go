@@ -39,6 +39,17 @@ type BuildOptions struct {
 	// range): lookups look into one layer again, and the store is
 	// smallest.
 	Compact bool
+	// Games, when not nil, is where the games come from instead of
+	// reading Options.Inputs, which still name the inputs for first-seen
+	// stamps: Games calls yield for each game in input order, replayed
+	// already (legal moves, as the ingest pipeline or gamecode.DecodeGame
+	// gives them) with its File (one of Options.Inputs) and Line set, and
+	// returns yield's first error, or its own (with Dir set: without a
+	// store Inputs are read). One worker adds the games,
+	// in the order given, so the store is the one a build of the inputs
+	// those games came from makes (a distributed pipeline feeds each of
+	// its partitions this way). The Summary counts the games given.
+	Games func(yield func(*pgn.Game) error) error
 	// Progress, if not nil, is called with the pipeline's progress.
 	Progress func(ingest.Progress)
 	// ReindexProgress, if not nil, is called as a store written before
@@ -125,6 +136,9 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 	}
 	res.Plan = plan
 	workers := plan.Workers
+	if o.Games != nil {
+		workers = 1 // feedGames's one sink gets the tables' memory
+	}
 	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
 		debug.SetMemoryLimit(plan.GoLimit)
 		defer debug.SetMemoryLimit(math.MaxInt64)
@@ -192,7 +206,13 @@ func (o *BuildOptions) Plan() (MemoryPlan, error) {
 func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers, buffers int) (*ingest.Summary, error) {
 	stopAbort := context.AfterFunc(ctx, b.Abort)
 	defer stopAbort()
-	sum, err := ingest.Run(ctx, o.Inputs, ingest.Options{Workers: workers, Buffers: buffers, Progress: o.Progress}, b.Sink)
+	var sum *ingest.Summary
+	var err error
+	if o.Games != nil {
+		sum, err = feedGames(ctx, b, o.Games)
+	} else {
+		sum, err = ingest.Run(ctx, o.Inputs, ingest.Options{Workers: workers, Buffers: buffers, Progress: o.Progress}, b.Sink)
+	}
 	if ctx.Err() != nil {
 		b.Abort() // AfterFunc's call may still be on its way
 	}
@@ -204,6 +224,46 @@ func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers, buffer
 	}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err() // interrupted after the input ended: Finish dropped what it held
+	}
+	return sum, err
+}
+
+// feedBatch is the number of games feedGames hands its sink between two
+// Ordered steps, as a chunk of input would.
+const feedBatch = 1024
+
+// feedGames adds the games games gives to b through one worker's sink, in
+// batches, following the ingest.OrderedSink protocol as ingest.Run does
+// for a chunk, and counts them in a Summary.
+func feedGames(ctx context.Context, b *Builder, games func(yield func(*pgn.Game) error) error) (*ingest.Summary, error) {
+	sink := b.Sink(0).(ingest.OrderedSink)
+	sum := &ingest.Summary{GamesIn: map[string]int64{}}
+	inBatch := 0
+	step := func() error {
+		inBatch = 0
+		if err := sink.Ordered(); err != nil {
+			return err
+		}
+		return sink.Unordered()
+	}
+	err := games(func(g *pgn.Game) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := sink.Game(g); err != nil {
+			return err
+		}
+		sum.Games++
+		sum.Ingested++
+		sum.Plies += int64(len(g.Moves))
+		sum.GamesIn[g.File]++
+		if inBatch++; inBatch == feedBatch {
+			return step()
+		}
+		return nil
+	})
+	if err == nil && inBatch > 0 {
+		err = step()
 	}
 	return sum, err
 }

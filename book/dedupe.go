@@ -59,6 +59,16 @@ func (c *contentHasher) content(g *pgn.Game) [sha256.Size]byte {
 	return c.sum
 }
 
+// ContentID returns the id a build stores game g under when it is the
+// first copy of its content (the content hash's first 8 bytes, see above;
+// with KeepDuplicates, copy k of a content has an id of its own made from
+// the hash and k). Every copy of a content has the same ContentID, so it
+// is the key a pipeline deduplicates or partitions games by.
+func ContentID(g *pgn.Game) store.GameID {
+	h := newContentHasher()
+	return h.idOf(h.content(g), 0)
+}
+
 // appendPosition appends the start position's FEN.
 func appendPosition(b []byte, p *board.Position) []byte {
 	return append(b, p.FEN()...)

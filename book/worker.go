@@ -49,7 +49,7 @@ type worker struct {
 // Game implements ingest.Sink: it reads g into the chunk's games.
 func (w *worker) Game(g *pgn.Game) error {
 	tags := tagsOf(g)
-	if f, drop := w.filter(g, &tags); drop {
+	if f, drop := w.b.opts.filter(g, &tags); drop {
 		w.stats.Filtered[f]++
 		return nil
 	}
@@ -252,10 +252,18 @@ func (w *worker) seenStamp(g *pgn.Game) uint64 {
 	return 0
 }
 
+// Leaves reports whether o's filters leave game g out of a build, and
+// by which filter: what a build does with g before it looks at its
+// content (a pipeline that deduplicates games itself filters them first,
+// as a build does, so that the copy it keeps is the one a build stores).
+func (o *Options) Leaves(g *pgn.Game) (Filter, bool) {
+	t := tagsOf(g)
+	return o.filter(g, &t)
+}
+
 // filter reports whether game g, whose tags t are read already (its
 // speed and rating band in t.cell), is left out, and by which filter.
-func (w *worker) filter(g *pgn.Game, t *gameTags) (Filter, bool) {
-	o := &w.b.opts
+func (o *Options) filter(g *pgn.Game, t *gameTags) (Filter, bool) {
 	if o.StandardStartOnly && g.FromFEN {
 		return FilterFEN, true
 	}
