@@ -1,0 +1,57 @@
+package bookbeam
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	iofs "io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/pgn"
+)
+
+// merge merges the shard stores srcs into Config.DB: into a temporary
+// directory beside it, renamed to DB when complete, so that DB is either
+// missing or whole. A DB there already is the merge of an earlier
+// attempt of this step (the command refuses to start over an existing
+// DB), and is kept.
+func (f *finishFn) merge(ctx context.Context, srcs []string) (*MergeResult, error) {
+	db := f.Cfg.DB
+	res := &MergeResult{DB: db, Stores: int64(len(srcs))}
+	if _, err := os.Stat(db); err == nil {
+		return res, nil
+	} else if !errors.Is(err, iofs.ErrNotExist) {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(db), filepath.Base(db)+".tmp-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	dst := filepath.Join(tmp, "store")
+	if len(srcs) == 0 {
+		// No game in any input: the store is empty, with the build's options.
+		_, err = book.Build(ctx, book.BuildOptions{Options: f.Cfg.Options, Dir: dst, Workers: 1,
+			Games: func(func(*pgn.Game) error) error { return nil }})
+	} else {
+		var ms mergeStats
+		ms, err = mergeStores(ctx, dst, srcs)
+		res.Games, res.Duplicates = ms.Games, ms.Duplicates
+	}
+	if err != nil {
+		return nil, fmt.Errorf("merging the shard stores into %s: %w", db, err)
+	}
+	if err := os.Rename(dst, db); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+type mergeStats struct{ Games, Duplicates int64 }
+
+// mergeStores is book.Merge (not on this branch yet).
+func mergeStores(ctx context.Context, dst string, srcs []string) (mergeStats, error) {
+	return mergeStats{}, errors.New("book.Merge is not available yet")
+}

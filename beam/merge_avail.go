@@ -1,0 +1,4 @@
+package bookbeam
+
+// mergeAvailable says whether mergeStores works (book.Merge).
+const mergeAvailable = false
