@@ -324,12 +324,14 @@ func findOverlaps(ctx context.Context, sources []*mergeSource, progress func(str
 	if err != nil {
 		return err
 	}
-	defer closeIters(its)
 	var total int64
 	for _, s := range sources {
 		total += int64(s.meta.Games)
 	}
 	var done int64
+	if progress != nil {
+		progress("checking which stores share games", 0, total)
+	}
 	return kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		done++
 		if progress != nil && done%65536 == 0 {
@@ -375,11 +377,13 @@ type kwayVal struct {
 
 // kway merges the records of its (one iterator per source, in source
 // order) by key, calling fn once per key with the value of every source
-// holding it, in source order. key, if not nil, maps a source's key to
-// the key it merges under (appending to buf); it must keep each source's
-// keys in order. Keys and values are valid during the call only.
+// holding it, in source order, and closes the iterators. key, if not
+// nil, maps a source's key to the key it merges under (appending to
+// buf); it must keep each source's keys in order. Keys and values are
+// valid during the call only.
 func kway(ctx context.Context, its []*store.RecordIter, key func(src int, buf, k []byte) ([]byte, error),
 	fn func(k []byte, vals []kwayVal) error) error {
+	defer closeIters(its) // on failure; closed below otherwise
 	type head struct {
 		ok  bool
 		key []byte
@@ -534,7 +538,7 @@ func copyRecords(ctx context.Context, out *store.Store, sources []*mergeSource, 
 		r := records
 		mu.Unlock()
 		if progress != nil {
-			progress(what, r, 0)
+			progress("records merged", r, 0)
 		}
 	}
 	jobs := []func() error{
@@ -566,6 +570,10 @@ func copyRecords(ctx context.Context, out *store.Store, sources []*mergeSource, 
 			closeAll()
 			return fmt.Errorf("merge: %w", err)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		closeAll()
+		return err
 	}
 	ssts[0].AddGames(games)
 	ssts[0].SetGameIndex(gamedb.Version)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chessbook/chessbook/book"
@@ -423,4 +424,65 @@ func TestMergeRefused(t *testing.T) {
 		t.Errorf("merge into an empty store: %v", err)
 	}
 	compareViews(t, empty, a)
+}
+
+// TestMergeInterrupted interrupts merges at each of their phases: the
+// destination is left an empty store, sound, and the same merge into it
+// then completes.
+func TestMergeInterrupted(t *testing.T) {
+	data := testutil.SharedData(t)
+	tmp := t.TempDir()
+	danny := filepath.Join(data, "small", "allancao_lichess_DannyTheDonkey_2019-01-29.pgn")
+	raw, err := os.ReadFile(danny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := filepath.Join(tmp, "danny-again.pgn") // the same games under another name: shared by both stores
+	if err := os.WriteFile(again, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	groups := [][]string{{danny}, {again, filepath.Join(data, "small", "allancao_lichess_DrDrunkenstein_2019-01-29.pgn")}}
+	opts := book.Options{CountMode: store.CountOccurrence}
+	var dirs []string
+	for i, g := range groups {
+		dir := filepath.Join(tmp, fmt.Sprint("part", i))
+		buildStore(t, dir, opts, g...)
+		dirs = append(dirs, dir)
+	}
+	one := filepath.Join(tmp, "one")
+	buildStore(t, one, opts, slices.Concat(groups...)...)
+	for _, phase := range []string{"checking", "replaying", "records merged"} {
+		t.Run(phase, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "merged")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			seen := false
+			_, err := book.Merge(ctx, out, dirs, book.MergeOptions{Progress: func(what string, _, _ int64) {
+				if strings.HasPrefix(what, phase) {
+					seen = true
+					cancel()
+				}
+			}})
+			if !seen || !errors.Is(err, book.ErrInterrupted) {
+				t.Fatalf("phase %q seen %t; merge: %v, want ErrInterrupted", phase, seen, err)
+			}
+			st := openRO(t, out)
+			if m := st.Meta(); m.Games != 0 || m.NextGame != 0 {
+				t.Errorf("interrupted merge left %d games, next game %d", m.Games, m.NextGame)
+			}
+			rep, err := store.CheckDir(context.Background(), out, store.CheckOptions{})
+			if err != nil || rep.Damaged != 0 {
+				t.Fatalf("check: %v, %+v", err, rep)
+			}
+			st.Close()
+			ms, err := book.Merge(context.Background(), out, dirs, book.MergeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ms.Replayed != 1 || ms.Duplicates != 105 {
+				t.Errorf("merge %+v: want the second store replayed, its 105 games of the first left out", ms)
+			}
+			compareViews(t, out, one)
+		})
+	}
 }
