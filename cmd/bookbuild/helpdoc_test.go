@@ -12,13 +12,13 @@ import (
 
 var updateHelp = flag.Bool("update-help", false, "rewrite bookbuild's sections of docs/commands.md from its help")
 
-// TestHelpDoc checks the help of bookbuild and bookbuild savings against
+// TestHelpDoc checks the help of bookbuild, bookbuild savings and merge against
 // docs/commands.md, and every flag README's bookbuild examples use against
 // that help.
 func TestHelpDoc(t *testing.T) {
 	const doc, readme = "../../docs/commands.md", "../../README.md"
 	flags := map[string]map[string]bool{}
-	for sub, args := range map[string][]string{"": {"-h"}, "savings": {"savings", "-h"}} {
+	for sub, args := range map[string][]string{"": {"-h"}, "savings": {"savings", "-h"}, "merge": {"merge", "-h"}} {
 		var out, errOut bytes.Buffer
 		if code := run(args, &out, &errOut); code != 0 || errOut.Len() == 0 {
 			t.Fatalf("bookbuild %v: exit %d, %q", args, code, errOut.String())

@@ -56,6 +56,7 @@ type config struct {
 // usageHead is the start of bookbuild's help, before its flags.
 const usageHead = `usage: bookbuild -db DIR [flags] INPUT...
        bookbuild -db DIR -reindex [flags] [INPUT...]   (index the stored games for players and search first)
+       bookbuild merge -db OUT [flags] STORE...   (stores built separately merged into one: 'bookbuild merge -h')
        bookbuild savings [flags] INPUT...   (every encoding measured on the input: 'bookbuild savings -h')
 
 INPUT is a PGN file (plain, .zst, .gz or .bz2, detected by content), a directory (its PGN files,
@@ -155,8 +156,8 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	}
 	files, notes, err := ingest.ExpandInputs(c.inputs)
 	if err != nil {
-		if _, serr := os.Stat(c.inputs[0]); serr != nil && cli.Nearest(c.inputs[0], []string{"savings"}) != "" {
-			return nil, fmt.Errorf("no work done: %w (did you mean 'bookbuild savings'?)", err)
+		if _, serr := os.Stat(c.inputs[0]); serr != nil && cli.Nearest(c.inputs[0], []string{"savings", "merge"}) != "" {
+			return nil, fmt.Errorf("no work done: %w (did you mean 'bookbuild %s'?)", err, cli.Nearest(c.inputs[0], []string{"savings", "merge"}))
 		}
 		return nil, fmt.Errorf("no work done: %w", err)
 	}
@@ -176,6 +177,9 @@ func (e usageError) Unwrap() error { return e.error }
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "savings" {
 		return runSavings(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "merge" {
+		return runMerge(args[1:], stdout, stderr)
 	}
 	c, err := parseArgs(args, stderr)
 	if err != nil {
