@@ -36,9 +36,12 @@ func (f *finishFn) merge(ctx context.Context, srcs []string) (*MergeResult, erro
 		_, err = book.Build(ctx, book.BuildOptions{Options: f.Cfg.Options, Dir: dst, Workers: 1,
 			Games: func(func(*pgn.Game) error) error { return nil }})
 	} else {
-		var ms mergeStats
-		ms, err = mergeStores(ctx, dst, srcs)
-		res.Games, res.Duplicates = ms.Games, ms.Duplicates
+		// The shards hold disjoint games (ranges of content id) and the
+		// stamps of one build (Options.Inputs is every input): Merge
+		// copies them record by record, stamps kept.
+		var ms book.MergeStats
+		ms, err = book.Merge(ctx, dst, srcs, book.MergeOptions{KeepStamps: true, MemBudget: f.Cfg.Options.MemBudget})
+		res.Games, res.Duplicates, res.Replayed = ms.Games, ms.Duplicates, ms.Replayed
 	}
 	if err != nil {
 		return nil, fmt.Errorf("merging the shard stores into %s: %w", db, err)
@@ -47,11 +50,4 @@ func (f *finishFn) merge(ctx context.Context, srcs []string) (*MergeResult, erro
 		return nil, err
 	}
 	return res, nil
-}
-
-type mergeStats struct{ Games, Duplicates int64 }
-
-// mergeStores is book.Merge (not on this branch yet).
-func mergeStores(ctx context.Context, dst string, srcs []string) (mergeStats, error) {
-	return mergeStats{}, errors.New("book.Merge is not available yet")
 }

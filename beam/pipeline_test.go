@@ -158,15 +158,17 @@ func shardDirs(r *Report) []string {
 // run merged) in every way a store answers: the digest of everything it
 // holds, the positions dump with every move, a PolyGlot export and the
 // game index.
-func checkSame(t *testing.T, ref string, refRes *book.BuildResult, res *Result) {
+func checkSame(t *testing.T, ref string, refRes *book.BuildResult, res *Result, thorough bool) {
 	t.Helper()
-	want, wantPos, wantGames := unionDigest(t, ref)
-	got, gotPos, gotGames := unionDigest(t, shardDirs(res.Report)...)
-	if got != want {
-		t.Errorf("the shard stores together differ from the build: %d positions, %d games; want %d, %d", gotPos, gotGames, wantPos, wantGames)
-	}
-	if wantGames == 0 || wantPos == 0 {
-		t.Fatalf("the reference build is empty")
+	if thorough {
+		want, wantPos, wantGames := unionDigest(t, ref)
+		got, gotPos, gotGames := unionDigest(t, shardDirs(res.Report)...)
+		if got != want {
+			t.Errorf("the shard stores together differ from the build: %d positions, %d games; want %d, %d", gotPos, gotGames, wantPos, wantGames)
+		}
+		if wantGames == 0 || wantPos == 0 {
+			t.Fatalf("the reference build is empty")
+		}
 	}
 	var stored int64
 	for _, s := range res.Report.Shards {
@@ -182,10 +184,17 @@ func checkSame(t *testing.T, ref string, refRes *book.BuildResult, res *Result) 
 		return
 	}
 	db := res.Report.Merge.DB
-	if d1, _, _ := storetest.Digest(t, ref); d1 != mustDigest(t, db) {
+	if m := res.Report.Merge; m.Duplicates != 0 || m.Replayed != 0 || uint64(m.Games) != refRes.Store.Meta.Games {
+		t.Errorf("merge %+v: want no duplicates, nothing replayed, %d games", m, refRes.Store.Meta.Games)
+	}
+	d1, pos, games := storetest.Digest(t, ref)
+	if pos == 0 || games == 0 {
+		t.Fatalf("the reference build is empty")
+	}
+	if d1 != mustDigest(t, db) {
 		t.Errorf("the merged store differs from the build")
 	}
-	if !bytes.Equal(dump(t, ref), dump(t, db)) {
+	if thorough && !slices.Equal(dump(t, ref), dump(t, db)) {
 		t.Errorf("positions -moves dumps differ")
 	}
 	if !bytes.Equal(polyglotExport(t, ref), polyglotExport(t, db)) {
@@ -201,8 +210,13 @@ func mustDigest(t *testing.T, dir string) string {
 	return d
 }
 
-// dump is bookquery positions -moves of the store at dir.
-func dump(t *testing.T, dir string) []byte {
+// dump is bookquery positions -moves of the store at dir, its lines
+// sorted: the dump lists the positions with statistics records in key
+// order, then those only single references reach as the games are
+// replayed, and shard stores, of fewer games each, keep more positions
+// as single references than one build of all the games (as a build with
+// a smaller -mem does): the same lines, in another order.
+func dump(t *testing.T, dir string) []string {
 	t.Helper()
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
 	if err != nil {
@@ -213,7 +227,9 @@ func dump(t *testing.T, dir string) []byte {
 	if err := export.Positions(context.Background(), st, &b, export.PositionsOptions{MaxPly: -1, Moves: true}); err != nil {
 		t.Fatal(err)
 	}
-	return b.Bytes()
+	lines := strings.Split(b.String(), "\n")
+	slices.Sort(lines)
+	return lines
 }
 
 // polyglotExport is bookquery export's entries of the store at dir.
@@ -240,13 +256,18 @@ func polyglotExport(t *testing.T, dir string) []byte {
 
 // TestPipelineEqualsBuild runs the pipeline over small/ and medium/ of
 // ../shared/data (54k games, 3.6k of them duplicates across and within
-// inputs, 23 skipped) and compares with bookbuild's build.
+// inputs, 23 skipped) and compares with bookbuild's build: everything the
+// merged store holds (storetest.Digest: every position's statistics,
+// game records, side records, stamps, games counter), the PolyGlot
+// export, the game index, and the skipped games reported. (The shard
+// stores and the positions dump are compared on smaller inputs, in
+// TestPipelineDuplicates: each costs a replay of every game.)
 func TestPipelineEqualsBuild(t *testing.T) {
 	inputs := sharedInputs(t)
 	ref, refRes := reference(t, book.Options{}, inputs)
 	cfg := Config{Inputs: inputs, Shards: 4, Workdir: t.TempDir(), DB: mergedDB(t)}
 	res := runPipeline(t, cfg)
-	checkSame(t, ref, refRes, res)
+	checkSame(t, ref, refRes, res, false)
 	// The inputs' reports say what bookbuild's summary says.
 	var games, skipped int64
 	var errs []string
@@ -269,11 +290,163 @@ func TestPipelineEqualsBuild(t *testing.T) {
 	}
 }
 
-// mergedDB is where a test's run merges its shards, or "" while the
-// merge is not available.
+// mergedDB is where a test's run merges its shards.
 func mergedDB(t *testing.T) string {
-	if !mergeAvailable {
-		return ""
-	}
 	return filepath.Join(t.TempDir(), "db")
+}
+
+// TestPipelineDuplicates runs the pipeline on inputs that share games (a
+// file given twice, a copy of it, and a file of games of the same
+// players), with duplicates dropped and kept, in both count modes:
+// the shard stores together, and the merged store, equal bookbuild's, and
+// so do the positions dumps.
+func TestPipelineDuplicates(t *testing.T) {
+	champions := "../testdata/champions500.pgn"
+	carlsen := "../../shared/data/small/notnil_Carlsen.pgn"
+	if _, err := os.Stat(carlsen); err != nil {
+		testutil.Missing(t, "%s is missing", carlsen)
+	}
+	// A copy under another name: its games' stamps differ from the
+	// first copies' (a name given twice stamps as its first place).
+	data, err := os.ReadFile(champions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(t.TempDir(), "copy.pgn")
+	if err := os.WriteFile(copied, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs := []string{champions, carlsen, champions, copied}
+	for _, opts := range []book.Options{
+		{},
+		{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 40},
+		{CountMode: store.CountOccurrence},
+	} {
+		t.Run(fmt.Sprintf("%s keep=%v", opts.CountMode, opts.KeepDuplicates), func(t *testing.T) {
+			ref, refRes := reference(t, opts, inputs)
+			if refRes.Stats.Duplicates == 0 && !opts.KeepDuplicates {
+				t.Fatal("no duplicates in the input")
+			}
+			cfg := Config{Inputs: inputs, Options: opts, Shards: 3, Workdir: t.TempDir(), DB: mergedDB(t)}
+			res := runPipeline(t, cfg)
+			checkSame(t, ref, refRes, res, true)
+		})
+	}
+}
+
+// TestPipelineFilters checks that the build's filters apply before the
+// dedupe, as in bookbuild: of two copies of a game, one filtered out, the
+// other is stored.
+func TestPipelineFilters(t *testing.T) {
+	dir := t.TempDir()
+	game := "[White \"A\"]\n[Black \"B\"]\n[Date \"2020.01.01\"]\n[Result \"1-0\"]\n[WhiteElo \"%d\"]\n[BlackElo \"2000\"]\n\n1. e4 e5 2. Nf3 1-0\n\n"
+	first := filepath.Join(dir, "first.pgn")
+	second := filepath.Join(dir, "second.pgn")
+	// The first copy is below -min-rating, the second is not (ratings
+	// are not part of a game's identity).
+	if err := os.WriteFile(first, fmt.Appendf(nil, game, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(second, fmt.Appendf(nil, game+game, 2100, 2200), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs := []string{first, second}
+	opts := book.Options{MinRating: 1500, CountMode: store.CountOccurrence}
+	ref, refRes := reference(t, opts, inputs)
+	if refRes.Stats.Games != 1 || refRes.Stats.Filtered[book.FilterRating] != 1 {
+		t.Fatalf("reference: %+v", refRes.Stats)
+	}
+	res := runPipeline(t, Config{Inputs: inputs, Options: opts, Shards: 2, Workdir: t.TempDir(), DB: mergedDB(t)})
+	checkSame(t, ref, refRes, res, true)
+	if f := res.Report.Files[0].Filtered[book.FilterRating]; f != 1 {
+		t.Errorf("%d filtered in the first input, want 1", f)
+	}
+}
+
+// TestPipelineBadInputs runs the pipeline on a broken PGN file and an
+// empty one among good ones: the broken games are reported at the same
+// file and line as bookbuild reports them, the empty input has no game,
+// and the store is bookbuild's.
+func TestPipelineBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.pgn")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	broken := filepath.Join(dir, "broken.pgn")
+	text := "[Event \"ok\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n" +
+		"[Event \"illegal\"]\n[Result \"0-1\"]\n\n1. e4 e5 2. Ke3 Kd5 0-1\n\n" +
+		"[Event \"bad fen\"]\n[FEN \"8/8/8/8 w - - 0 1\"]\n[Result \"*\"]\n\n1. e4 *\n\n" +
+		"[Event \"cut\"]\n[Result \"1-0\"]\n\n1. d4 d5 2. c4 {never closed\n"
+	if err := os.WriteFile(broken, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs := []string{"../testdata/pgn/mixed.pgn.bz2", broken, empty, "../testdata/champions500.pgn"}
+	ref, refRes := reference(t, book.Options{}, inputs)
+	res := runPipeline(t, Config{Inputs: inputs, Shards: 2, Workdir: t.TempDir(), DB: mergedDB(t)})
+	checkSame(t, ref, refRes, res, true)
+	var got, want []string
+	for _, f := range res.Report.Files {
+		got = append(got, f.Errors...)
+	}
+	for _, e := range refRes.Summary.Errors {
+		want = append(want, e.Error())
+	}
+	if len(want) < 3 || !slices.Equal(got, want) {
+		t.Errorf("errors\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if f := res.Report.Files[2]; f.GamesIn != 0 || f.Games != 0 {
+		t.Errorf("the empty input: %+v", f)
+	}
+	if f := res.Report.Files[1]; f.GamesIn != refRes.Summary.GamesIn[broken] || f.Ingested != 1 {
+		t.Errorf("the broken input: %+v; bookbuild found %d games in it", f, refRes.Summary.GamesIn[broken])
+	}
+}
+
+// TestPipelineRerun runs the pipeline again with the work directory of an
+// earlier run, as a retried or restarted run does: shards built from the
+// same games are reused, whatever a killed attempt left behind (a
+// temporary directory, a shard of other games) is replaced, and the store
+// is the same.
+func TestPipelineRerun(t *testing.T) {
+	inputs := []string{"../testdata/champions500.pgn"}
+	work := t.TempDir()
+	cfg := Config{Inputs: inputs, Shards: 3, Workdir: work, DB: mergedDB(t)}
+	first := runPipeline(t, cfg)
+	want := mustDigest(t, first.Report.Merge.DB)
+	// Run again: every shard is reused.
+	cfg.DB = mergedDB(t)
+	again := runPipeline(t, cfg)
+	for _, s := range again.Report.Shards {
+		if !s.Reused {
+			t.Errorf("shard %d built again", s.Shard)
+		}
+	}
+	if mustDigest(t, cfg.DB) != want {
+		t.Errorf("the store of the run again differs")
+	}
+	// What a killed run leaves: a temporary directory half written, and
+	// a shard directory holding another build (its digest differs).
+	if err := os.MkdirAll(filepath.Join(work, shardName(0)+".tmp-123", "store"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other := Config{Inputs: []string{"../testdata/pgn/mixed.pgn"}, Shards: 3, Workdir: t.TempDir()}
+	o := runPipeline(t, other)
+	victim := o.Report.Shards[0].Shard
+	if err := os.RemoveAll(filepath.Join(work, shardName(victim))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Dir(o.Report.Shards[0].Dir), filepath.Join(work, shardName(victim))); err != nil {
+		t.Fatal(err)
+	}
+	cfg.DB = mergedDB(t)
+	third := runPipeline(t, cfg)
+	for _, s := range third.Report.Shards {
+		if s.Reused == (s.Shard == victim) {
+			t.Errorf("shard %d: reused %v", s.Shard, s.Reused)
+		}
+	}
+	if mustDigest(t, cfg.DB) != want {
+		t.Errorf("the store after a killed run differs")
+	}
 }

@@ -211,7 +211,8 @@ type MergeResult struct {
 	DB         string
 	Stores     int64
 	Games      int64
-	Duplicates int64
+	Duplicates int64 // games of a shard another shard holds: none (shards are disjoint)
+	Replayed   int64 // shards Merge had to rebuild for such games: none
 }
 
 // finishFn merges the shard stores and writes the report (step 6). It

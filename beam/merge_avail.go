@@ -1,4 +1,0 @@
-package bookbeam
-
-// mergeAvailable says whether mergeStores works (book.Merge).
-const mergeAvailable = false
