@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -57,6 +58,7 @@ type FileReport struct {
 	Filtered   []int64 // by book.Filter
 	Unstorable int64   // games the game codec refused
 	Emitted    int64   // games handed on to the deduplication
+	Seconds    float64 // the time reading took
 }
 
 // The pipeline's counters (beam metrics, namespace "bookbeam").
@@ -135,6 +137,7 @@ type readFn struct {
 // content id, and a FileReport.
 func (f *readFn) ProcessElement(ctx context.Context, i int, emit func(uint64, Game), report func(FileReport)) error {
 	path := f.Cfg.Inputs[i]
+	start := time.Now()
 	st := &readState{input: i, emit: emit, ctx: ctx}
 	var sinks []*readSink
 	sum, err := ingest.Run(ctx, []string{path}, ingest.Options{Workers: f.Cfg.ReadWorkers}, func(int) ingest.Sink {
@@ -160,6 +163,7 @@ func (f *readFn) ProcessElement(ctx context.Context, i int, emit func(uint64, Ga
 		r.Unstorable += s.unstorable
 		r.Errors = append(r.Errors, s.errors...)
 	}
+	r.Seconds = time.Since(start).Seconds()
 	report(r)
 	return nil
 }

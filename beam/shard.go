@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/gamecode"
@@ -27,9 +28,10 @@ type ShardResult struct {
 	Duplicates int64  // games it found stored already (none but for content-id collisions)
 	Unstorable int64
 	Errors     []string
-	Positions  int64 // (position, move) occurrences added
-	Bytes      int64 // the games' encoded size: what crossed the partition's shuffle
-	Reused     bool  // the shard store of an earlier attempt, for the same games, was kept
+	Positions  int64   // (position, move) occurrences added
+	Bytes      int64   // the games' encoded size: what crossed the partition's shuffle
+	Reused     bool    // the shard store of an earlier attempt, for the same games, was kept
+	Seconds    float64 // the time the build took
 }
 
 // buildShardFn builds one shard's store (step 5).
@@ -88,12 +90,14 @@ func (f *buildShardFn) ProcessElement(ctx context.Context, shard int, iter func(
 			}
 			return nil
 		}}
+	start := time.Now()
 	br, err := book.Build(ctx, bo)
 	if err != nil {
 		return fmt.Errorf("shard %d: %w", shard, err)
 	}
 	res.Stored, res.Duplicates, res.Unstorable = br.Stats.Games, br.Stats.Duplicates, br.Stats.Unstorable
 	res.Errors, res.Positions = br.Stats.Errors, br.Stats.Positions
+	res.Seconds = time.Since(start).Seconds()
 	if err := writeShardResult(tmp, digest, res); err != nil {
 		return fmt.Errorf("shard %d: %w", shard, err)
 	}
@@ -213,6 +217,7 @@ type MergeResult struct {
 	Games      int64
 	Duplicates int64 // games of a shard another shard holds: none (shards are disjoint)
 	Replayed   int64 // shards Merge had to rebuild for such games: none
+	Seconds    float64
 }
 
 // finishFn merges the shard stores and writes the report (step 6). It
@@ -239,10 +244,12 @@ func (f *finishFn) ProcessElement(ctx context.Context, _ []byte, shards func(*Sh
 		for i, s := range rep.Shards {
 			srcs[i] = s.Dir
 		}
+		start := time.Now()
 		m, err := f.merge(ctx, srcs)
 		if err != nil {
 			return err
 		}
+		m.Seconds = time.Since(start).Seconds()
 		rep.Merge = m
 	}
 	b, err := json.MarshalIndent(rep, "", "  ")

@@ -17,11 +17,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	blog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 
 	bookbeam "github.com/chessbook/chessbook/beam"
 	"github.com/chessbook/chessbook/book"
@@ -67,6 +69,7 @@ type config struct {
 	memMiB   int
 	keepWork bool
 	quiet    bool
+	cpuProf  string
 }
 
 func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (*config, error) {
@@ -90,6 +93,7 @@ func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (*config, erro
 	fs.IntVar(&c.cfg.ReadWorkers, "read-workers", 0, "replay goroutines per input being read (0: one per CPU)")
 	fs.BoolVar(&c.keepWork, "keep-workdir", false, "keep the shard stores in -workdir after the merge (a run again then reuses them)")
 	fs.BoolVar(&c.quiet, "q", false, "print nothing but errors and warnings")
+	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile of this process to this `FILE` (with --runner=prism: the whole pipeline)")
 	fs.VisitAll(func(f *flag.Flag) {
 		if !before[f.Name] {
 			ownFlags = append(ownFlags, f.Name)
@@ -120,7 +124,7 @@ func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (*config, erro
 
 // check checks the command line once Beam has had its say (beam.Init),
 // and expands the inputs.
-func (c *config) check(fs *flag.FlagSet, stderr io.Writer) error {
+func (c *config) check(fs *flag.FlagSet, runner string, stderr io.Writer) error {
 	o := &c.cfg.Options
 	var err error
 	o.CountMode = store.CountMode(c.count)
@@ -174,18 +178,15 @@ func (c *config) check(fs *flag.FlagSet, stderr io.Writer) error {
 	for _, n := range notes {
 		fmt.Fprintf(stderr, "bookbeam: %s\n", n)
 	}
-	// The workers may run elsewhere: absolute paths.
-	for i, f := range files {
-		if files[i], err = filepath.Abs(f); err != nil {
+	c.cfg.Inputs = files
+	if runner == "prism" {
+		return nil // the workers run in this process: the names as given, in reports as in bookbuild's
+	}
+	// The workers run elsewhere: absolute paths.
+	for _, p := range append([]*string{&c.cfg.DB, &c.cfg.Workdir}, ptrs(c.cfg.Inputs)...) {
+		if *p, err = filepath.Abs(*p); err != nil {
 			return err
 		}
-	}
-	c.cfg.Inputs = files
-	if c.cfg.DB, err = filepath.Abs(c.cfg.DB); err != nil {
-		return err
-	}
-	if c.cfg.Workdir, err = filepath.Abs(c.cfg.Workdir); err != nil {
-		return err
 	}
 	return nil
 }
@@ -202,18 +203,34 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bookbeam: %v\nrun 'bookbeam -h' for help\n", err)
 		return 2
 	}
+	// Beam (Prism, the runners' clients) logs every job's steps at level
+	// INFO: only its warnings and errors are shown.
+	blog.LogLevel = "warn"
 	// On a cluster's worker, Init runs the worker and does not return.
 	beam.Init()
-	if err := c.check(fs, stderr); err != nil {
-		fmt.Fprintln(stderr, "bookbeam:", err)
-		return 2
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	runner := "prism"
 	if f := fs.Lookup("runner"); f != nil && f.Value.String() != "" {
 		runner = f.Value.String()
 	}
+	if err := c.check(fs, runner, stderr); err != nil {
+		fmt.Fprintln(stderr, "bookbeam:", err)
+		return 2
+	}
+	if c.cpuProf != "" {
+		f, err := os.Create(c.cpuProf)
+		if err != nil {
+			fmt.Fprintln(stderr, "bookbeam:", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "bookbeam:", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	if !c.quiet {
 		fmt.Fprintf(stderr, "bookbeam: %d inputs, %d shards, runner %s, work directory %s\n", len(c.cfg.Inputs), c.cfg.Shards, runner, c.cfg.Workdir)
 	}
@@ -247,6 +264,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 0
+}
+
+func ptrs(s []string) []*string {
+	out := make([]*string, len(s))
+	for i := range s {
+		out[i] = &s[i]
+	}
+	return out
 }
 
 // printSummary prints what the run did in bookbuild's words.
