@@ -440,7 +440,16 @@ func TestPipelineRerun(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.DB = mergedDB(t)
+	if err := os.MkdirAll(cfg.DB+".tmp-456/store", 0o755); err != nil {
+		t.Fatal(err)
+	}
 	third := runPipeline(t, cfg)
+	if left, _ := filepath.Glob(filepath.Join(work, "*.tmp-*")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	if left, _ := filepath.Glob(cfg.DB + ".tmp-*"); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
 	for _, s := range third.Report.Shards {
 		if s.Reused == (s.Shard == victim) {
 			t.Errorf("shard %d: reused %v", s.Shard, s.Reused)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -45,6 +46,20 @@ func Run(ctx context.Context, runner string, cfg Config) (*Result, error) {
 	}
 	if err := os.MkdirAll(cfg.Workdir, 0o755); err != nil {
 		return nil, err
+	}
+	// What a killed run left: the temporary directories of shards and
+	// of the merge it did not finish (no attempt of this run has started).
+	patterns := []string{filepath.Join(cfg.Workdir, "shard-*.tmp-*")}
+	if cfg.DB != "" {
+		patterns = append(patterns, cfg.DB+".tmp-*")
+	}
+	for _, pattern := range patterns {
+		old, _ := filepath.Glob(pattern)
+		for _, dir := range old {
+			if err := os.RemoveAll(dir); err != nil {
+				return nil, err
+			}
+		}
 	}
 	// A report of an earlier run must not pass for this one's.
 	if err := os.Remove(cfg.Workdir + "/report.json"); err != nil && !os.IsNotExist(err) {

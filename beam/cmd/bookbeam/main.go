@@ -245,14 +245,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	rep := res.Report
 	var games int64
+	var empty []string
 	for _, f := range rep.Files {
 		games += f.GamesIn
 		if f.GamesIn == 0 {
-			fmt.Fprintf(stderr, "bookbeam: warning: no games found in %s; the other inputs were read\n", c.cfg.Inputs[f.Input])
+			empty = append(empty, c.cfg.Inputs[f.Input])
 		}
-	}
-	if !c.quiet {
-		printSummary(stdout, c.cfg, res)
 	}
 	if !c.keepWork {
 		for _, s := range rep.Shards {
@@ -260,8 +258,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if games == 0 {
-		fmt.Fprintln(stderr, "bookbeam: no games found in any input; the store is empty")
+		// No game in any input: not PGN, most likely. The store this run
+		// made is removed, as bookbuild does.
+		if rep.Merge != nil {
+			_ = os.RemoveAll(rep.Merge.DB)
+		}
+		fmt.Fprintf(stderr, "bookbeam: no games found in %s; nothing stored\n", strings.Join(empty, ", "))
 		return 2
+	}
+	for _, in := range empty {
+		fmt.Fprintf(stderr, "bookbeam: warning: no games found in %s; the other inputs were read\n", in)
+	}
+	if !c.quiet {
+		printSummary(stdout, c.cfg, res)
 	}
 	return 0
 }
