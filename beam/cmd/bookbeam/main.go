@@ -368,9 +368,12 @@ func printSummary(w io.Writer, cfg bookbeam.Config, res *bookbeam.Result) {
 	fmt.Fprintf(w, "plies replayed:  %d\n", sum.Plies)
 	fmt.Fprintf(w, "positions added: %d (position-move occurrences)\n", positions)
 	fmt.Fprintf(w, "shards:          %d built, %d reused from an earlier run\n", built, reused)
-	if n := m.GamesEmitted; n > 0 {
+	if n := m.GamesEmitted; n > 0 && !cfg.Options.KeepDuplicates {
 		fmt.Fprintf(w, "shuffled:        %.1f MiB into the dedupe, %.1f MiB into the shards (%.0f and %.0f bytes a game)\n",
 			float64(m.BytesDedupe)/(1<<20), float64(m.BytesShard)/(1<<20), float64(m.BytesDedupe)/float64(n), float64(m.BytesShard)/float64(max(m.GamesIntoShard, 1)))
+	} else if n > 0 {
+		fmt.Fprintf(w, "shuffled:        %.1f MiB into the shards (%.0f bytes a game; no dedupe with -keep-duplicates)\n",
+			float64(m.BytesShard)/(1<<20), float64(m.BytesShard)/float64(max(m.GamesIntoShard, 1)))
 	}
 	if mr := rep.Merge; mr != nil {
 		fmt.Fprintf(w, "store:           %s, %.1f MiB on disk, %d games (merged from %d shard stores)\n",
