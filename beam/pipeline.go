@@ -55,10 +55,11 @@ type FileReport struct {
 	Errors     []string
 	Warned     int64
 	Warnings   []string
-	Filtered   []int64 // by book.Filter
-	Unstorable int64   // games the game codec refused
-	Emitted    int64   // games handed on to the deduplication
-	Seconds    float64 // the time reading took
+	Filtered   []int64  // by book.Filter
+	Unstorable int64    // games the game codec refused
+	NotStored  []string // why, for the first few
+	Emitted    int64    // games handed on to the deduplication
+	Seconds    float64  // the time reading took
 }
 
 // The pipeline's counters (beam metrics, namespace "bookbeam").
@@ -161,7 +162,7 @@ func (f *readFn) ProcessElement(ctx context.Context, i int, emit func(uint64, Ga
 			r.Filtered[k] += n
 		}
 		r.Unstorable += s.unstorable
-		r.Errors = append(r.Errors, s.errors...)
+		r.NotStored = append(r.NotStored, s.errors...)
 	}
 	r.Seconds = time.Since(start).Seconds()
 	report(r)

@@ -306,6 +306,7 @@ func printSummary(w io.Writer, cfg bookbeam.Config, res *bookbeam.Result) {
 		}
 		unstorable += f.Unstorable
 		errs = append(errs, f.Errors...)
+		notStored = append(notStored, f.NotStored...)
 		warns = append(warns, f.Warnings...)
 	}
 	var stored, positions, built, reused int64
