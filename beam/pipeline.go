@@ -64,12 +64,15 @@ type FileReport struct {
 
 // The pipeline's counters (beam metrics, namespace "bookbeam").
 var (
-	gamesEmitted  = beam.NewCounter("bookbeam", "games_emitted")
-	bytesDedupe   = beam.NewCounter("bookbeam", "bytes_into_dedupe")
-	gamesUnique   = beam.NewCounter("bookbeam", "games_into_shards")
-	bytesShard    = beam.NewCounter("bookbeam", "bytes_into_shards")
-	maxErrorLines = 100
+	gamesEmitted = beam.NewCounter("bookbeam", "games_emitted")
+	bytesDedupe  = beam.NewCounter("bookbeam", "bytes_into_dedupe")
+	gamesUnique  = beam.NewCounter("bookbeam", "games_into_shards")
+	bytesShard   = beam.NewCounter("bookbeam", "bytes_into_shards")
 )
+
+// maxErrorLines is the number of skip reports and warnings an input's
+// FileReport keeps (all are counted).
+const maxErrorLines = 100
 
 func init() {
 	beam.RegisterType(reflect.TypeOf(FileReport{}))

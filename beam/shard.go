@@ -1,7 +1,6 @@
 package bookbeam
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/chessbook/chessbook/book"
@@ -183,7 +183,7 @@ func writeFileSync(path string, b []byte) error {
 func replaceDir(tmp, dir, digest string) error {
 	if err := os.Rename(tmp, dir); err == nil {
 		return nil
-	} else if !errors.Is(err, iofs.ErrExist) && !isNotEmpty(err) {
+	} else if !errors.Is(err, iofs.ErrExist) && !errors.Is(err, syscall.ENOTEMPTY) {
 		return err
 	}
 	if old, err := readShardResult(dir); err == nil && old.digest == digest {
@@ -193,13 +193,6 @@ func replaceDir(tmp, dir, digest string) error {
 		return err
 	}
 	return os.Rename(tmp, dir)
-}
-
-// isNotEmpty reports whether err is rename's error for a target
-// directory that is not empty (ENOTEMPTY; Go has no portable test).
-func isNotEmpty(err error) bool {
-	var le *os.LinkError
-	return errors.As(err, &le) && bytes.Contains([]byte(le.Err.Error()), []byte("not empty"))
 }
 
 // Report is what a run did, written to Workdir/report.json by the last
