@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -71,7 +72,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		if total := totalMemoryMiB(); total > 0 && int64(*memMiB) > total {
 			err = fmt.Errorf("-mem %d: more than this machine's %d MiB of memory", *memMiB, total)
 		} else {
-			plan, err = book.PlanMemory(int64(*memMiB)<<20, 1, 0)
+			plan, err = book.PlanMemory(int64(*memMiB)<<20, runtime.GOMAXPROCS(0), 0)
 		}
 	}
 	if err != nil {
@@ -82,7 +83,8 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	prog := cli.NewProgress(po.Mode(), stderr)
 	start := time.Now()
-	ms, err := book.Merge(ctx, *db, fs.Args(), book.MergeOptions{MemBudget: plan.Tables, Progress: prog.Count, KeepStamps: *keepStamps})
+	ms, err := book.Merge(ctx, *db, fs.Args(), book.MergeOptions{MemBudget: plan.Tables, Workers: plan.Workers,
+		Progress: prog.Count, KeepStamps: *keepStamps})
 	prog.End(err)
 	msg := ""
 	if err != nil {
