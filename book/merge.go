@@ -118,7 +118,9 @@ func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (Merg
 		}
 	}()
 	for _, dir := range srcs {
-		st, err := store.Open(dir, store.Options{ReadOnly: true})
+		// A small cache: the sources are read in order, once, but for
+		// the lookups of a replay (and a merge may read many).
+		st, err := store.Open(dir, store.Options{ReadOnly: true, CacheSize: mergeCache})
 		if err != nil {
 			return ms, fmt.Errorf("merge: %w", err)
 		}
@@ -144,7 +146,7 @@ func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (Merg
 		}
 	}
 	meta := &store.Meta{MaxPly: first.MaxPly, CountMode: first.CountMode, KeepDuplicates: first.KeepDuplicates, GameIndex: gamedb.Version}
-	out, err := store.Open(dst, store.Options{Meta: meta})
+	out, err := store.Open(dst, store.Options{Meta: meta, CacheSize: mergeCache, MemTableSize: mergeCache})
 	if err != nil {
 		return ms, fmt.Errorf("merge: %w", err)
 	}
@@ -165,6 +167,11 @@ func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (Merg
 	}
 	return ms, err
 }
+
+// mergeCache is the block cache of each store a merge reads, and the
+// block cache and memtable of the store it writes (which takes its data
+// in sstables).
+const mergeCache = 16 << 20
 
 // plyName is a MaxPly as bookbuild's -max-ply says it.
 func plyName(n int) string {
