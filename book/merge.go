@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
@@ -44,6 +46,9 @@ type MergeOptions struct {
 	// split by game, like the Beam pipeline's) have stamps that agree
 	// already, and must keep them.
 	KeepStamps bool
+	// Workers is the number of goroutines that replay a store rebuilt
+	// from its game records; 0: one per CPU.
+	Workers int
 }
 
 // MergeStats are what a merge did.
@@ -113,7 +118,9 @@ func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (Merg
 		}
 	}()
 	for _, dir := range srcs {
-		st, err := store.Open(dir, store.Options{ReadOnly: true})
+		// A small cache: the sources are read in order, once, but for
+		// the lookups of a replay (and a merge may read many).
+		st, err := store.Open(dir, store.Options{ReadOnly: true, CacheSize: mergeCache})
 		if err != nil {
 			return ms, fmt.Errorf("merge: %w", err)
 		}
@@ -139,7 +146,7 @@ func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (Merg
 		}
 	}
 	meta := &store.Meta{MaxPly: first.MaxPly, CountMode: first.CountMode, KeepDuplicates: first.KeepDuplicates, GameIndex: gamedb.Version}
-	out, err := store.Open(dst, store.Options{Meta: meta})
+	out, err := store.Open(dst, store.Options{Meta: meta, CacheSize: mergeCache, MemTableSize: mergeCache})
 	if err != nil {
 		return ms, fmt.Errorf("merge: %w", err)
 	}
@@ -160,6 +167,11 @@ func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (Merg
 	}
 	return ms, err
 }
+
+// mergeCache is the block cache of each store a merge reads, and the
+// block cache and memtable of the store it writes (which takes its data
+// in sstables).
+const mergeCache = 16 << 20
 
 // plyName is a MaxPly as bookbuild's -max-ply says it.
 func plyName(n int) string {
@@ -408,31 +420,69 @@ func kway(ctx context.Context, its []*store.RecordIter, key func(src int, buf, k
 			return err
 		}
 	}
+	// A heap of the sources at a record, by (key, source): a merge of
+	// many stores (the shards of a distributed build) costs log(stores)
+	// per record.
+	h := make([]int, 0, len(its))
+	less := func(a, b int) bool {
+		if c := bytes.Compare(heads[a].key, heads[b].key); c != 0 {
+			return c < 0
+		}
+		return a < b
+	}
+	down := func(i int) {
+		for {
+			l, m := 2*i+1, i
+			if l < len(h) && less(h[l], h[m]) {
+				m = l
+			}
+			if r := l + 1; r < len(h) && less(h[r], h[m]) {
+				m = r
+			}
+			if m == i {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	push := func(src int) {
+		h = append(h, src)
+		for i := len(h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !less(h[i], h[p]) {
+				break
+			}
+			h[i], h[p] = h[p], h[i]
+			i = p
+		}
+	}
+	pop := func() int {
+		top := h[0]
+		h[0] = h[len(h)-1]
+		h = h[:len(h)-1]
+		down(0)
+		return top
+	}
+	for i := range heads {
+		if heads[i].ok {
+			push(i)
+		}
+	}
 	var vals []kwayVal
+	var moved []int
 	var cur []byte
 	var n int
-	for {
+	for len(h) > 0 {
 		if n++; n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		min := -1
-		for i := range heads {
-			if heads[i].ok && (min < 0 || bytes.Compare(heads[i].key, heads[min].key) < 0) {
-				min = i
-			}
-		}
-		if min < 0 {
-			break
-		}
-		cur = append(cur[:0], heads[min].key...)
-		vals = vals[:0]
-		var moved []int
-		for i := min; i < len(heads); i++ {
-			if !heads[i].ok || !bytes.Equal(heads[i].key, cur) {
-				continue
-			}
+		cur = append(cur[:0], heads[h[0]].key...)
+		vals, moved = vals[:0], moved[:0]
+		for len(h) > 0 && bytes.Equal(heads[h[0]].key, cur) {
+			i := pop() // in source order among those at cur
 			v, err := its[i].Value()
 			if err != nil {
 				return err
@@ -446,6 +496,12 @@ func kway(ctx context.Context, its []*store.RecordIter, key func(src int, buf, k
 		for _, i := range moved {
 			if err := load(i, its[i].Next()); err != nil {
 				return err
+			}
+			if heads[i].ok {
+				if bytes.Compare(heads[i].key, cur) <= 0 {
+					return fmt.Errorf("records out of order: %x after %x", heads[i].key, cur)
+				}
+				push(i)
 			}
 		}
 	}
@@ -831,37 +887,107 @@ func replaySource(ctx context.Context, out *store.Store, earlier []*mergeSource,
 	}
 	opts := Options{MaxPly: m.MaxPly, CountMode: m.CountMode, KeepDuplicates: m.KeepDuplicates,
 		MemBudget: o.MemBudget, GameCoding: coding}
-	b := NewBuilder(st, opts, 1)
-	w := b.Sink(0).(*worker)
-	r := &replayer{b: b, w: w, earlier: earlier, keep: m.KeepDuplicates, shift: s.shift}
-	if r.keep {
-		r.copies = make(map[[32]byte]*contentCopies)
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	b := NewBuilder(st, opts, workers)
+	// The games are replayed on several workers at once, in no
+	// particular order: unlike a build's, a replay's claims do not depend
+	// on the order (a store's games are all distinct, the duplicates of
+	// earlier stores are left out before, and KeepDuplicates copies get
+	// their numbers from their ids).
+	type numbered struct {
+		id    store.GameID
+		stamp uint64
+	}
+	chunks := make(chan []numbered, workers)
+	free := make(chan []numbered, 2*workers)
+	rs := make([]*replayer, workers)
+	errs := make([]error, workers)
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for j := range rs {
+		r := &replayer{b: b, w: b.Sink(j).(*worker), earlier: earlier, keep: m.KeepDuplicates, shift: s.shift}
+		if r.keep {
+			r.copies = make(map[[32]byte]*contentCopies)
+		}
+		rs[j] = r
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range chunks {
+				for _, g := range c {
+					if errs[j] != nil {
+						break
+					}
+					rec, err := s.st.Game(g.id)
+					if err != nil {
+						errs[j] = fmt.Errorf("%s: %w", s.dir, err)
+						break
+					}
+					errs[j] = r.add(g.id, g.stamp, rec)
+				}
+				if errs[j] == nil {
+					errs[j] = r.flush()
+				}
+				if errs[j] != nil {
+					failed.Store(true)
+				}
+				select {
+				case free <- c[:0]:
+				default:
+				}
+			}
+		}()
 	}
 	what := "replaying " + s.dir
 	var done int64
+	var chunk []numbered
+	send := func() {
+		chunks <- chunk
+		select {
+		case chunk = <-free:
+		default:
+			chunk = make([]numbered, 0, replayChunk)
+		}
+	}
 	err = s.st.GameNumbers(0, max(m.NextGame, 1), func(_ uint64, id store.GameID, stamp uint64) (bool, error) {
 		if done%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return false, err
+			}
+			if failed.Load() {
+				return false, nil
 			}
 			if o.Progress != nil {
 				o.Progress(what, done, int64(m.Games))
 			}
 		}
 		done++
-		rec, err := s.st.Game(id)
-		if err != nil {
-			return false, fmt.Errorf("%s: %w", s.dir, err)
+		chunk = append(chunk, numbered{id, stamp})
+		if len(chunk) == replayChunk {
+			send()
 		}
-		return true, r.add(id, stamp, rec)
+		return true, nil
 	})
-	if err == nil {
-		err = r.flush()
+	if len(chunk) > 0 {
+		send()
+	}
+	close(chunks)
+	wg.Wait()
+	for _, e := range errs {
+		if err == nil {
+			err = e
+		}
 	}
 	if err != nil {
 		b.Abort()
 		_ = b.Finish()
 		return fmt.Errorf("merge: %w", err)
+	}
+	for _, r := range rs {
+		ms.Duplicates += r.dups
 	}
 	if err := b.Finish(); err != nil {
 		return fmt.Errorf("merge: replaying %s: %w", s.dir, err)
@@ -870,7 +996,6 @@ func replaySource(ctx context.Context, out *store.Store, earlier []*mergeSource,
 	if bs.Unstorable > 0 || bs.Uncommitted > 0 {
 		return fmt.Errorf("merge: replaying %s: %d games not stored: %v", s.dir, bs.Unstorable+bs.Uncommitted, bs.Errors)
 	}
-	ms.Duplicates += r.dups
 	ms.ReplayedGames += done
 	if o.Progress != nil {
 		o.Progress(what, done, int64(m.Games))

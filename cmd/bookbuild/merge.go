@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -71,18 +74,24 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		if total := totalMemoryMiB(); total > 0 && int64(*memMiB) > total {
 			err = fmt.Errorf("-mem %d: more than this machine's %d MiB of memory", *memMiB, total)
 		} else {
-			plan, err = book.PlanMemory(int64(*memMiB)<<20, 1, 0)
+			plan, err = book.PlanMemory(int64(*memMiB)<<20, runtime.GOMAXPROCS(0), 0)
 		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "bookbuild merge:", err)
 		return 2
 	}
+	// As a build does, the process keeps within -mem: the Go heap's
+	// limit from the plan (a store rebuilt from its games is a build).
+	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		debug.SetMemoryLimit(plan.GoLimit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	prog := cli.NewProgress(po.Mode(), stderr)
 	start := time.Now()
-	ms, err := book.Merge(ctx, *db, fs.Args(), book.MergeOptions{MemBudget: plan.Tables, Progress: prog.Count, KeepStamps: *keepStamps})
+	ms, err := book.Merge(ctx, *db, fs.Args(), book.MergeOptions{MemBudget: plan.Tables, Workers: plan.Workers,
+		Progress: prog.Count, KeepStamps: *keepStamps})
 	prog.End(err)
 	msg := ""
 	if err != nil {
