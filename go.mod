@@ -12,8 +12,8 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/term v0.44.0
+	golang.org/x/text v0.42.0
 	sigs.k8s.io/yaml v1.6.0
-	golang.org/x/text v0.14.0
 )
 
 require (
