@@ -53,6 +53,13 @@ type PositionsOptions struct {
 	// replays find the others reached by the limit.
 	LimitPly bool
 	MaxPly   int
+	// PerMove says that the caller keeps moves, not positions, by their
+	// games (as a Polyglot export does): a position none of whose moves
+	// may have been played MinGames times need not be completed, and may
+	// be listed with part of its statistics (the statistics record
+	// alone). Without it, a position is completed unless all its games
+	// may not reach MinGames.
+	PerMove bool
 	// Progress, when not nil, is called now and then with what is being
 	// read ("positions with statistics read", "games replayed"), how many
 	// so far and how many in all (0: not known).
@@ -61,6 +68,16 @@ type PositionsOptions struct {
 
 // PositionsWith is Positions with options: a ply limit, progress.
 func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn func(pos []byte, e *stats.Entry) error) error {
+	if o.LimitPly {
+		return positionsLimited(ctx, st, o, fn)
+	}
+	return positionsAll(ctx, st, o, fn)
+}
+
+// positionsLimited is PositionsWith with a ply limit. It holds the hashes
+// and game numbers it replays in maps: the dumps it serves (bookquery
+// positions -max-ply) replay a few plies of each game.
+func positionsLimited(ctx context.Context, st *store.Store, o PositionsOptions, fn func(pos []byte, e *stats.Entry) error) error {
 	minGames := o.MinGames
 	progress := o.Progress
 	if progress == nil {
@@ -110,7 +127,9 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 		return err
 	}
 	singles := newSingleReplayer(st, -1)
-	singles.pHashes, singles.multi, singles.fn, singles.progress = pHashes, multi, fn, progress
+	singles.fn, singles.progress = fn, progress
+	singles.isRecord = func(h uint32) bool { _, ok := pHashes[h]; return ok }
+	singles.isMulti = func(h uint32) bool { _, ok := multi[h]; return ok }
 	complete := false // near holds every hash of a position reached by the limit
 	if limit >= 0 && minGames <= 1 {
 		// The positions of one game first: their replays, cut at the
@@ -328,8 +347,8 @@ const singleChunk = 32 << 20
 // references reach, once each. It replays every numbered game and reports
 // each position the game counted and holds a single reference for, unless
 // it has a statistics record (Positions reported it). total is the number
-// of references, r.pHashes holds the hashes of the statistics records and
-// r.multi those with references from several games (Positions reported
+// of references, r.isRecord tells the hashes of the statistics records and
+// r.isMulti those with references from several games (Positions reported
 // the positions under them). The references are read into memory, a range
 // of game numbers at a time.
 func (r *singleReplayer) singlePositions(ctx context.Context, total int) error {
@@ -384,12 +403,13 @@ type singleReplayer struct {
 	// reached, when not nil, gets the hash of every position the games
 	// replayed reach, by the limit, under a hash they are referenced under.
 	reached map[uint32]bool
-	pHashes map[uint32][]uint64
-	multi   map[uint32][]uint64
-	fn      func(pos []byte, e *stats.Entry) error
-	key     []byte
-	counts  countedPositions // under the store's rule
-	e       stats.Entry
+	// isRecord tells the hashes of statistics records, isMulti those
+	// with references from several games.
+	isRecord, isMulti func(h uint32) bool
+	fn                func(pos []byte, e *stats.Entry) error
+	key               []byte
+	counts            countedPositions // under the store's rule
+	e                 stats.Entry
 }
 
 // newSingleReplayer returns a singleReplayer of st's games that replays
@@ -412,7 +432,7 @@ func (r *singleReplayer) game(id store.GameID, stamp uint64, refs []uint64) erro
 		if r.reached != nil {
 			r.reached[h] = true
 		}
-		if _, ok := r.pHashes[h]; ok {
+		if r.isRecord(h) {
 			found, err := r.st.StatsRecordInto(&r.e, pos)
 			if err != nil {
 				return err
@@ -421,7 +441,7 @@ func (r *singleReplayer) game(id store.GameID, stamp uint64, refs []uint64) erro
 				return nil // reported with the statistics records
 			}
 		}
-		if _, ok := r.multi[h]; ok {
+		if r.isMulti(h) {
 			return nil // other games may reach it too: Positions reported it
 		}
 		r.e.Reset()
