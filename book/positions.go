@@ -64,6 +64,8 @@ type PositionsOptions struct {
 	// read ("positions with statistics read", "games replayed"), how many
 	// so far and how many in all (0: not known).
 	Progress func(what string, done, total int64)
+	// limits, when not nil, replace the memory limits (tests).
+	limits *positionsLimits
 }
 
 // PositionsWith is Positions with options: a ply limit, progress.

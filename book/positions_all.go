@@ -30,7 +30,7 @@ import (
 //     record, or under a hash several games are referenced under, that
 //     may reach minGames;
 //  3. those references are read a range of game numbers at a time (at
-//     most wantChunk in memory), and their games replayed once, on two
+//     most positionsLimits.wantChunk in memory), and their games replayed once, on two
 //     goroutines, each only until it reached every hash it is referenced
 //     under (a game has one counted occurrence under the hash of each of
 //     its single references: see tally.Table.FlushSplit);
@@ -38,17 +38,25 @@ import (
 //     runs to a temporary directory (runfiles.go), whose k-way merge is
 //     joined with the statistics records in key order.
 
-// Limits of positionsAll's memory (variables: tests lower them to make
-// the chunks and the spills happen on small stores).
-var (
+// positionsLimits bound positionsAll's memory; tests lower them (see
+// PositionsOptions.limits) to make the chunks and the spills happen on
+// small stores, and read what happened.
+type positionsLimits struct {
 	// wantChunk is the most references to replay held at once (8 bytes
 	// each).
-	wantChunk = 8 << 20
+	wantChunk int
 	// spillOccurrences is the most occurrences a replay worker tallies
 	// before it spills them to a sorted run (tally.RecordBytes and a key
 	// each).
-	spillOccurrences = 1 << 20
-)
+	spillOccurrences int
+	// chunks and runs count the ranges of game numbers replayed and the
+	// runs spilled.
+	chunks, runs int
+}
+
+// defaultLimits are positionsAll's limits: 64 MiB of references, and
+// about 100 MiB of tallied occurrences per replay worker.
+var defaultLimits = positionsLimits{wantChunk: 8 << 20, spillOccurrences: 1 << 20}
 
 // replayWorkers is the number of goroutines that replay games.
 const replayWorkers = 2
@@ -69,6 +77,11 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 	progress := o.Progress
 	if progress == nil {
 		progress = func(string, int64, int64) {}
+	}
+	lim := o.limits
+	if lim == nil {
+		l := defaultLimits
+		lim = &l
 	}
 	recs, err := recordHashes(ctx, st, minGames, o.PerMove)
 	if err != nil {
@@ -127,7 +140,7 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 		return err
 	}
 	defer scratch.removeAll()
-	agg := &spillAggregator{scratch: scratch}
+	agg := &spillAggregator{scratch: scratch, spillOccurrences: lim.spillOccurrences}
 	defer agg.remove()
 	// The ranges of game numbers, each with at most wantChunk references
 	// (or one bucket): bucket b holds the numbers from startOf(b).
@@ -141,12 +154,13 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 	for b := 0; b < buckets; {
 		var n int64
 		e := b
-		for e < buckets && (e == b || n+perBucket[e] <= int64(wantChunk)) {
+		for e < buckets && (e == b || n+perBucket[e] <= int64(lim.wantChunk)) {
 			n += perBucket[e]
 			e++
 		}
 		if lo, hi := max(startOf(b), 1), startOf(e); n > 0 && hi > lo {
 			ri = 0
+			lim.chunks++
 			if err := replayChunk(ctx, st, agg, classify, lo, hi, n, &replayed, end, progress); err != nil {
 				return err
 			}
@@ -154,9 +168,7 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 		b = e
 	}
 	progress("games replayed", replayed.Load(), int64(end-1))
-	if err := agg.finish(); err != nil {
-		return err
-	}
+	lim.runs = len(agg.runs)
 	if err := joinRecords(ctx, st, agg, lone, fn, progress); err != nil {
 		return err
 	}
@@ -367,7 +379,7 @@ type replayWorker struct {
 }
 
 func newReplayWorker(st *store.Store, agg *spillAggregator) *replayWorker {
-	w := &replayWorker{st: st, agg: agg, table: tally.NewTable(spillOccurrences)}
+	w := &replayWorker{st: st, agg: agg, table: tally.NewTable(agg.spillOccurrences)}
 	m := st.Meta()
 	w.counts.setRule(m.MaxPly, m.CountMode)
 	return w
@@ -431,9 +443,10 @@ func (w *replayWorker) flush() error {
 // secPositions section of position key -> SingleHash + encoded
 // stats.Entry.
 type spillAggregator struct {
-	scratch *tempScratch
-	mu      sync.Mutex
-	runs    []*run
+	scratch          *tempScratch
+	spillOccurrences int // per replay worker
+	mu               sync.Mutex
+	runs             []*run
 }
 
 // spill writes t's positions to a new run and empties t.
@@ -458,9 +471,6 @@ func (a *spillAggregator) spill(t *tally.Table) error {
 	a.mu.Unlock()
 	return nil
 }
-
-// finish is called when every worker spilled.
-func (a *spillAggregator) finish() error { return nil }
 
 // remove removes the runs' files.
 func (a *spillAggregator) remove() {
