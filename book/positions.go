@@ -21,19 +21,23 @@ import (
 // Positions calls fn with every position of the store that at least
 // minGames games may have reached (0 or 1: every position), with its
 // statistics (see Entry): those with a statistics record (whatever their
-// games), in the byte order of position keys; then those that several
-// single references reach (one game per flush), in key order; then, when
+// games) and those that several single references reach (one game per
+// flush), in the byte order of position keys (with a ply limit, see
+// PositionsOptions, the records first, then the others); then, when
 // minGames is 0 or 1, every position reached by one game only, in the
 // order of the games' numbers. A few positions of fewer games may be
-// listed: callers filter on the statistics. pos and e are only valid during
-// the call. Positions reached by one game are typically most of a store:
-// a caller that wants only positions of at least two games skips
-// replaying every stored game, and the higher minGames, the fewer games
-// it replays.
+// listed, some with part of their statistics: callers filter on the
+// statistics. pos and e are only valid during the call. Positions reached
+// by one game are typically most of a store: a caller that wants only
+// positions of at least two games skips replaying every stored game, and
+// the higher minGames, the fewer games it replays.
 //
-// The single references are read in one pass, in hash order, and joined
-// with the hashes of the statistics records (held in memory), rather than
-// looked up once per position.
+// The single references are read in hash order and merge-joined with the
+// hashes of the statistics records (a sorted array, 8 bytes a record),
+// rather than looked up once per position; the games to replay are read a
+// range of game numbers at a time, replayed once each and only as far as
+// they are needed, and what they add is spilled to sorted runs on disk
+// (see positions_all.go): memory does not grow with the store.
 func Positions(ctx context.Context, st *store.Store, minGames uint64, fn func(pos []byte, e *stats.Entry) error) error {
 	return PositionsWith(ctx, st, PositionsOptions{MinGames: minGames}, fn)
 }

@@ -352,9 +352,12 @@ func replayChunk(ctx context.Context, st *store.Store, agg *spillAggregator, cla
 	}
 	close(jobs)
 	wg.Wait()
+	// A worker's error first: the others then stopped on the
+	// cancelled context.
 	for _, e := range errs {
-		if e != nil && err == nil {
+		if e != nil {
 			err = e
+			break
 		}
 	}
 	if err == nil && i < len(refs) {
