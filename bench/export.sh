@@ -60,7 +60,7 @@ read -r t_exz rss_exz < <(measure ex-exportz "$bq" -db "$cache/ex-bbz.db" export
 row "bookquery export of it" "$t_exz" "$rss_exz" "$(size "$cache/ex-exportz.bin")"
 
 if [ "$scale" -gt 0 ]; then
-  xin=$cache/$(basename "$clean" -clean.pgn)-x$scale.pgn
+  xin=$cache/$(basename "$clean" .pgn)-x$scale.pgn # not build.sh's copies (made from the original input)
   if [ ! -s "$xin" ]; then
     echo "writing $scale copies of the input to $xin (once)" >&2
     for ((i = 0; i < scale; i++)); do sed "s/^\[Round \"/[Round \"copy$i./" "$clean"; done >"$xin"
