@@ -98,9 +98,14 @@
 // decoded only as far as the position); Select (selection.go) for the
 // games a query-time Selection keeps (speed, rating band, month), from the
 // position's history and its single references' tags; Positions
-// (positions.go) for every position of the store, the records joined in
-// one pass with the references read in hash order, and the positions only
-// single references reach found by replaying every referenced game once.
+// (positions.go, positions_all.go) for every position of the store: the
+// records' hashes merge-joined with the references read in hash order,
+// the games referenced under a record's hash or under a hash of several
+// games replayed once each (a range of game numbers at a time, on two
+// goroutines, each only until it reached those hashes), what they add
+// tallied, spilled to sorted runs and merged with the records in key
+// order; and the positions only single references reach found by
+// replaying every referenced game once.
 // TestSinglesOracle and TestSinglesOracleTestdata build the same inputs
 // with and without single references and compare every position.
 //

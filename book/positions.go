@@ -21,19 +21,23 @@ import (
 // Positions calls fn with every position of the store that at least
 // minGames games may have reached (0 or 1: every position), with its
 // statistics (see Entry): those with a statistics record (whatever their
-// games), in the byte order of position keys; then those that several
-// single references reach (one game per flush), in key order; then, when
+// games) and those that several single references reach (one game per
+// flush), in the byte order of position keys (with a ply limit, see
+// PositionsOptions, the records first, then the others); then, when
 // minGames is 0 or 1, every position reached by one game only, in the
 // order of the games' numbers. A few positions of fewer games may be
-// listed: callers filter on the statistics. pos and e are only valid during
-// the call. Positions reached by one game are typically most of a store:
-// a caller that wants only positions of at least two games skips
-// replaying every stored game, and the higher minGames, the fewer games
-// it replays.
+// listed, some with part of their statistics: callers filter on the
+// statistics. pos and e are only valid during the call. Positions reached
+// by one game are typically most of a store: a caller that wants only
+// positions of at least two games skips replaying every stored game, and
+// the higher minGames, the fewer games it replays.
 //
-// The single references are read in one pass, in hash order, and joined
-// with the hashes of the statistics records (held in memory), rather than
-// looked up once per position.
+// The single references are read in hash order and merge-joined with the
+// hashes of the statistics records (a sorted array, 8 bytes a record),
+// rather than looked up once per position; the games to replay are read a
+// range of game numbers at a time, replayed once each and only as far as
+// they are needed, and what they add is spilled to sorted runs on disk
+// (see positions_all.go): memory does not grow with the store.
 func Positions(ctx context.Context, st *store.Store, minGames uint64, fn func(pos []byte, e *stats.Entry) error) error {
 	return PositionsWith(ctx, st, PositionsOptions{MinGames: minGames}, fn)
 }
@@ -53,14 +57,33 @@ type PositionsOptions struct {
 	// replays find the others reached by the limit.
 	LimitPly bool
 	MaxPly   int
+	// PerMove says that the caller keeps moves, not positions, by their
+	// games (as a Polyglot export does): a position none of whose moves
+	// may have been played MinGames times need not be completed, and may
+	// be listed with part of its statistics (the statistics record
+	// alone). Without it, a position is completed unless all its games
+	// may not reach MinGames.
+	PerMove bool
 	// Progress, when not nil, is called now and then with what is being
 	// read ("positions with statistics read", "games replayed"), how many
 	// so far and how many in all (0: not known).
 	Progress func(what string, done, total int64)
+	// limits, when not nil, replace the memory limits (tests).
+	limits *positionsLimits
 }
 
 // PositionsWith is Positions with options: a ply limit, progress.
 func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn func(pos []byte, e *stats.Entry) error) error {
+	if o.LimitPly {
+		return positionsLimited(ctx, st, o, fn)
+	}
+	return positionsAll(ctx, st, o, fn)
+}
+
+// positionsLimited is PositionsWith with a ply limit. It holds the hashes
+// and game numbers it replays in maps: the dumps it serves (bookquery
+// positions -max-ply) replay a few plies of each game.
+func positionsLimited(ctx context.Context, st *store.Store, o PositionsOptions, fn func(pos []byte, e *stats.Entry) error) error {
 	minGames := o.MinGames
 	progress := o.Progress
 	if progress == nil {
@@ -110,7 +133,9 @@ func PositionsWith(ctx context.Context, st *store.Store, o PositionsOptions, fn 
 		return err
 	}
 	singles := newSingleReplayer(st, -1)
-	singles.pHashes, singles.multi, singles.fn, singles.progress = pHashes, multi, fn, progress
+	singles.fn, singles.progress = fn, progress
+	singles.isRecord = func(h uint32) bool { _, ok := pHashes[h]; return ok }
+	singles.isMulti = func(h uint32) bool { _, ok := multi[h]; return ok }
 	complete := false // near holds every hash of a position reached by the limit
 	if limit >= 0 && minGames <= 1 {
 		// The positions of one game first: their replays, cut at the
@@ -328,8 +353,8 @@ const singleChunk = 32 << 20
 // references reach, once each. It replays every numbered game and reports
 // each position the game counted and holds a single reference for, unless
 // it has a statistics record (Positions reported it). total is the number
-// of references, r.pHashes holds the hashes of the statistics records and
-// r.multi those with references from several games (Positions reported
+// of references, r.isRecord tells the hashes of the statistics records and
+// r.isMulti those with references from several games (Positions reported
 // the positions under them). The references are read into memory, a range
 // of game numbers at a time.
 func (r *singleReplayer) singlePositions(ctx context.Context, total int) error {
@@ -384,12 +409,13 @@ type singleReplayer struct {
 	// reached, when not nil, gets the hash of every position the games
 	// replayed reach, by the limit, under a hash they are referenced under.
 	reached map[uint32]bool
-	pHashes map[uint32][]uint64
-	multi   map[uint32][]uint64
-	fn      func(pos []byte, e *stats.Entry) error
-	key     []byte
-	counts  countedPositions // under the store's rule
-	e       stats.Entry
+	// isRecord tells the hashes of statistics records, isMulti those
+	// with references from several games.
+	isRecord, isMulti func(h uint32) bool
+	fn                func(pos []byte, e *stats.Entry) error
+	key               []byte
+	counts            countedPositions // under the store's rule
+	e                 stats.Entry
 }
 
 // newSingleReplayer returns a singleReplayer of st's games that replays
@@ -412,7 +438,7 @@ func (r *singleReplayer) game(id store.GameID, stamp uint64, refs []uint64) erro
 		if r.reached != nil {
 			r.reached[h] = true
 		}
-		if _, ok := r.pHashes[h]; ok {
+		if r.isRecord(h) {
 			found, err := r.st.StatsRecordInto(&r.e, pos)
 			if err != nil {
 				return err
@@ -421,7 +447,7 @@ func (r *singleReplayer) game(id store.GameID, stamp uint64, refs []uint64) erro
 				return nil // reported with the statistics records
 			}
 		}
-		if _, ok := r.multi[h]; ok {
+		if r.isMulti(h) {
 			return nil // other games may reach it too: Positions reported it
 		}
 		r.e.Reset()

@@ -36,6 +36,8 @@ import (
 //	secNumbers    game number (8 bytes, big-endian) -> id (8) + stamp (8)
 //	secOrder      stamp (8) + id (8) -> empty
 //	secPositions  position key -> SingleHash (4 bytes) + encoded stats.Entry
+//	              (an export's spilled runs, see spill.go, hold a flag
+//	              there instead)
 //	secIndex      game index key (package gamedb) -> its value
 //
 // except secSingles, the biggest: a sequence of little-endian uint64s,
@@ -73,7 +75,7 @@ type run struct {
 
 // runWriter writes one run.
 type runWriter struct {
-	st    *store.Store
+	st    scratchFiles
 	r     *run
 	files [numSections]vfs.File
 	bufs  [numSections]*bufio.Writer
@@ -81,7 +83,16 @@ type runWriter struct {
 	tmp   [2 * binary.MaxVarintLen64]byte
 }
 
-func newRunWriter(st *store.Store) *runWriter {
+// scratchFiles is where runs are written: a store's scratch directory
+// (*store.Store, for a build), or a temporary directory (tempScratch, for
+// a reader of a store open read-only).
+type scratchFiles interface {
+	CreateScratch() (vfs.File, string, error)
+	OpenScratch(path string) (vfs.File, error)
+	RemoveScratch(path string) error
+}
+
+func newRunWriter(st scratchFiles) *runWriter {
 	return &runWriter{st: st, r: &run{}}
 }
 
@@ -188,7 +199,7 @@ func (w *runWriter) abort() {
 }
 
 // remove removes the run's files.
-func (r *run) remove(st *store.Store) {
+func (r *run) remove(st scratchFiles) {
 	for i, p := range r.paths {
 		if p != "" {
 			_ = st.RemoveScratch(p)
@@ -283,7 +294,7 @@ func mergeHistories() combiner {
 // once per key, with the values of equal keys combined by combine (nil:
 // equal keys are an error). The slices given to emit are valid until it
 // returns.
-func mergeSection(st *store.Store, runs []*run, sec section, combine combiner, emit func(key, value []byte) error) error {
+func mergeSection(st scratchFiles, runs []*run, sec section, combine combiner, emit func(key, value []byte) error) error {
 	h, err := openSection(st, runs, sec, func(f sectionFile) *runReader { return &runReader{sectionFile: f} },
 		func(a, b *runReader) bool {
 			if c := bytes.Compare(a.key, b.key); c != 0 {
@@ -353,7 +364,7 @@ type readerHeap[R sectionReader] struct {
 // openSection opens section sec of every run that has it, wraps each file
 // with wrap, reads each reader's first record and returns them as a heap.
 // The heap's readers are the caller's to close (readerHeap.close).
-func openSection[R sectionReader](st *store.Store, runs []*run, sec section, wrap func(sectionFile) R, less func(a, b R) bool) (*readerHeap[R], error) {
+func openSection[R sectionReader](st scratchFiles, runs []*run, sec section, wrap func(sectionFile) R, less func(a, b R) bool) (*readerHeap[R], error) {
 	h := &readerHeap[R]{less: less}
 	for i, rn := range runs {
 		if rn.paths[sec] == "" {

@@ -90,7 +90,7 @@ func GamesThrough(ctx context.Context, st *store.Store, p *board.Position, opts 
 			}
 		}
 	}()
-	s := throughScan{target: newReach(p), hash: keys.Hash(p), p: p, sel: opts.Sel}
+	s := throughScan{target: NewReach(p), hash: keys.Hash(p), p: p, sel: opts.Sel}
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -164,7 +164,7 @@ type throughMatch struct {
 
 // throughScan tells which games reach a position.
 type throughScan struct {
-	target reach
+	target Reach
 	hash   uint64
 	p      *board.Position
 	sel    Selection
@@ -189,7 +189,7 @@ func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 			at = plyOf(q)
 			return true
 		}
-		lost = !s.target.reachableFrom(q)
+		lost = !s.target.ReachableFrom(q)
 		return lost
 	})
 	if err != nil {
@@ -210,18 +210,22 @@ func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 	return -1, nil
 }
 
-// reach is what a position needs of the positions it can be reached from:
+// Reach is what a position needs of the positions it can be reached from:
 // moves never add pieces, never bring a pawn back to its starting rank,
-// never give back a castling right.
-type reach struct {
+// never give back a castling right. A replay that looks for a position
+// (GamesThrough, and the export's replay in input order) stops a game
+// once its position can no longer lead to it.
+type Reach struct {
 	pieces   [2]int            // pieces of each colour
 	pawns    [2]int            // pawns of each colour
 	home     [2]board.Bitboard // pawns on their starting rank, by colour
 	castling board.CastlingRights
 }
 
-func newReach(p *board.Position) reach {
-	r := reach{castling: p.Castling()}
+// NewReach returns what position p needs of the positions it can be
+// reached from.
+func NewReach(p *board.Position) Reach {
+	r := Reach{castling: p.Castling()}
 	for c := board.White; c <= board.Black; c++ {
 		r.pieces[c] = bits.OnesCount64(uint64(p.ByColor(c)))
 		pawns := p.Pieces(c, board.Pawn)
@@ -232,9 +236,9 @@ func newReach(p *board.Position) reach {
 	return r
 }
 
-// reachableFrom reports whether the target might be reached from q: false
+// ReachableFrom reports whether the target might be reached from q: false
 // means no sequence of moves leads from q to it.
-func (r reach) reachableFrom(q *board.Position) bool {
+func (r Reach) ReachableFrom(q *board.Position) bool {
 	if q.Castling()&r.castling != r.castling {
 		return false
 	}

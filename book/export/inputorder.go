@@ -1,13 +1,13 @@
 package export
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
@@ -43,39 +43,60 @@ type simPos struct {
 	halved int // times the moves were halved
 }
 
-// replayEvent is one occurrence of a replayed position: the game's rank in
-// input order, the ply, the Polyglot key, the move and make-book's score
-// for the mover (2 win, 1 draw or unknown, 0 loss).
+// replayEvent is one occurrence of a replayed position: the Polyglot
+// key, the move and make-book's score for the mover (2 win, 1 draw or
+// unknown, 0 loss).
 type replayEvent struct {
-	rank  uint32
-	ply   uint32
 	key   uint64
 	move  board.Move
 	score uint8
 }
 
-// gameOrder returns the rank of every game of the store's game order
-// index, in input order, and whether the index covers every stored game.
-func gameOrder(st *store.Store) (map[store.GameID]uint32, bool, error) {
-	rank := map[store.GameID]uint32{}
-	err := st.GameOrder(func(_ uint64, id store.GameID) (bool, error) {
-		rank[id] = uint32(len(rank))
+// orderComplete reports whether the store's game order index lists as
+// many games as the store holds: then the replay in input order can count
+// every game.
+func orderComplete(st *store.Store) (bool, error) {
+	var n uint64
+	err := st.GameOrder(func(uint64, store.GameID) (bool, error) {
+		n++
 		return true, nil
 	})
 	if err != nil {
-		return nil, false, err
+		return false, err
 	}
-	return rank, len(rank) > 0 && uint64(len(rank)) == st.Meta().Games, nil
+	return n > 0 && n == st.Meta().Games, nil
 }
 
-// countInInputOrder replays every game of st, in the input order given by rank, and
-// counts the moves played from the positions whose keys are cands (ply
-// below maxPly; 0: all), as make-book counts them, under their Polyglot
-// keys. Two goroutines read and replay the games; the counting, which
-// depends on the order, runs after.
-func countInInputOrder(ctx context.Context, st *store.Store, rank map[store.GameID]uint32, cands [][]byte, maxPly int) (map[uint64]*simPos, error) {
+// orderBatch is a run of consecutive games of the input order, replayed
+// by one worker: their ids, then the events they add, in order.
+type orderBatch struct {
+	ids    []store.GameID
+	events []replayEvent
+	pos    map[uint64]board.Position // the position of each key of events
+	err    error
+	done   chan struct{}
+}
+
+// orderBatchGames is the number of games in an orderBatch; orderAhead
+// bounds the batches read but not yet counted.
+const (
+	orderBatchGames = 1024
+	orderAhead      = 8
+)
+
+// countInInputOrder replays the games of st in input order (the game
+// order index) and counts the moves played from the positions whose keys
+// are cands (ply below maxPly; 0: all), as make-book counts them, under
+// their Polyglot keys. A game is replayed only while it can still reach
+// one of them (book.Reach): they are opening positions, and most games
+// leave them within a few moves. Two goroutines read and replay batches
+// of games; the counting, which depends on the order, takes the batches
+// in input order, so memory holds a few batches whatever the store's
+// size.
+func countInInputOrder(ctx context.Context, st *store.Store, cands [][]byte, maxPly int) (map[uint64]*simPos, error) {
 	want := make(map[string]bool, len(cands))
 	occ := map[board.Bitboard]bool{}
+	reaches := make([]book.Reach, 0, len(cands))
 	for _, k := range cands {
 		p, err := keys.Decode(k)
 		if err != nil {
@@ -83,94 +104,140 @@ func countInInputOrder(ctx context.Context, st *store.Store, rank map[store.Game
 		}
 		want[string(k)] = true
 		occ[p.Occupied()] = true
+		reaches = append(reaches, book.NewReach(&p))
 	}
-	const half = store.GameID(1 << 63)
-	bounds := [][2]store.GameID{{0, half}, {half, 0}}
-	events := make([][]replayEvent, len(bounds))
-	positions := make([]map[uint64]board.Position, len(bounds))
-	errs := make([]error, len(bounds))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	const workers = 2
+	jobs := make(chan *orderBatch)
+	queue := make(chan *orderBatch, orderAhead)
+	var readErr error
+	go func() {
+		defer close(queue)
+		defer close(jobs)
+		b := &orderBatch{done: make(chan struct{})}
+		send := func() bool {
+			select {
+			case queue <- b:
+			case <-ctx.Done():
+				return false
+			}
+			select {
+			case jobs <- b:
+			case <-ctx.Done():
+				return false
+			}
+			b = &orderBatch{done: make(chan struct{})}
+			return true
+		}
+		readErr = st.GameOrder(func(_ uint64, id store.GameID) (bool, error) {
+			b.ids = append(b.ids, id)
+			if len(b.ids) == orderBatchGames && !send() {
+				return false, ctx.Err()
+			}
+			return true, nil
+		})
+		if readErr == nil && len(b.ids) > 0 {
+			send()
+		}
+	}()
 	var wg sync.WaitGroup
-	for i, b := range bounds {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			positions[i] = map[uint64]board.Position{}
 			var key []byte
-			n := 0
-			errs[i] = st.GamesBetween(b[0], b[1], func(id store.GameID, rec []byte) (bool, error) {
-				if n++; n&1023 == 0 {
-					if err := ctx.Err(); err != nil {
-						return false, err
-					}
-				}
-				r, ok := rank[id]
-				if !ok {
-					return false, fmt.Errorf("game %s is not in the game order index", id)
-				}
-				g, err := gamecode.DecodeGame(rec)
-				if err != nil {
-					return false, fmt.Errorf("game %s: %w", id, err)
-				}
-				pos := g.Start
-				for ply, m := range g.Moves {
-					if maxPly > 0 && ply >= maxPly {
+			for b := range jobs {
+				for _, id := range b.ids {
+					if ctx.Err() != nil {
+						b.err = ctx.Err()
 						break
 					}
-					if occ[pos.Occupied()] {
-						key = keys.Append(key[:0], &pos)
-						if want[string(key)] {
-							k := polyglot.Key(&pos)
-							if _, ok := positions[i][k]; !ok {
-								positions[i][k] = pos
-							}
-							events[i] = append(events[i], replayEvent{rank: r, ply: uint32(ply), key: k, move: m, score: moverScore(g.Result, pos.SideToMove())})
-						}
+					rec, err := st.Game(id)
+					if err != nil {
+						b.err = err
+						break
 					}
-					pos.Play(m)
+					start := len(b.events)
+					g, err := gamecode.DecodeGameUntil(rec, func(ply int, pos *board.Position, m board.Move) bool {
+						if maxPly > 0 && ply >= maxPly {
+							return true
+						}
+						if occ[pos.Occupied()] {
+							key = keys.Append(key[:0], pos)
+							if want[string(key)] {
+								k := polyglot.Key(pos)
+								if _, ok := b.pos[k]; !ok {
+									if b.pos == nil {
+										b.pos = map[uint64]board.Position{}
+									}
+									b.pos[k] = *pos
+								}
+								b.events = append(b.events, replayEvent{key: k, move: m, score: uint8(pos.SideToMove())})
+							}
+						}
+						for i := range reaches {
+							if reaches[i].ReachableFrom(pos) {
+								return false
+							}
+						}
+						return true // no wanted position can follow
+					})
+					if err != nil {
+						b.err = fmt.Errorf("game %s: %w", id, err)
+						break
+					}
+					// The result is known once the game is decoded: the
+					// events kept the mover's colour until now.
+					for i := start; i < len(b.events); i++ {
+						b.events[i].score = moverScore(g.Result, board.Color(b.events[i].score))
+					}
 				}
-				return true, nil
-			})
+				close(b.done)
+			}
 		}()
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("replaying the games: %w", err)
+	defer wg.Wait()
+	defer cancel()
+	sims := map[uint64]*simPos{}
+	var seen uint64
+	for b := range queue {
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if b.err != nil {
+			return nil, fmt.Errorf("replaying the games: %w", b.err)
+		}
+		for _, e := range b.events {
+			seen++
+			s := sims[e.key]
+			if s == nil {
+				s = &simPos{key: e.key, pos: b.pos[e.key]}
+				sims[e.key] = s
+			}
+			j := slices.IndexFunc(s.moves, func(m simMove) bool { return m.move == e.move })
+			if j < 0 {
+				j = len(s.moves)
+				s.moves = append(s.moves, simMove{move: e.move, seen: seen})
+			}
+			s.moves[j].n++
+			s.moves[j].sum += uint64(e.score)
+			if s.moves[j].n >= halvingLimit {
+				for k := range s.moves {
+					s.moves[k].n = (s.moves[k].n + 1) / 2
+					s.moves[k].sum = (s.moves[k].sum + 1) / 2
+				}
+				s.halved++
+			}
 		}
 	}
-	all := slices.Concat(events...)
-	events = nil
-	slices.SortFunc(all, func(a, b replayEvent) int {
-		if c := cmp.Compare(a.rank, b.rank); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ply, b.ply)
-	})
-	sims := map[uint64]*simPos{}
-	for i, e := range all {
-		s := sims[e.key]
-		if s == nil {
-			pos, ok := positions[0][e.key]
-			if !ok {
-				pos = positions[1][e.key]
-			}
-			s = &simPos{key: e.key, pos: pos}
-			sims[e.key] = s
-		}
-		j := slices.IndexFunc(s.moves, func(m simMove) bool { return m.move == e.move })
-		if j < 0 {
-			j = len(s.moves)
-			s.moves = append(s.moves, simMove{move: e.move, seen: uint64(i) + 1})
-		}
-		s.moves[j].n++
-		s.moves[j].sum += uint64(e.score)
-		if s.moves[j].n >= halvingLimit {
-			for k := range s.moves {
-				s.moves[k].n = (s.moves[k].n + 1) / 2
-				s.moves[k].sum = (s.moves[k].sum + 1) / 2
-			}
-			s.halved++
-		}
+	if readErr != nil {
+		return nil, fmt.Errorf("reading the game order: %w", readErr)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return sims, nil
 }

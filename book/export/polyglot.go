@@ -194,8 +194,9 @@ type epRec struct {
 // order of the games. At those positions (and at en-passant splits whose
 // weight ties depend on which occurrence came first) Polyglot replays the
 // stored games in input order, from the game order index that -count
-// occurrence builds write, and counts exactly as make-book does; this
-// reads every stored game once, on two goroutines. Without the index the
+// occurrence builds write, and counts exactly as make-book does; each
+// game is replayed, on two goroutines, only while it can still reach one
+// of those positions (see book.Reach). Without the index the
 // halving is estimated (see halve) and ExportStats.Warning says so.
 func Polyglot(ctx context.Context, st *store.Store, o Options) ([]polyglot.Entry, Stats, error) {
 	if o.Weighting == "" {
@@ -219,13 +220,12 @@ func Polyglot(ctx context.Context, st *store.Store, o Options) ([]polyglot.Entry
 	}
 	// The replay needs the game order index; it is read only if needed.
 	var (
-		order     map[store.GameID]uint32
 		canReplay bool
 		checked   bool
 		deferred  [][]byte
 	)
 	var cands []cand
-	err = book.PositionsWith(ctx, st, book.PositionsOptions{MinGames: o.MinGame, Progress: o.Progress}, func(key []byte, entry *stats.Entry) error {
+	err = book.PositionsWith(ctx, st, book.PositionsOptions{MinGames: o.MinGame, PerMove: true, Progress: o.Progress}, func(key []byte, entry *stats.Entry) error {
 		es.Positions++
 		// Filter on the counts before decoding the key: most positions
 		// of a big store are seen once.
@@ -243,7 +243,7 @@ func Polyglot(ctx context.Context, st *store.Store, o Options) ([]polyglot.Entry
 				checked = true
 				if st.Meta().CountMode == store.CountOccurrence {
 					var err error
-					if order, canReplay, err = gameOrder(st); err != nil {
+					if canReplay, err = orderComplete(st); err != nil {
 						return err
 					}
 				}
@@ -290,7 +290,7 @@ func Polyglot(ctx context.Context, st *store.Store, o Options) ([]polyglot.Entry
 		if o.MaxPly > 0 && (maxPly == 0 || o.MaxPly < maxPly) {
 			maxPly = o.MaxPly
 		}
-		sims, err := countInInputOrder(ctx, st, order, deferred, maxPly)
+		sims, err := countInInputOrder(ctx, st, deferred, maxPly)
 		if err != nil {
 			return nil, es, err
 		}

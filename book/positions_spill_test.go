@@ -1,0 +1,153 @@
+package book_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/store"
+)
+
+// listPositions lists the store at dir through book.PositionsWith with o,
+// as key -> encoded entry, failing on a position listed twice.
+func listPositions(t *testing.T, dir string, o book.PositionsOptions) map[string]string {
+	t.Helper()
+	st, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	all := map[string]string{}
+	err = book.PositionsWith(context.Background(), st, o, func(pos []byte, e *stats.Entry) error {
+		if _, dup := all[string(pos)]; dup {
+			return fmt.Errorf("position %x listed twice", pos)
+		}
+		all[string(pos)] = string(e.AppendEncode(nil))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+// TestPositionsSpilled: the positions of a store built in three commits
+// (positions with a statistics record in one and single references in
+// the others, duplicate games, -count occurrence), listed with memory
+// limits so low that the single references are replayed in many ranges
+// of game numbers and the replays' tallies spill to many sorted runs, are
+// those of the oracle (the same runs built without single references):
+// every position, and with a minimum of games (per position, or per move
+// as the Polyglot export asks) every position that reaches it, with the
+// oracle's statistics; and they are what the default limits list.
+func TestPositionsSpilled(t *testing.T) {
+	champions := filepath.Join("..", "testdata", "champions500.pgn")
+	mixed := filepath.Join("testdata", "singles_oracle.pgn")
+	b, err := os.ReadFile(champions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The champions in three parts.
+	var parts []string
+	rest := b
+	for i := range 3 {
+		cut := len(rest)
+		if i < 2 {
+			cut = bytes.Index(rest[len(b)/3:], []byte("\n[Event ")) + len(b)/3 + 1
+		}
+		p := filepath.Join(t.TempDir(), fmt.Sprintf("part%d.pgn", i))
+		if err := os.WriteFile(p, rest[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		parts, rest = append(parts, p), rest[cut:]
+	}
+	o := book.Options{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 1024}
+	runs := [][]string{{parts[0], mixed}, {parts[1], parts[0]}, {parts[2], mixed, parts[1]}}
+	dir := buildRuns(t, o, runs...)
+	want := listPositions(t, buildRuns(t, book.WithoutSingles(o), runs...), book.PositionsOptions{})
+
+	// Records completed by single references of other commits.
+	st, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	completed := 0
+	var rec stats.Entry
+	for k, w := range want {
+		found, err := st.StatsRecordInto(&rec, []byte(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found && string(rec.AppendEncode(nil)) != w {
+			completed++
+		}
+	}
+	st.Close()
+	if completed < 100 {
+		t.Fatalf("%d records completed by single references: want a store with many", completed)
+	}
+
+	keeps := func(enc string, minGames uint64, perMove bool) bool {
+		e, err := stats.Decode([]byte(enc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !perMove {
+			return e.Total().Games() >= minGames
+		}
+		for _, m := range e.Moves {
+			if m.Games() >= minGames {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range []struct {
+		min     uint64
+		perMove bool
+	}{{0, false}, {2, false}, {3, false}, {3, true}, {5, true}} {
+		t.Run(fmt.Sprintf("min %d per move %v", c.min, c.perMove), func(t *testing.T) {
+			po := book.PositionsOptions{MinGames: c.min, PerMove: c.perMove}
+			plain := listPositions(t, dir, po)
+			lo, lim := book.WithPositionsLimits(po, 16, 16)
+			spilled := listPositions(t, dir, lo)
+			if lim.Chunks() < 2 || lim.Runs() < 5 {
+				t.Errorf("%d chunks, %d runs: want the tiny limits to chunk and spill", lim.Chunks(), lim.Runs())
+			}
+			for name, got := range map[string]map[string]string{"default limits": plain, "tiny limits": spilled} {
+				bad := 0
+				for k, w := range want {
+					if !keeps(w, c.min, c.perMove) {
+						continue
+					}
+					if g, ok := got[k]; !ok || g != w {
+						if bad++; bad <= 5 {
+							t.Errorf("%s: position %x: listed %v, statistics differ from the oracle's", name, k, ok)
+						}
+					}
+				}
+				for k, g := range got {
+					if keeps(g, c.min, c.perMove) && want[k] != g {
+						if bad++; bad <= 5 {
+							t.Errorf("%s: position %x listed with statistics the oracle does not have", name, k)
+						}
+					}
+				}
+			}
+			if len(plain) != len(spilled) {
+				t.Errorf("%d positions with the default limits, %d with tiny ones", len(plain), len(spilled))
+			}
+			for k, g := range plain {
+				if spilled[k] != g {
+					t.Errorf("position %x: the tiny limits list other statistics", k)
+					break
+				}
+			}
+		})
+	}
+}
