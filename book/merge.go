@@ -949,7 +949,7 @@ func replaySource(ctx context.Context, out *store.Store, earlier []*mergeSource,
 		select {
 		case chunk = <-free:
 		default:
-			chunk = make([]numbered, 0, replayChunk)
+			chunk = make([]numbered, 0, mergeBatch)
 		}
 	}
 	err = s.st.GameNumbers(0, max(m.NextGame, 1), func(_ uint64, id store.GameID, stamp uint64) (bool, error) {
@@ -966,7 +966,7 @@ func replaySource(ctx context.Context, out *store.Store, earlier []*mergeSource,
 		}
 		done++
 		chunk = append(chunk, numbered{id, stamp})
-		if len(chunk) == replayChunk {
+		if len(chunk) == mergeBatch {
 			send()
 		}
 		return true, nil
@@ -1028,8 +1028,8 @@ type contentCopies struct {
 	nprev uint32
 }
 
-// replayChunk is the number of games fed to the worker at a time.
-const replayChunk = 256
+// mergeBatch is the number of games fed to the worker at a time.
+const mergeBatch = 256
 
 // add adds the game id of the source, with its stamp and record.
 func (r *replayer) add(id store.GameID, stamp uint64, rec []byte) error {
@@ -1062,7 +1062,7 @@ func (r *replayer) add(id store.GameID, stamp uint64, rec []byte) error {
 	r.w.read.games[n].stamp = stamp
 	r.stamps = append(r.stamps, stamp)
 	r.ids = append(r.ids, id)
-	if len(r.ids) >= replayChunk {
+	if len(r.ids) >= mergeBatch {
 		return r.flush()
 	}
 	return nil
