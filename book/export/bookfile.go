@@ -1,8 +1,11 @@
 package export
 
 import (
+	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	iofs "io/fs"
 	"os"
 	"path/filepath"
@@ -43,16 +46,66 @@ func (e *NotRegularError) Error() string {
 // so that an interrupted export never leaves a truncated book behind. The
 // book is readable by all (0644: it is for engines and GUIs to read). It
 // fails, writing nothing, when path holds something other than a regular
-// file (see CheckBookPath).
+// file (see CheckBookPath). The entries are sorted as
+// polyglot.WriteBook sorts them.
 func WriteBook(path string, entries []polyglot.Entry) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		if err := polyglot.WriteBook(w, entries); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		return nil
+	})
+}
+
+// WriteBookFunc writes a Polyglot book at path as WriteBook does, with the
+// entries that write passes to add, which must come in book order
+// (polyglot.CompareEntries): the book is streamed to its file, never held
+// in memory. An error of write or add leaves nothing at path; write's
+// errors are returned as they are (add's name path).
+func WriteBookFunc(path string, write func(add func(polyglot.Entry) error) error) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		var (
+			prev polyglot.Entry
+			n    int64
+			rec  [polyglot.EntrySize]byte
+		)
+		err := write(func(e polyglot.Entry) error {
+			if n > 0 && polyglot.CompareEntries(prev, e) > 0 {
+				return fmt.Errorf("writing %s: entry %d (%v) is out of book order after %v", path, n, e, prev)
+			}
+			prev, n = e, n+1
+			binary.BigEndian.PutUint64(rec[0:], e.Key)
+			binary.BigEndian.PutUint16(rec[8:], e.Move)
+			binary.BigEndian.PutUint16(rec[10:], e.Weight)
+			binary.BigEndian.PutUint32(rec[12:], e.Learn)
+			if _, err := bw.Write(rec[:]); err != nil {
+				return fmt.Errorf("writing %s: %w", path, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		return nil
+	})
+}
+
+// writeAtomic writes the file at path with write, as WriteBook writes a
+// book: to a temporary file renamed over path once complete, 0644.
+// write's errors are returned as they are.
+func writeAtomic(path string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*.bin")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
-	if err := polyglot.WriteBook(tmp, entries); err != nil {
+	if err := write(tmp); err != nil {
 		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
+		return err
 	}
 	// CreateTemp makes it 0600.
 	if err := tmp.Chmod(0o644); err != nil {

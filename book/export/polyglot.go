@@ -1,12 +1,12 @@
 // Package export writes a store's book out: as a Polyglot opening book
-// (Polyglot, WriteBook), counted as PolyGlot's make-book counts when the
-// store was built as make-book builds (Options.Check and
-// DiffersFromMakeBook say when it was not), and as a dump of every
-// position with its statistics, in NDJSON or CSV (Positions).
+// (Polyglot; WritePolyglot streams it to a file in bounded memory),
+// counted as PolyGlot's make-book counts when the store was built as
+// make-book builds (Options.Check and DiffersFromMakeBook say when it was
+// not), and as a dump of every position with its statistics, in NDJSON or
+// CSV (Positions).
 package export
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -65,6 +65,9 @@ type Options struct {
 	// read, how many so far and how many in all (see
 	// book.PositionsOptions).
 	Progress func(what string, done, total int64)
+	// limits, when not nil, replace the sort's chunk size and count its
+	// runs (tests: see entrySorter).
+	limits *sortLimits
 }
 
 // Check reports what is wrong with o, for a store of metadata m, in the
@@ -198,7 +201,39 @@ type epRec struct {
 // game is replayed, on two goroutines, only while it can still reach one
 // of those positions (see book.Reach). Without the index the
 // halving is estimated (see halve) and ExportStats.Warning says so.
+//
+// Polyglot holds the whole book in memory; PolyglotTo and WritePolyglot
+// stream it.
 func Polyglot(ctx context.Context, st *store.Store, o Options) ([]polyglot.Entry, Stats, error) {
+	entries := []polyglot.Entry{}
+	es, err := PolyglotTo(ctx, st, o, func(e polyglot.Entry) error {
+		entries = append(entries, e)
+		return nil
+	})
+	if err != nil {
+		return nil, es, err
+	}
+	return entries, es, nil
+}
+
+// WritePolyglot writes the store's book (see Polyglot) at path, as
+// WriteBook does, atomically, streaming the entries: its memory does not
+// grow with the book.
+func WritePolyglot(ctx context.Context, st *store.Store, o Options, path string) (Stats, error) {
+	var es Stats
+	err := WriteBookFunc(path, func(add func(polyglot.Entry) error) error {
+		var err error
+		es, err = PolyglotTo(ctx, st, o, add)
+		return err
+	})
+	return es, err
+}
+
+// PolyglotTo calls fn with the store's book entries in book order (see
+// Polyglot), and returns the export's counters once fn has had them all.
+// The entries are sorted in bounded memory: past a few million they are
+// sorted in runs spilled to temporary files, then merged.
+func PolyglotTo(ctx context.Context, st *store.Store, o Options, fn func(polyglot.Entry) error) (Stats, error) {
 	if o.Weighting == "" {
 		o.Weighting = WeightScore
 	}
@@ -209,9 +244,10 @@ func Polyglot(ctx context.Context, st *store.Store, o Options) ([]polyglot.Entry
 		return nil
 	})
 	if err != nil {
-		return nil, es, err
+		return es, err
 	}
-	x := exporter{o: o}
+	x := exporter{o: o, sort: entrySorter{limits: o.limits}}
+	defer x.sort.close()
 	if m := st.Meta(); m.CountMode == store.CountOccurrence && m.MaxPly > 0 && o.MaxPly >= m.MaxPly {
 		// Every move recorded was played before the build's max-ply
 		// from its game's start, as make-book counts: the lowest plies,
@@ -273,18 +309,23 @@ func Polyglot(ctx context.Context, st *store.Store, o Options) ([]polyglot.Entry
 			q := p
 			q.SetEPSquare(board.MakeSquare(sr.file, epRank(white)))
 			cands = x.cands(cands[:0], &sr.entry, white)
-			if x.add(&q, polyglot.Key(&q), cands, &es) {
+			kept, err := x.add(&q, polyglot.Key(&q), cands, &es)
+			if err != nil {
+				return err
+			}
+			if kept {
 				es.EPSplit++
 			}
 			subtract(rest, &sr.entry)
 		}
 		cands = x.cands(cands[:0], rest, white)
-		x.add(&p, polyglot.Key(&p), cands, &es)
-		return nil
+		_, err = x.add(&p, polyglot.Key(&p), cands, &es)
+		return err
 	})
 	if err != nil {
-		return nil, es, err
+		return es, err
 	}
+	eps = nil
 	if len(deferred) > 0 {
 		maxPly := st.Meta().MaxPly
 		if o.MaxPly > 0 && (maxPly == 0 || o.MaxPly < maxPly) {
@@ -292,37 +333,23 @@ func Polyglot(ctx context.Context, st *store.Store, o Options) ([]polyglot.Entry
 		}
 		sims, err := countInInputOrder(ctx, st, deferred, maxPly)
 		if err != nil {
-			return nil, es, err
+			return es, err
 		}
 		es.Replayed = len(deferred)
-		x.addReplayed(sims, &es)
+		if err := x.addReplayed(sims, &es); err != nil {
+			return es, err
+		}
 	}
 	if es.Estimated > 0 {
 		es.Warning = fmt.Sprintf("%d positions needed a replay of the games in input order to match make-book exactly (counts halved at 16384, or en-passant ties), but the store has no complete game order index (built with -count game, or by an older version): their counts were estimated", es.Estimated)
 	}
-	out := x.out
-	slices.SortFunc(out, func(a, b ranked) int {
-		if c := polyglot.CompareEntries(a.Entry, b.Entry); c != 0 {
-			return c
-		}
-		// Unknown first-seen stamps (0) go last.
-		if a.seen != b.seen {
-			switch {
-			case a.seen == 0:
-				return 1
-			case b.seen == 0:
-				return -1
-			}
-			return cmp.Compare(a.seen, b.seen)
-		}
-		return cmp.Compare(a.move, b.move)
+	// Nothing but the sorted entries is live from here on: the
+	// positions' replay and join are done.
+	err = x.sort.each(ctx, func(e polyglot.Entry) error {
+		es.Entries++
+		return fn(e)
 	})
-	entries := make([]polyglot.Entry, len(out))
-	for i := range out {
-		entries[i] = out[i].Entry
-	}
-	es.Entries = len(entries)
-	return entries, es, nil
+	return es, err
 }
 
 // epRank returns the rank (0-based) of the en-passant square when white
@@ -344,8 +371,8 @@ type ranked struct {
 
 // exporter collects the entries of an export.
 type exporter struct {
-	o   Options
-	out []ranked
+	o    Options
+	sort entrySorter
 }
 
 // cands appends the moves of e, from a position where White is to move if
@@ -371,9 +398,9 @@ func (x *exporter) cands(dst []cand, e *stats.Entry, white bool) []cand {
 // whether it kept any. With es, counts that reach the halving limit are
 // halved (an estimate) and counted in es; without, they were already
 // counted exactly.
-func (x *exporter) add(p *board.Position, key uint64, cands []cand, es *Stats) bool {
+func (x *exporter) add(p *board.Position, key uint64, cands []cand, es *Stats) (bool, error) {
 	if len(cands) == 0 {
-		return false
+		return false, nil
 	}
 	if es != nil {
 		var maxN uint64
@@ -403,19 +430,22 @@ func (x *exporter) add(p *board.Position, key uint64, cands []cand, es *Stats) b
 		default:
 			w = c.sum
 		}
-		x.out = append(x.out, ranked{
+		err := x.sort.add(ranked{
 			Entry: polyglot.Entry{Key: key, Move: polyglot.EncodeMove(p, c.move), Weight: uint16(min(w, 65535))},
 			seen:  c.seen, move: c.move,
 		})
+		if err != nil {
+			return kept, err
+		}
 		kept = true
 	}
-	return kept
+	return kept, nil
 }
 
 // addReplayed adds the positions counted by a replay of the games in
 // input order (see countInInputOrder): their counts are make-book's already, halving
 // included.
-func (x *exporter) addReplayed(sims map[uint64]*simPos, es *Stats) {
+func (x *exporter) addReplayed(sims map[uint64]*simPos, es *Stats) error {
 	var cands []cand
 	for _, s := range sims {
 		white := s.pos.SideToMove() == board.White
@@ -430,11 +460,16 @@ func (x *exporter) addReplayed(sims map[uint64]*simPos, es *Stats) {
 			es.Halved++
 			es.HalvedKeys = append(es.HalvedKeys, s.key)
 		}
-		if x.add(&s.pos, s.key, cands, nil) && s.pos.PolyglotEPFile() >= 0 && s.pos.LegalEPSquare() == board.NoSquare {
+		kept, err := x.add(&s.pos, s.key, cands, nil)
+		if err != nil {
+			return err
+		}
+		if kept && s.pos.PolyglotEPFile() >= 0 && s.pos.LegalEPSquare() == board.NoSquare {
 			es.EPSplit++
 		}
 	}
 	slices.Sort(es.HalvedKeys)
+	return nil
 }
 
 // subtract removes the counts of the side record side from e: the moves'

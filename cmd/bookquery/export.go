@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/polyglot"
@@ -91,12 +94,18 @@ func runExport(e *env, args []string) error {
 	defer stop()
 	prog := cli.NewProgress(po.Mode(), e.stderr)
 	o.Progress = prog.Count
-	entries, es, err := export.Polyglot(ctx, st, o)
+	// Export keeps to the default build budget, as bookbuild does: a
+	// soft Go memory limit (unless GOMEMLIMIT set one) makes the
+	// collector work harder rather than let garbage past it.
+	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		if plan, err := book.PlanMemory(book.DefaultMemory, 1, 0); err == nil {
+			debug.SetMemoryLimit(plan.GoLimit)
+			defer debug.SetMemoryLimit(math.MaxInt64)
+		}
+	}
+	es, err := export.WritePolyglot(ctx, st, o, *out)
 	prog.End(err)
 	if err != nil {
-		return err
-	}
-	if err := export.WriteBook(*out, entries); err != nil {
 		return err
 	}
 	sum := exportJSON{Book: *out, Entries: es.Entries, Positions: es.Positions, Halved: es.Halved,

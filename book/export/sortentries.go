@@ -1,0 +1,299 @@
+package export
+
+import (
+	"bufio"
+	"cmp"
+	"container/heap"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/polyglot"
+)
+
+// The entries of a book are sorted in memory that does not grow with the
+// book: they are collected in chunks of at most chunkEntries, each sorted
+// and, once full, written to a temporary file (a sorted run of fixed-size
+// records); the runs and the last chunk are then merged. A book of up to
+// chunkEntries entries never touches the disk.
+
+// defaultChunkEntries is the most entries held at once: 4 Mi entries, 128
+// MiB (a ranked is 32 bytes).
+const defaultChunkEntries = 4 << 20
+
+// rankedSize is the size of a ranked in a run file: the Polyglot entry's
+// 16 bytes, the first-seen stamp and the move.
+const rankedSize = polyglot.EntrySize + 8 + 2
+
+// runBufferSize is the buffer of each run file, written and read.
+const runBufferSize = 256 << 10
+
+// compareRanked orders entries into book order: polyglot.CompareEntries
+// (key, then weight descending), then first seen (unknown stamps, 0,
+// last), then move. Entries it finds equal are byte-identical.
+func compareRanked(a, b *ranked) int {
+	if c := polyglot.CompareEntries(a.Entry, b.Entry); c != 0 {
+		return c
+	}
+	if a.seen != b.seen {
+		switch {
+		case a.seen == 0:
+			return 1
+		case b.seen == 0:
+			return -1
+		}
+		return cmp.Compare(a.seen, b.seen)
+	}
+	return cmp.Compare(a.move, b.move)
+}
+
+// sortLimits replace an entrySorter's chunk size, and count its runs
+// (tests).
+type sortLimits struct {
+	chunkEntries int // entries per chunk
+	runs         int // runs spilled
+}
+
+// entrySorter sorts the ranked entries of a book in bounded memory.
+type entrySorter struct {
+	limits *sortLimits // nil: defaultChunkEntries
+	buf    []ranked    // the chunk being filled
+	dir    string      // the temporary directory of the runs, made at the first spill
+	runs   []string    // the runs' files
+}
+
+// add adds r.
+func (s *entrySorter) add(r ranked) error {
+	limit := defaultChunkEntries
+	if s.limits != nil {
+		limit = max(s.limits.chunkEntries, 1)
+	}
+	if len(s.buf) == cap(s.buf) {
+		if len(s.buf) >= limit {
+			if err := s.spill(); err != nil {
+				return err
+			}
+		} else {
+			// Double, but never past the chunk.
+			buf := make([]ranked, len(s.buf), min(max(2*cap(s.buf), 1024), limit))
+			copy(buf, s.buf)
+			s.buf = buf
+		}
+	}
+	s.buf = append(s.buf, r)
+	return nil
+}
+
+// sortChunk sorts the chunk.
+func (s *entrySorter) sortChunk() {
+	slices.SortFunc(s.buf, func(a, b ranked) int { return compareRanked(&a, &b) })
+}
+
+// spill sorts the chunk and writes it to a new run, then empties it.
+func (s *entrySorter) spill() (err error) {
+	if s.dir == "" {
+		if s.dir, err = os.MkdirTemp("", "chessbook-export-"); err != nil {
+			return fmt.Errorf("sorting the book's entries: %w", err)
+		}
+	}
+	s.sortChunk()
+	path := filepath.Join(s.dir, fmt.Sprintf("%06d.run", len(s.runs)))
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("sorting the book's entries: %w", err)
+	}
+	s.runs = append(s.runs, path)
+	if s.limits != nil {
+		s.limits.runs++
+	}
+	w := bufio.NewWriterSize(f, runBufferSize)
+	var rec [rankedSize]byte
+	for i := range s.buf {
+		encodeRanked(rec[:], &s.buf[i])
+		if _, err = w.Write(rec[:]); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("sorting the book's entries: %s: %w", path, err)
+	}
+	s.buf = s.buf[:0]
+	return nil
+}
+
+// each calls fn with every entry added, in book order (see
+// compareRanked), and releases the chunk; close removes the runs.
+func (s *entrySorter) each(ctx context.Context, fn func(polyglot.Entry) error) error {
+	s.sortChunk()
+	if len(s.runs) == 0 {
+		for i := range s.buf {
+			if i%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			if err := fn(s.buf[i].Entry); err != nil {
+				return err
+			}
+		}
+		s.buf = nil
+		return nil
+	}
+	// The last chunk takes part in the merge from memory.
+	h := make(runHeap, 0, len(s.runs)+1)
+	defer func() {
+		for _, c := range h {
+			c.close()
+		}
+	}()
+	for i, path := range s.runs {
+		f, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("sorting the book's entries: %w", err)
+		}
+		c := &runCursor{f: f, r: bufio.NewReaderSize(f, runBufferSize), path: path, idx: i}
+		ok, err := c.next()
+		if err != nil {
+			c.close()
+			return err
+		}
+		if !ok {
+			c.close()
+			continue
+		}
+		h = append(h, c)
+	}
+	if len(s.buf) > 0 {
+		c := &runCursor{mem: s.buf, idx: len(s.runs)}
+		c.next()
+		h = append(h, c)
+	}
+	s.buf = nil
+	heap.Init(&h)
+	for n := 0; len(h) > 0; n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		c := h[0]
+		if err := fn(c.cur.Entry); err != nil {
+			return err
+		}
+		ok, err := c.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			heap.Fix(&h, 0)
+		} else {
+			heap.Pop(&h)
+			c.close()
+		}
+	}
+	return nil
+}
+
+// close removes the runs' files and their directory.
+func (s *entrySorter) close() {
+	if s.dir != "" {
+		_ = os.RemoveAll(s.dir)
+		s.dir, s.runs = "", nil
+	}
+}
+
+// encodeRanked writes r to b: the entry, big-endian as in a book, then the
+// first-seen stamp and the move.
+func encodeRanked(b []byte, r *ranked) {
+	_ = b[rankedSize-1]
+	binary.BigEndian.PutUint64(b[0:], r.Key)
+	binary.BigEndian.PutUint16(b[8:], r.Entry.Move)
+	binary.BigEndian.PutUint16(b[10:], r.Weight)
+	binary.BigEndian.PutUint32(b[12:], r.Learn)
+	binary.BigEndian.PutUint64(b[16:], r.seen)
+	binary.BigEndian.PutUint16(b[24:], uint16(r.move))
+}
+
+// decodeRanked decodes what encodeRanked wrote.
+func decodeRanked(b []byte) ranked {
+	_ = b[rankedSize-1]
+	return ranked{
+		Entry: polyglot.Entry{
+			Key:    binary.BigEndian.Uint64(b[0:]),
+			Move:   binary.BigEndian.Uint16(b[8:]),
+			Weight: binary.BigEndian.Uint16(b[10:]),
+			Learn:  binary.BigEndian.Uint32(b[12:]),
+		},
+		seen: binary.BigEndian.Uint64(b[16:]),
+		move: board.Move(binary.BigEndian.Uint16(b[24:])),
+	}
+}
+
+// runCursor reads a sorted run: a file, or the last chunk in memory.
+type runCursor struct {
+	f    *os.File
+	r    *bufio.Reader
+	path string
+	mem  []ranked
+	idx  int // the run's number: ties go to the earlier run
+	cur  ranked
+	rec  [rankedSize]byte
+}
+
+// next reads the run's next entry into cur; false at the end.
+func (c *runCursor) next() (bool, error) {
+	if c.r == nil {
+		if len(c.mem) == 0 {
+			return false, nil
+		}
+		c.cur, c.mem = c.mem[0], c.mem[1:]
+		return true, nil
+	}
+	if _, err := io.ReadFull(c.r, c.rec[:]); err != nil {
+		if errors.Is(err, io.EOF) {
+			return false, nil
+		}
+		return false, fmt.Errorf("sorting the book's entries: %s: %w", c.path, err)
+	}
+	c.cur = decodeRanked(c.rec[:])
+	return true, nil
+}
+
+func (c *runCursor) close() {
+	if c.f != nil {
+		_ = c.f.Close()
+		c.f = nil
+	}
+	c.mem = nil
+}
+
+// runHeap is a min-heap of run cursors by their current entries.
+type runHeap []*runCursor
+
+func (h runHeap) Len() int { return len(h) }
+func (h runHeap) Less(i, j int) bool {
+	if c := compareRanked(&h[i].cur, &h[j].cur); c != 0 {
+		return c < 0
+	}
+	return h[i].idx < h[j].idx
+}
+func (h runHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *runHeap) Push(x any)   { *h = append(*h, x.(*runCursor)) }
+func (h *runHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
+}
