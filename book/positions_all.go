@@ -2,6 +2,7 @@ package book
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -179,21 +180,11 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 	singles := newSingleReplayer(st, -1)
 	singles.fn, singles.progress = fn, progress
 	singles.isRecord = func(h uint32) bool {
-		_, ok := slices.BinarySearchFunc(recs, h, func(r recordHash, h uint32) int { return cmpU32(uint32(r>>32), h) })
+		_, ok := slices.BinarySearchFunc(recs, h, func(r recordHash, h uint32) int { return cmp.Compare(uint32(r>>32), h) })
 		return ok
 	}
 	singles.isMulti = func(h uint32) bool { _, ok := slices.BinarySearch(multi, h); return ok }
 	return singles.singlePositions(ctx, total)
-}
-
-func cmpU32(a, b uint32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // recordHashes returns the hashes of the statistics records, sorted, each

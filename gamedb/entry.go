@@ -1,6 +1,7 @@
 package gamedb
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -278,7 +279,7 @@ func (b *Batch) Records(fn func(k, v []byte) error) error {
 	if err := emitDict(kindEventDict); err != nil {
 		return err
 	}
-	slices.SortFunc(b.sums, func(x, y numbered) int { return cmpUint(x.num, y.num) })
+	slices.SortFunc(b.sums, func(x, y numbered) int { return cmp.Compare(x.num, y.num) })
 	for _, s := range b.sums {
 		k = summaryKey(k[:0], s.num)
 		if err := fn(k, b.sumBuf[s.off:s.end]); err != nil {
@@ -290,7 +291,7 @@ func (b *Batch) Records(fn func(k, v []byte) error) error {
 	}
 	for _, pk := range sortedKeys(b.players) {
 		ps := b.players[pk]
-		slices.SortFunc(ps, func(x, y Posting) int { return cmpUint(x.Num, y.Num) })
+		slices.SortFunc(ps, func(x, y Posting) int { return cmp.Compare(x.Num, y.Num) })
 		k = append(append(k[:0], kindPlayerPost), pk...)
 		k = binary.BigEndian.AppendUint64(k, ps[0].Num)
 		v = appendPlayerList(v[:0], ps)
@@ -317,16 +318,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(ks)
 	return ks
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // isTally reports whether index key k is a dictionary record's: a MERGE
