@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -207,17 +206,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			plan.Requested, plan.Workers, c.memMiB, plan.TableBytes>>20)
 	}
 	if c.cpuProf != "" {
-		f, err := os.Create(c.cpuProf)
+		stopProfile, err := cli.StartCPUProfile(c.cpuProf)
 		if err != nil {
 			fmt.Fprintln(stderr, "bookbuild:", err)
 			return 1
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintln(stderr, "bookbuild:", err)
-			return 1
-		}
-		defer pprof.StopCPUProfile()
+		defer stopProfile()
 	}
 
 	newStore := c.db != "" && !hasFiles(c.db)

@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -217,17 +216,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if c.cpuProf != "" {
-		f, err := os.Create(c.cpuProf)
+		stopProfile, err := cli.StartCPUProfile(c.cpuProf)
 		if err != nil {
 			fmt.Fprintln(stderr, "bookbeam:", err)
 			return 1
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintln(stderr, "bookbeam:", err)
-			return 1
-		}
-		defer pprof.StopCPUProfile()
+		defer stopProfile()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
