@@ -317,9 +317,7 @@ func (c *checker) unreferenced(ctx context.Context, named map[string]bool, mark 
 	}
 	var ingestBytes int64
 	for _, name := range ingestNames {
-		if fi, err := c.fs.Stat(c.fs.PathJoin(ingestPath, name)); err == nil {
-			ingestBytes += diskSize(fi)
-		}
+		ingestBytes += c.treeSize(c.fs.PathJoin(ingestPath, name))
 	}
 	if len(ingestNames) > 0 {
 		c.leftover(ingestDir+"/", ingestBytes, fmt.Sprintf("%d tables and scratch files of a build that did not finish "+
@@ -333,6 +331,28 @@ func (c *checker) unreferenced(ctx context.Context, named map[string]bool, mark 
 		}
 	}
 	return nil
+}
+
+// treeSize returns the blocks on disk of the file at path, or of the
+// directory at path and everything below it (a merge's scratch store),
+// as du counts them; 0 for what cannot be read.
+func (c *checker) treeSize(path string) int64 {
+	fi, err := c.fs.Stat(path)
+	if err != nil {
+		return 0
+	}
+	n := diskSize(fi)
+	if !fi.IsDir() {
+		return n
+	}
+	names, err := c.fs.List(path)
+	if err != nil {
+		return n
+	}
+	for _, name := range names {
+		n += c.treeSize(c.fs.PathJoin(path, name))
+	}
+	return n
 }
 
 // leftover lists a file as a leftover.

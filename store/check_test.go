@@ -438,6 +438,12 @@ func TestCheckLeftovers(t *testing.T) {
 	}
 	pending := filepath.Join(dir, ingestDir, "000003.sst")
 	cp(otherGames, pending, 0) // an ingestion linked in, not committed
+	// A merge's scratch store, a directory of its own: counted whole.
+	nested := filepath.Join(dir, ingestDir, "rebuild")
+	if err := os.MkdirAll(nested, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cp(posTable, filepath.Join(nested, "000001.sst"), 0)
 	if err := os.Link(pending, filepath.Join(dir, "000902.sst")); err != nil {
 		t.Fatal(err)
 	}
@@ -456,6 +462,13 @@ func TestCheckLeftovers(t *testing.T) {
 	}
 	if rep.Records["game"] != len(ids) {
 		t.Errorf("%d game records; want %d", rep.Records["game"], len(ids))
+	}
+	pfi, _ := os.Stat(pending)
+	if got, want := rep.Leftovers[3].Bytes, fi.Size()+pfi.Size(); got < want {
+		t.Errorf("%s holds %d bytes, with the scratch store below it; want at least its two tables' %d", ingestDir, got, want)
+	}
+	if err := os.RemoveAll(nested); err != nil {
+		t.Fatal(err)
 	}
 
 	// Without the ingestion's own link, nothing shows the table was an
