@@ -159,6 +159,18 @@ func (d *dedupe) claimChunk(h *contentHasher, games []readGame) (dups int) {
 	return dups
 }
 
+// claimAs claims games under the ids they carry already (a merge's
+// copies, numbered after an earlier store's), as new games: the caller
+// has made sure none is a duplicate.
+func (d *dedupe) claimAs(games []readGame) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i := range games {
+		d.pending[games[i].id] = struct{}{}
+		games[i].state = gameNew
+	}
+}
+
 // claimedBefore reports whether the content sum is a duplicate of a game
 // claimed already, without duplicates kept: then an earlier game in input
 // order holds the claim, since claims are made in input order and the

@@ -1081,13 +1081,8 @@ func (r *replayer) flush() error {
 				return err
 			}
 			games[i].id = id
-			games[i].state = gameNew
 		}
-		r.b.dedupe.mu.Lock()
-		for i := range games {
-			r.b.dedupe.pending[games[i].id] = struct{}{}
-		}
-		r.b.dedupe.mu.Unlock()
+		r.b.dedupe.claimAs(games)
 	} else if err := r.w.Ordered(); err != nil {
 		return err
 	}
