@@ -50,6 +50,7 @@ type config struct {
 	cpuProf  string
 	compact  bool
 	reindex  bool
+	version  bool
 }
 
 // usageHead is the start of bookbuild's help, before its flags.
@@ -92,6 +93,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&c.reindex, "reindex", false, "write the game index (bookquery players, search) of every game the store holds, replacing the one it has, then add the inputs if any: for a store an older bookbuild wrote (a build into it indexes it too)")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&c.report, "report", "", "write the summary and every skipped game's file:line: reason to this JSON file")
+	fs.BoolVar(&c.version, "version", false, "print the version (module, VCS revision, Go) and exit")
 	c.progress = cli.ProgressFlags(fs, "no summary (-report still writes it)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageHead)
@@ -102,6 +104,9 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 			return nil, err
 		}
 		return nil, usageError{err}
+	}
+	if c.version {
+		return c, nil
 	}
 	c.inputs = fs.Args()
 	c.build.Inputs = c.inputs
@@ -190,6 +195,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "run 'bookbuild -h' for help")
 		}
 		return 2
+	}
+	if c.version {
+		fmt.Fprintln(stdout, cli.Version("bookbuild"))
+		return 0
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -213,3 +213,18 @@ func TestProgressPhases(t *testing.T) {
 		t.Error("progress on stdout")
 	}
 }
+
+// TestVersion checks -version: the program, the module and the Go
+// toolchain on one line of standard output, exit 0, whatever else is on
+// the command line.
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"-version"}, {"-version", "-db", t.TempDir(), "nosuchfile.pgn"}} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != 0 {
+			t.Fatalf("bookbuild %v: exit %d, stderr %q", args, code, errOut.String())
+		}
+		if got := out.String(); !strings.HasPrefix(got, "bookbuild github.com/chessbook/chessbook ") || !strings.Contains(got, " go1.") || strings.Count(got, "\n") != 1 {
+			t.Errorf("bookbuild %v printed %q", args, got)
+		}
+	}
+}

@@ -175,6 +175,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	db := fs.String("db", "", "the book store directory (for the store commands; encode and decode do not need it)")
+	version := fs.Bool("version", false, "print the version (module, VCS revision, Go) and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(stderr, fs)
@@ -184,6 +185,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cli.Explain(fs, err, map[string]string{"json": hint, "fen": hint, "moves": hint, "q": hint, "progress": hint})
 		fmt.Fprintf(stderr, "bookquery: %v\nrun 'bookquery -h' for help\n", err)
 		return 2
+	}
+	if *version {
+		fmt.Fprintln(stdout, cli.Version("bookquery"))
+		return 0
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "bookquery: no command given")

@@ -386,3 +386,15 @@ func TestFlagsAnywhere(t *testing.T) {
 		t.Errorf("game ID -db DIR -json: %.200s", out)
 	}
 }
+
+// TestVersion checks -version: one line on standard output, exit 0, no
+// command needed.
+func TestVersion(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-version"}, &out, &errOut); code != 0 {
+		t.Fatalf("bookquery -version: exit %d, stderr %q", code, errOut.String())
+	}
+	if got := out.String(); !strings.HasPrefix(got, "bookquery github.com/chessbook/chessbook ") || !strings.Contains(got, " go1.") || strings.Count(got, "\n") != 1 {
+		t.Errorf("bookquery -version printed %q", got)
+	}
+}

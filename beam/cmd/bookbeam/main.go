@@ -47,7 +47,7 @@ flags:
 `
 
 const usageTail = `
-Beam runner flags (double dash, as Beam spells them; see README.md "The build on Apache Beam"):
+Beam runner flags (double dash, as Beam spells them; see docs/beam.md "Runners"):
   --runner=prism      run in this process (the default)
   --runner=flink --endpoint=HOST:8099 --environment_type=DOCKER|LOOPBACK ...
   --runner=dataflow --project=P --region=R --staging_location=gs://B/staging --temp_location=gs://B/tmp ...
@@ -69,6 +69,7 @@ type config struct {
 	keepWork bool
 	quiet    bool
 	cpuProf  string
+	version  bool
 }
 
 func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (*config, error) {
@@ -92,6 +93,7 @@ func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (*config, erro
 	fs.IntVar(&c.cfg.ReadWorkers, "read-workers", 0, "replay goroutines per input being read (0: one per CPU)")
 	fs.BoolVar(&c.keepWork, "keep-workdir", false, "keep the shard stores in -workdir after the merge (a run again then reuses them)")
 	fs.BoolVar(&c.quiet, "q", false, "print nothing but errors and warnings")
+	fs.BoolVar(&c.version, "version", false, "print the version (module, VCS revision, Go) and exit")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile of this process to this `FILE` (with --runner=prism: the whole pipeline)")
 	fs.VisitAll(func(f *flag.Flag) {
 		if !before[f.Name] {
@@ -201,6 +203,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "bookbeam: %v\nrun 'bookbeam -h' for help\n", err)
 		return 2
+	}
+	if c.version {
+		fmt.Fprintln(stdout, cli.Version("bookbeam"))
+		return 0
 	}
 	// Beam (Prism, the runners' clients) logs every job's steps at level
 	// INFO: only its warnings and errors are shown.
