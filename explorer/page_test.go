@@ -12,10 +12,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/internal/querytest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/store"
@@ -764,4 +766,313 @@ func pageUnavailableFilters(t *testing.T, ctx context.Context, base string, st *
 			t.Error("speed boxes greyed out on a store with speeds")
 		}
 	}
+}
+
+// TestPageLayout: the page's geometry at 1280x900 (and a phone's 390 px),
+// each a rough edge users met: a move's row is one line, its opening
+// named short; the top games are on the first screen; with -book the
+// Polyglot book sits beside the store's moves; the player box's
+// suggestions are all in view; a move number is never at a line's end
+// without its move; the player's head says its figures plainly; and rows
+// and buttons clicked faster than the server answers throw nothing.
+func TestPageLayout(t *testing.T) {
+	ctx := browser(t)
+	var mu sync.Mutex
+	var thrown []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
+			d := e.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil {
+				msg += " " + d.Exception.Description
+			}
+			mu.Lock()
+			thrown = append(thrown, msg)
+			mu.Unlock()
+		}
+	})
+	exceptions := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		out := thrown
+		thrown = nil
+		return out
+	}
+	// The champions' games, and two games of each first move: a start
+	// position of 20 moves, a long table.
+	var st *store.Store
+	if dir := os.Getenv("CHESSBOOK_PAGE_DB"); dir != "" {
+		st = openStore(t, dir)
+	} else {
+		var pgn strings.Builder
+		for i, san := range []string{"a3", "a4", "b3", "b4", "c3", "c4", "d3", "d4", "e3", "e4", "f3", "f4", "g3", "g4", "h3", "h4", "Na3", "Nc3", "Nf3", "Nh3"} {
+			for j, result := range []string{"1-0", "1/2-1/2"} {
+				fmt.Fprintf(&pgn, "[Event \"Openers\"]\n[Date \"2001.01.%02d\"]\n[White \"Opener %d\"]\n[Black \"Replier %d\"]\n[Result \"%s\"]\n\n1. %s Nf6 %s\n\n", i+1, i, j, result, san, result)
+			}
+		}
+		wide := filepath.Join(t.TempDir(), "openers.pgn")
+		if err := os.WriteFile(wide, []byte(pgn.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st = openStore(t, buildStore(t, championsPGN, wide))
+	}
+	var opts HandlerOptions
+	if data := testutil.SharedDataIfAny(t); data != "" {
+		b, err := polyglot.OpenBook(filepath.Join(data, "books", "scid_gm2600.bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Book, opts.BookName = b, "scid_gm2600.bin"
+	}
+	srv := httptest.NewServer(NewHandlerWith(st, opts))
+	defer srv.Close()
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("rows", func(t *testing.T) {
+		for _, play := range [][]string{{}, {"e2e4"}, {"e2e4", "c7c5"}, {"d2d4", "g8f6", "c2c4"}} {
+			loadPosition(t, ctx, srv.URL+"/?play="+strings.Join(play, ","), st, play...)
+			pageRowsOneLine(t, ctx, strings.Join(play, ","))
+		}
+	})
+
+	t.Run("top games on the first screen", func(t *testing.T) {
+		loadPosition(t, ctx, srv.URL+"/", st)
+		if opts.Book != nil {
+			waitJS(t, ctx, `!document.querySelector("#book").hidden && document.querySelectorAll("#book tbody tr").length > 1`, "the Polyglot book")
+		}
+		var r []float64
+		evalJS(t, ctx, `(() => { const li = document.querySelector("#top-games li[data-id]"); return [li.getBoundingClientRect().bottom, innerHeight, document.querySelectorAll("#moves tbody tr").length] })()`, &r)
+		if r[0] > r[1] {
+			t.Errorf("the start position's first top game ends at %.0f px, below the first screen (%.0f px) of %d moves", r[0], r[1], int(r[2]))
+		}
+		// The moves after the first ones are a click away, and back.
+		rows := len(pageRows(t, ctx))
+		if rows <= 14 {
+			t.Fatalf("the start position has %d moves: no long table to fold", rows)
+		}
+		var shown int
+		evalJS(t, ctx, `[...document.querySelectorAll("#moves tbody tr")].filter(tr => tr.getBoundingClientRect().height > 0).length`, &shown)
+		var label string
+		evalJS(t, ctx, `document.querySelector("#moves .more-moves button").textContent`, &label)
+		if shown != 12 || !strings.HasPrefix(label, fmt.Sprintf("%d more moves (", rows-12)) {
+			t.Errorf("a table of %d moves shows %d with %q: want 12 and the others behind \"%d more moves\"", rows, shown, label, rows-12)
+		}
+		clickSelector(t, ctx, "#moves .more-moves button")
+		evalJS(t, ctx, `[...document.querySelectorAll("#moves tbody tr")].filter(tr => tr.getBoundingClientRect().height > 0).length`, &shown)
+		if shown != rows {
+			t.Errorf("after %q the table shows %d of %d moves", label, shown, rows)
+		}
+		clickSelector(t, ctx, "#moves .more-moves button")
+	})
+
+	t.Run("book beside the moves", func(t *testing.T) {
+		if opts.Book == nil {
+			testutil.Missing(t, "no shared data: no Polyglot book to show")
+		}
+		loadPosition(t, ctx, srv.URL+"/?play=e2e4", st, "e2e4")
+		waitJS(t, ctx, `!document.querySelector("#book").hidden && document.querySelectorAll("#book tbody tr").length > 1`, "the Polyglot book")
+		var r map[string]float64
+		evalJS(t, ctx, `(() => { const m = document.querySelector("#moves").getBoundingClientRect(), b = document.querySelector("#book").getBoundingClientRect(), g = document.querySelector("#top-games").getBoundingClientRect(); return {movesRight: m.right, movesTop: m.top, movesBottom: m.bottom, bookLeft: b.left, bookTop: b.top, bookBottom: b.bottom, bookRight: b.right, gamesTop: g.top, width: innerWidth} })()`, &r)
+		if r["bookLeft"] < r["movesRight"] || r["bookTop"] >= r["movesBottom"] || r["bookBottom"] <= r["movesTop"] || r["bookRight"] > r["width"] || r["bookTop"] > r["gamesTop"] {
+			t.Errorf("the Polyglot book is at %v: want it beside the moves table (right of it, over the same lines), above the games", r)
+		}
+	})
+
+	t.Run("suggestions in view", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+"/?mode=player"), chromedp.WaitVisible("#player-name", chromedp.ByQuery), chromedp.SendKeys("#player-name", "an", chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		waitJS(t, ctx, `document.querySelectorAll("#player-complete li").length === 8`, "8 names offered")
+		var hidden []string
+		evalJS(t, ctx, `[...document.querySelectorAll("#player-complete li")].filter(li => {
+			const r = li.getBoundingClientRect()
+			const seen = (y) => { const e = document.elementFromPoint(r.left + r.width / 2, y); return e && li.contains(e) }
+			return !(r.bottom <= innerHeight && seen(r.top + 3) && seen(r.bottom - 3))
+		}).map(li => li.dataset.name)`, &hidden)
+		if len(hidden) > 0 {
+			t.Errorf("of the 8 names offered, %q are cut off or hidden", hidden)
+		}
+	})
+
+	t.Run("move numbers", func(t *testing.T) {
+		line := []string{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6", "c1e3", "e7e5", "d4b3", "c8e6", "f2f3", "f8e7", "d1d2", "e8g8", "e1c1", "b8d7", "g2g4", "b7b5", "g4g5", "b5b4"}
+		if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+"/?play="+strings.Join(line, ","))); err != nil {
+			t.Fatal(err)
+		}
+		waitJS(t, ctx, `document.querySelectorAll("#line .san").length === `+strconv.Itoa(len(line)), "the line drawn")
+		// At every width of the line's box from 150 to 480 px, each
+		// number is on the line of its move.
+		var split []string
+		evalJS(t, ctx, `(() => {
+			const box = document.querySelector("#line"), out = []
+			for (let w = 150; w <= 480; w += 3) {
+				box.style.width = w + "px"
+				for (const n of box.querySelectorAll(".num")) {
+					let s = n.nextElementSibling || n.parentElement.nextElementSibling
+					while (s && !s.classList.contains("san")) s = s.querySelector(".san") || s.nextElementSibling
+					if (s && Math.abs(n.getBoundingClientRect().top - s.getBoundingClientRect().top) > 2) out.push(w + "px: " + n.textContent + " " + s.textContent)
+				}
+			}
+			box.style.width = ""
+			return out
+		})()`, &split)
+		if len(split) > 0 {
+			t.Errorf("move numbers at a line's end, their move on the next: %q", split)
+		}
+	})
+
+	t.Run("player head", func(t *testing.T) {
+		var ps Players
+		getJSON(t, srv, "/players?name=lasker&limit=1", &ps)
+		if len(ps.Players) == 0 {
+			t.Fatal("no Lasker in the store")
+		}
+		name := ps.Players[0].Name
+		for _, play := range []string{"", "e2e4", "e2e4,e7e5"} {
+			q := url.Values{"player": {name}, "color": {"white"}}
+			if play != "" {
+				q.Set("play", play)
+			}
+			var tree PlayerTree
+			code, body, _ := querytest.Get(t, srv, "/player?"+q.Encode())
+			if code != 200 || json.Unmarshal([]byte(body), &tree) != nil {
+				t.Fatalf("/player?%s: %d %s", q.Encode(), code, body)
+			}
+			through := tree.White + tree.Draws + tree.Black
+			want := fmt.Sprintf("%s · %s games with white", name, thousands(tree.PlayerGames))
+			switch {
+			case through == 0:
+				want += " · none through this position"
+			case through < tree.PlayerGames:
+				want += fmt.Sprintf(" · %s of them (%s) through this position", thousands(through), wantShare(uint64(through), uint64(tree.PlayerGames)))
+			}
+			q.Set("mode", "player")
+			if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+"/?"+q.Encode())); err != nil {
+				t.Fatal(err)
+			}
+			waitJS(t, ctx, `document.querySelector("#player-head strong") || document.querySelector("#player-head").textContent.includes("games go on")`, "the player's head")
+			var head string
+			evalJS(t, ctx, `document.querySelector("#player-head").textContent`, &head)
+			if head != want {
+				t.Errorf("at %q the player's head reads %q, want %q", play, head, want)
+			}
+		}
+	})
+
+	t.Run("rapid clicks", func(t *testing.T) {
+		exceptions()
+		loadPosition(t, ctx, srv.URL+"/?play=e2e4", st, "e2e4")
+		if opts.Book != nil {
+			waitJS(t, ctx, `document.querySelectorAll("#book tbody tr").length > 1`, "the Polyglot book")
+		}
+		// Two clicks on a row before the next position's rows come: the
+		// second is the old position's move.
+		evalJS(t, ctx, `(() => { const tr = document.querySelector("#moves tbody tr"); tr.click(); tr.click(); return true })()`, new(bool))
+		evalJS(t, ctx, `(() => { document.querySelector("#back").click(); const tr = document.querySelector("#book tbody tr[data-uci], #book tbody tr"); tr.click(); tr.click(); return true })()`, new(bool))
+		evalJS(t, ctx, `(() => { const b = document.querySelector("#back"), f = document.querySelector("#forward"); for (let i = 0; i < 5; i++) { b.click(); document.querySelector("#moves tbody tr").click(); f.click(); document.querySelector("#moves tbody tr").click() } return true })()`, new(bool))
+		// And with the mouse, as fast as the browser takes the events.
+		var r []float64
+		evalJS(t, ctx, `(() => { const r = document.querySelector("#moves").getBoundingClientRect(); return [r.left + 30, r.top + 50, document.querySelector("#back").getBoundingClientRect().left + 5, document.querySelector("#back").getBoundingClientRect().top + 5] })()`, &r)
+		for i := 0; i < 6; i++ {
+			if err := chromedp.Run(ctx, chromedp.MouseClickXY(r[0], r[1]), chromedp.MouseClickXY(r[0], r[1]), chromedp.MouseClickXY(r[2], r[3])); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The page settles on a position whose rows are the store's.
+		var play string
+		for i := 0; i < 40; i++ {
+			time.Sleep(50 * time.Millisecond)
+			evalJS(t, ctx, `new URLSearchParams(location.search).get("play") || ""`, &play)
+		}
+		uci := []string{}
+		if play != "" {
+			uci = strings.Split(play, ",")
+		}
+		var ply string
+		evalJS(t, ctx, `new URLSearchParams(location.search).get("ply") || ""`, &ply)
+		if n, err := strconv.Atoi(ply); err == nil && n < len(uci) {
+			uci = uci[:n]
+		}
+		waitRows(t, ctx, storeRows(t, st, uci...), "after rapid clicks")
+		if e := exceptions(); len(e) > 0 {
+			t.Errorf("rapid clicks threw %d uncaught errors: %q", len(e), e)
+		}
+	})
+
+	t.Run("phone", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = chromedp.Run(ctx, chromedp.EmulateViewport(1280, 900)) }()
+		for _, play := range [][]string{{}, {"e2e4", "c7c5"}} {
+			loadPosition(t, ctx, srv.URL+"/?play="+strings.Join(play, ","), st, play...)
+			pageRowsOneLine(t, ctx, "on a phone, "+strings.Join(play, ","))
+			var w []float64
+			evalJS(t, ctx, `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`, &w)
+			if w[0] > w[1] {
+				t.Errorf("on a phone the page is %.0f px wide for a %.0f px screen", w[0], w[1])
+			}
+		}
+	})
+	if e := exceptions(); len(e) > 0 {
+		t.Errorf("the page threw %q", e)
+	}
+}
+
+// loadPosition loads url and waits for the moves table of the position after the
+// UCI moves.
+func loadPosition(t *testing.T, ctx context.Context, url string, st *store.Store, uci ...string) {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	waitRows(t, ctx, storeRows(t, st, uci...), url)
+}
+
+// pageRowsOneLine fails the test unless every move's row shown is one line
+// tall (as the total's row) and the openings are named without the
+// position's own opening's name.
+func pageRowsOneLine(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	var r struct {
+		One     float64
+		Rows    []float64
+		Names   []string
+		Parent  string
+		Visible []bool
+	}
+	evalJS(t, ctx, `(() => {
+		const rows = [...document.querySelectorAll("#moves tbody tr")]
+		const foot = [...document.querySelectorAll("#moves tfoot tr")].pop()
+		return {
+			one: foot.getBoundingClientRect().height,
+			rows: rows.map(tr => tr.getBoundingClientRect().height).filter(h => h > 0),
+			names: [...document.querySelectorAll("#moves tbody .name")].map(n => n.textContent),
+			parent: document.querySelector("#opening").childNodes.length > 1 ? document.querySelector("#opening").lastChild.textContent : "",
+		}
+	})()`, &r)
+	if len(r.Names) == 0 {
+		t.Fatalf("%s: no move names an opening: nothing to test", what)
+	}
+	for i, h := range r.Rows {
+		if h > r.One+1 {
+			t.Errorf("%s: row %d is %.0f px tall, more than a line (%.0f px)", what, i+1, h, r.One)
+		}
+	}
+	for _, n := range r.Names {
+		if r.Parent != "" && (strings.HasPrefix(n, r.Parent+":") || strings.HasPrefix(n, r.Parent+",")) {
+			t.Errorf("%s: a move is named %q, repeating the position's opening %q", what, n, r.Parent)
+		}
+	}
+}
+
+// thousands writes n as the page does (toLocaleString in English).
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -38,6 +38,7 @@ const MORE_GAMES = 15 // with "more" (the server's most)
 const PER_PAGE = 20 // games of a page of every game through the position
 const SEARCH_PER_PAGE = 20 // games of a page of a search
 const COMPLETIONS = 8 // names the player box offers
+const SHOWN_MOVES = 12 // the moves a long table shows until "more moves" (at 1280x900 the top games stay on the first screen)
 
 const $ = (id) => document.getElementById(id)
 const state = {
@@ -55,6 +56,7 @@ const state = {
   player: {name: "", color: "white"}, // the player mode's player
   playerAnswer: null, // the last /player answer
   search: null, // the search panel's pages: {params, page, answer, loading}
+  allMoves: false, // whether long moves tables show all their moves
 }
 let seq = 0 // the latest request; older answers are dropped
 let allSeq = 0 // the latest page of every game asked for
@@ -197,7 +199,7 @@ function onBoardInput(event) {
   if (legal.some((m) => m.promotion)) {
     board.showPromotionDialog(event.squareTo, c.turn() === "w" ? COLOR.white : COLOR.black, (result) => {
       if (result && result.type === PROMOTION_DIALOG_RESULT_TYPE.pieceSelected) {
-        playUCI(event.squareFrom + event.squareTo + result.piece.charAt(1))
+        playUCI(event.squareFrom + event.squareTo + result.piece.charAt(1), c.fen())
       } else {
         board.setPosition(c.fen(), true) // the pawn goes back
       }
@@ -234,9 +236,20 @@ function flip() {
 
 // ---- 4. The line: playing, stepping, the URL ---------------------------
 
-// playUCI plays a legal move (UCI) at the cursor.
-function playUCI(uci) {
-  const m = currentChess().move(moveOf(uci))
+// playUCI plays a move (UCI) at the cursor. A move offered for another
+// position (fen: a row of a table drawn before the last move played, when
+// rows and buttons are clicked faster than the server answers) is not
+// played, nor is one the rules refuse.
+function playUCI(uci, fen) {
+  const c = currentChess()
+  if (fen && placement(fen) !== placement(c.fen())) return
+  let m
+  try {
+    m = c.move(moveOf(uci))
+  } catch {
+    return // chess.js throws on an illegal move
+  }
+  if (!m) return
   playMove({uci: uciOf(m), san: m.san})
 }
 
@@ -276,6 +289,7 @@ function update(push) {
   state.allGames = null
   renderAllGames()
   state.answer = null // its key (pos= in the URL) is the previous position's
+  for (const t of [$("moves"), $("player-moves"), $("book")]) t.classList.add("stale")
   writeURL(push)
   query()
 }
@@ -415,6 +429,7 @@ async function query() {
   if (state.mode === "player") queryPlayer()
   const my = ++seq
   const filtered = isFiltered()
+  const fen = currentChess().fen() // the position the answers are about
   try {
     const answer = await api.moves()
     if (my !== seq) return
@@ -424,7 +439,7 @@ async function query() {
     if (state.ply === 0) state.rootKey = answer.key
     writeURL(false)
     renderOpening(answer)
-    renderMoves(answer, filtered)
+    renderMoves(answer, filtered, fen)
     renderGamesLists(answer)
     if (!window.chessbookFirstPaint) window.chessbookFirstPaint = performance.now()
   } catch (e) {
@@ -433,7 +448,7 @@ async function query() {
   if (bookShown) {
     try {
       const b = await api.book()
-      if (my === seq) renderBook(b)
+      if (my === seq) renderBook(b, fen)
     } catch (e) {
       if (e.status === 404) {
         bookShown = false
@@ -494,9 +509,10 @@ function renderOpening(a) {
 // renderMoves draws the moves table of answer a. The store keeps dates
 // and performance for all games only: a filtered answer has none, and the
 // table says so once instead of a dash per move.
-function renderMoves(a, filtered) {
+function renderMoves(a, filtered, fen) {
   const table = $("moves")
   table.dataset.fen = a.fen
+  table.classList.remove("stale")
   state.selected = -1
   const total = a.white + a.draws + a.black + a.unknown
   const tbody = table.tBodies[0]
@@ -504,20 +520,8 @@ function renderMoves(a, filtered) {
   a.moves.forEach((m, i) => {
     const tr = document.createElement("tr")
     tr.dataset.uci = m.uci
-    const name = document.createElement("span")
-    name.className = "name"
-    if (m.opening) {
-      const full = document.createElement("span")
-      full.className = "full"
-      full.textContent = m.opening.name
-      const short = document.createElement("span")
-      short.className = "short"
-      short.textContent = shortName(m.opening.name, a.opening)
-      name.append(full, short)
-    }
-    const mv = document.createElement("span")
-    mv.append(m.san, name)
-    cell(tr, mv)
+    tr.dataset.fen = fen
+    cell(tr, moveCell(m.san, m.opening, a.opening))
     const games = document.createElement("span")
     const sh = document.createElement("span")
     sh.className = "share"
@@ -534,12 +538,13 @@ function renderMoves(a, filtered) {
       td.colSpan = 2
       td.rowSpan = a.moves.length
     }
-    tr.addEventListener("click", () => playUCI(m.uci))
+    tr.addEventListener("click", () => playUCI(m.uci, fen))
     hoverArrow(tr, m.uci)
     tbody.append(tr)
   })
   const tfoot = table.tFoot
   tfoot.replaceChildren()
+  collapseMoves(table, a.moves.map((m) => m.games), total)
   if (a.moves.length) {
     const tr = document.createElement("tr")
     cell(tr, "total")
@@ -557,9 +562,58 @@ function renderMoves(a, filtered) {
   empty.hidden = empty.textContent === ""
 }
 
+// moveCell returns the first cell of a move's row: its SAN and, on the
+// same line, the opening it leads to as shortName writes it (the whole
+// name in its title), cut with an ellipsis where the column ends.
+function moveCell(san, opening, parent) {
+  const mv = document.createElement("span")
+  mv.className = "mv"
+  mv.append(san)
+  const short = opening ? shortName(opening.name, parent) : ""
+  if (short) {
+    const name = document.createElement("span")
+    name.className = "name"
+    name.textContent = short
+    name.title = opening.name
+    mv.append(name)
+  }
+  return mv
+}
+
+// collapseMoves hides the rows of a long table (more than SHOWN_MOVES and
+// two) after the first SHOWN_MOVES, with a row of its foot that shows them
+// (games: the moves' games, of total) and hides them again.
+function collapseMoves(table, games, total) {
+  const rows = [...table.tBodies[0].rows]
+  rows.forEach((tr) => tr.classList.remove("rare"))
+  table.classList.toggle("all-moves", state.allMoves)
+  if (rows.length <= SHOWN_MOVES + 2) return
+  const rare = rows.slice(SHOWN_MOVES)
+  rare.forEach((tr) => tr.classList.add("rare"))
+  const n = games.slice(SHOWN_MOVES).reduce((x, y) => x + y, 0)
+  const tr = document.createElement("tr")
+  tr.className = "more-moves"
+  const td = cell(tr, "")
+  td.colSpan = 6
+  const b = document.createElement("button")
+  b.type = "button"
+  const label = () => {
+    b.textContent = state.allMoves ? `hide the ${rare.length} less played moves` :
+      `${rare.length} more moves (${n.toLocaleString()} games, ${share(n, total)})`
+  }
+  label()
+  b.addEventListener("click", () => {
+    state.allMoves = !state.allMoves
+    table.classList.toggle("all-moves", state.allMoves)
+    label()
+  })
+  td.append(b)
+  table.tFoot.append(tr)
+}
+
 // shortName returns name without what it shares with the position's own
 // opening (parent): "…English Attack" under "Sicilian Defense: Najdorf
-// Variation", nothing for the same name, for the narrow table.
+// Variation", nothing for the same name.
 function shortName(name, parent) {
   if (parent && name === parent.name) return ""
   if (!parent || !name.startsWith(parent.name)) return name
@@ -576,6 +630,10 @@ function selectMove(i) {
   const rows = movesTable().tBodies[0].rows
   if (!rows.length) return
   state.selected = Math.max(0, Math.min(rows.length - 1, i))
+  if (rows[state.selected].classList.contains("rare") && !state.allMoves) {
+    const more = movesTable().tFoot.querySelector(".more-moves button")
+    if (more) more.click()
+  }
   for (const [j, tr] of [...rows].entries()) tr.classList.toggle("selected", j === state.selected)
   showArrow(rows[state.selected].dataset.uci)
 }
@@ -657,20 +715,22 @@ async function loadAllGames(page) {
   renderAllGames()
 }
 
-function renderBook(b) {
+function renderBook(b, fen) {
   $("book").hidden = false
+  $("book").classList.remove("stale")
   $("book-name").textContent = b.book
   const tbody = $("book").querySelector("tbody")
   tbody.replaceChildren()
   if (!b.moves.length) {
     const tr = document.createElement("tr")
-    cell(tr, "not in the book").colSpan = 3
+    cell(tr, "not in the book").colSpan = 2
     tbody.append(tr)
   }
   for (const m of b.moves) {
     const tr = document.createElement("tr")
-    cell(tr, m.san); cell(tr, String(m.weight)); cell(tr, m.percent.toFixed(1))
-    tr.addEventListener("click", () => playUCI(m.uci))
+    cell(tr, m.san)
+    cell(tr, m.percent.toFixed(1)).title = `weight ${m.weight}`
+    tr.addEventListener("click", () => playUCI(m.uci, fen))
     hoverArrow(tr, m.uci)
     tbody.append(tr)
   }
@@ -684,18 +744,23 @@ function renderLine() {
   let number = parseInt(state.rootFen.split(" ")[5] || "1", 10)
   let white = state.rootFen.split(" ")[1] !== "b"
   state.moves.forEach((m, i) => {
+    // A move number and its move are one box: the line breaks between
+    // moves, never after "5.".
+    const box = document.createElement("span")
+    box.className = "ply"
     if (white || i === 0) {
       const n = document.createElement("span")
       n.className = "num"
       n.textContent = number + (white ? "." : "...")
-      el.append(n, " ")
+      box.append(n, " ")
     }
     const s = document.createElement("span")
     s.className = "san" + (i + 1 === state.ply ? " current" : "")
     s.textContent = m.san
     s.dataset.ply = String(i + 1)
     s.addEventListener("click", () => step(() => i + 1))
-    el.append(s, " ")
+    box.append(s)
+    el.append(box, " ")
     if (!white) number++
     white = !white
   })
@@ -800,9 +865,11 @@ async function queryPlayer() {
     return
   }
   $("player-head").textContent = "reading the player's games…"
+  const fen = currentChess().fen() // the position the answer is about
   try {
     const a = await api.player()
     if (my !== playerSeq) return
+    a.fen = fen
     state.playerAnswer = a
   } catch (e) {
     if (my !== playerSeq) return
@@ -824,6 +891,7 @@ function renderPlayer() {
   const a = state.playerAnswer
   state.selected = -1
   const table = $("player-moves")
+  table.classList.remove("stale")
   const tbody = table.tBodies[0]
   tbody.replaceChildren()
   table.tFoot.replaceChildren()
@@ -836,25 +904,13 @@ function renderPlayer() {
   }
   const total = a.white + a.draws + a.black
   table.hidden = a.moves.length === 0
-  if (a.playerGames === 0) {
-    $("player-head").textContent = `No games of ${p.name} with ${p.color} in the store.`
-  } else {
-    $("player-head").textContent = `${p.name} with ${p.color}: ${total.toLocaleString()} of ${a.playerGames.toLocaleString()} games go on from this position` +
-      (isFiltered() ? " (speeds, since and until filtered)" : "")
-  }
+  renderPlayerHead(p, a.playerGames, total)
   for (const m of a.moves) {
     const n = m.white + m.draws + m.black
     const tr = document.createElement("tr")
     tr.dataset.uci = m.uci
-    const mv = document.createElement("span")
-    mv.append(m.san)
-    if (m.opening && (!a.opening || m.opening.name !== a.opening.name)) {
-      const name = document.createElement("span")
-      name.className = "name"
-      name.textContent = m.opening.name
-      mv.append(name)
-    }
-    cell(tr, mv)
+    tr.dataset.fen = a.fen
+    cell(tr, moveCell(m.san, m.opening, a.opening))
     const games = document.createElement("span")
     const sh = document.createElement("span")
     sh.className = "share"
@@ -871,10 +927,11 @@ function renderPlayer() {
       gc.title = "open the game"
       gc.addEventListener("click", (ev) => { ev.stopPropagation(); openGame(g.id) })
     }
-    tr.addEventListener("click", () => playUCI(m.uci))
+    tr.addEventListener("click", () => playUCI(m.uci, a.fen))
     hoverArrow(tr, m.uci)
     tbody.append(tr)
   }
+  collapseMoves(table, a.moves.map((m) => m.white + m.draws + m.black), total)
   if (a.moves.length) {
     const tr = document.createElement("tr")
     cell(tr, "total")
@@ -884,6 +941,26 @@ function renderPlayer() {
     table.tFoot.append(tr)
   }
   renderGameList($("player-recent"), a.recentGames.map(playerGameRef))
+}
+
+// renderPlayerHead says whose tree it is and how many of the player's
+// games with the color (all: their number in the store) go on from the
+// position (through: the tree's games), the name first, one figure a part:
+// "Carlsen,M · 2,008 games with black · 413 of them (21%) through this
+// position".
+function renderPlayerHead(p, all, through) {
+  const head = $("player-head")
+  if (all === 0) {
+    head.textContent = `No games of ${p.name} with ${p.color} in the store.`
+    return
+  }
+  const name = document.createElement("strong")
+  name.textContent = p.name
+  const parts = [`${all.toLocaleString()} ${all === 1 ? "game" : "games"} with ${p.color}`]
+  if (through === 0) parts.push("none through this position")
+  else if (through < all) parts.push(`${through.toLocaleString()} of them (${share(through, all)}) through this position`)
+  if (isFiltered()) parts.push("speeds, since and until filtered")
+  head.replaceChildren(name, ...parts.map((t) => " · " + t))
 }
 
 // complete offers the spellings that contain the player box's text.
@@ -1173,7 +1250,7 @@ const KEYS = [
   {keys: ["Home"], names: ["Home"], what: "to the start of the line", run: () => step(() => 0)},
   {keys: ["End"], names: ["End"], what: "to the end of the line (of the game)", run: () => step((p, n) => n)},
   {keys: ["↑", "↓"], names: ["ArrowUp", "ArrowDown"], what: "choose a move of the table (its arrow shows)", run: (ev) => selectMove(state.selected + (ev.key === "ArrowUp" ? -1 : 1))},
-  {keys: ["Enter"], names: ["Enter"], what: "play the move chosen", run: () => { const tr = movesTable().tBodies[0].rows[state.selected]; if (tr) playUCI(tr.dataset.uci) }},
+  {keys: ["Enter"], names: ["Enter"], what: "play the move chosen", run: () => { const tr = movesTable().tBodies[0].rows[state.selected]; if (tr) playUCI(tr.dataset.uci, tr.dataset.fen) }},
   {keys: ["f"], names: ["f"], what: "flip the board", run: flip},
   {keys: ["c"], names: ["c"], what: "copy the line's PGN", run: copyPGN},
   {keys: ["Esc"], names: ["Escape"], what: "close this help, else the game (back to your line)", run: () => { if (!$("help").hidden) showHelp(false); else if (state.game) closeGame() }},
