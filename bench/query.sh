@@ -30,7 +30,10 @@
 #     connections, p50 and p99 in ms (target: p99 <= 10 ms), quiet, then
 #     during a burst of 48 clients asking /games?page=1 for rare positions
 #     (a scan of every game) over and over (the scans' outcomes: answered,
-#     503, failed), then each on a new connection while 10,000 silent
+#     503, failed), then during a burst of 128 clients asking heavy
+#     searches (/search?player=a with and without a rare position, by
+#     rating, deep pages, /search?event=ch, /players?name=a) over and over,
+#     then each on a new connection while 10,000 silent
 #     connections are opened (BenchmarkServeBurst in burst_bench_test.go).
 # With COMPACT=1 (the default) the cold and serve measures are repeated on
 # a compacted copy of the store (store.Compact, made once into $BENCH_CACHE), which
@@ -87,7 +90,7 @@ bench() { # label, extra env...
 }
 bench "store as bookbuild leaves it"
 if measuring burst; then
-  echo "-- serve under attack: light load quiet, beside 48 scans, beside 10,000 silent connections"
+  echo "-- serve under attack: light load quiet, beside 48 scans, beside 128 heavy searches, beside 10,000 silent connections"
   gobench ServeBurst "${burst_requests}x" BOOKQUERY_BENCH_RATE="$burst_rate"
 fi
 if measuring index; then

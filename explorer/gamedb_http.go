@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamedb"
@@ -140,21 +142,23 @@ func (s *server) players(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
+	// The names are read from the whole dictionary: a scan of the pool.
 	var out *Players
-	err = s.indexQuery(func(_ *Explorer, db *gamedb.DB) (err error) {
-		out, err = PlayerNames(r.Context(), db, q.Get("name"), limit, 5)
-		return err
+	ok := s.pooled(w, r, "the search of the names", func(ctx context.Context) error {
+		return s.indexQuery(func(_ *Explorer, db *gamedb.DB) (err error) {
+			out, err = PlayerNames(ctx, db, q.Get("name"), limit, 5)
+			return err
+		})
 	})
-	if err != nil {
-		s.indexFailed(w, r, err)
-		return
+	if ok {
+		s.reply(w, r, http.StatusOK, out)
 	}
-	s.reply(w, r, http.StatusOK, out)
 }
 
 // search answers GET /search: a page of the games the filters keep, as
-// JSON (a SearchPage) or PGN (format=pgn). A search without a name reads
-// every game's summary: it runs in the scan pool.
+// JSON (a SearchPage) or PGN (format=pgn). It runs in the scan pool: a
+// search reads the names' dictionary and posting lists, or without a name
+// every game's summary.
 func (s *server) search(w http.ResponseWriter, r *http.Request) {
 	gq, page, perPage, format, err := parseSearch(r)
 	if err != nil {
@@ -190,12 +194,13 @@ func (s *server) search(w http.ResponseWriter, r *http.Request) {
 			return nil
 		})
 	}
+	// Every search reads what grows with the store: the names'
+	// dictionary and posting lists, or every game's summary.
+	what := "the search of every game's summary"
 	if hasName(&gq) {
-		if err := run(r.Context()); err != nil {
-			s.indexFailed(w, r, err)
-			return
-		}
-	} else if !s.pooled(w, r, "the search of every game's summary", run) {
+		what = "the search of the names' games"
+	}
+	if !s.pooled(w, r, what, run) {
 		return
 	}
 	if format == "pgn" {
@@ -246,5 +251,10 @@ func parseSearch(r *http.Request) (gq gamedb.Query, page, perPage int, format st
 		gq.Position = &line[len(line)-1]
 	}
 	gq.Offset, gq.Limit = (page-1)*perPage, perPage
+	if gq.Offset > gamedb.MaxWindow-perPage {
+		return gq, 0, 0, "", badParam("page", strconv.Itoa(page), fmt.Sprintf(
+			"a search lists its first %d games at most (this page ends at game %d): narrow the search (a longer name, a date range, a result...) or sort it otherwise",
+			gamedb.MaxWindow, gq.Offset+perPage))
+	}
 	return gq, page, perPage, format, nil
 }

@@ -17,10 +17,10 @@ import (
 
 // The game scans of the API: GET /games with page=N replays the stored
 // games (book.GamesThrough), a second or more of every CPU on a large
-// store, where the other requests take a millisecond; GET /search without
-// a name reads every game's summary (a tenth of a second to seconds). So
-// the scans run in a
-// bounded pool (HandlerOptions.Scans at once, as many again waiting twice
+// store, where the other requests take a millisecond; GET /search reads
+// every game's summary, or the dictionary and posting lists of the names
+// it is given (a tenth of a second to seconds: "a" names most games), and
+// GET /players the whole dictionary. So the scans run in a bounded pool (HandlerOptions.Scans at once, as many again waiting twice
 // over; more are answered 503 with Retry-After at once), each on a share
 // of the CPUs that leaves one to the other requests, and each under a
 // deadline (HandlerOptions.ScanTimeout, the wait included) and the
@@ -145,7 +145,7 @@ func (s *server) scanFailed(w http.ResponseWriter, r *http.Request, what string,
 	var msg string
 	switch {
 	case errors.Is(err, errBusy):
-		msg = fmt.Sprintf("busy: %d scans of the games (/games with page=N, /search without a name) are running or waiting, the most this server takes; try again in a few seconds", cap(s.scans.tickets))
+		msg = fmt.Sprintf("busy: %d scans of the games (/games with page=N, /search, /players) are running or waiting, the most this server takes; try again in a few seconds", cap(s.scans.tickets))
 	case errors.Is(err, context.DeadlineExceeded):
 		msg = fmt.Sprintf("%s took more than %v, with its wait: the server is busy, or the position is rare and the page far; try again later, or ask for an earlier page", what, s.scans.timeout)
 	case errors.Is(err, context.Canceled):

@@ -79,19 +79,15 @@ const (
 // then by name; at most limit (0: all).
 func (db *DB) Names(ctx context.Context, kind NameKind, text string, limit int) ([]Name, error) {
 	want := []byte(Normalize(text))
-	var out []Name
+	out := &topK[Name]{k: limit, cmp: compareNames}
 	err := db.eachName(ctx, kind, func(norm []byte) bool { return bytes.Contains(norm, want) }, func(norm, raw []byte, t []uint64) error {
-		out = append(out, makeName(kind, norm, raw, t))
+		out.push(makeName(kind, norm, raw, t))
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	sortNames(out)
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
-	}
-	return out, nil
+	return out.sorted(), nil
 }
 
 // Suggest returns the spellings of kind whose normalized forms come
@@ -103,25 +99,24 @@ func (db *DB) Suggest(ctx context.Context, kind NameKind, text string, n int) ([
 		Name
 		d int
 	}
-	var all []scored
+	best := &topK[scored]{k: max(n, 0), cmp: func(a, b scored) int {
+		if c := cmp.Compare(a.d, b.d); c != 0 {
+			return c
+		}
+		return compareNames(a.Name, b.Name)
+	}}
+	if n <= 0 {
+		return []Name{}, nil
+	}
 	err := db.eachName(ctx, kind, nil, func(norm, raw []byte, t []uint64) error {
-		all = append(all, scored{makeName(kind, norm, raw, t), MatchDistance(want, string(norm))})
+		best.push(scored{makeName(kind, norm, raw, t), MatchDistance(want, string(norm))})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(all, func(a, b scored) int {
-		if c := cmp.Compare(a.d, b.d); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.Games(), a.Games()); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name.Name, b.Name.Name)
-	})
 	out := make([]Name, 0, n)
-	for _, s := range all[:min(n, len(all))] {
+	for _, s := range best.sorted() {
 		out = append(out, s.Name)
 	}
 	return out, nil
@@ -140,13 +135,12 @@ func makeName(kind NameKind, norm, raw []byte, t []uint64) Name {
 	return n
 }
 
-func sortNames(ns []Name) {
-	slices.SortFunc(ns, func(a, b Name) int {
-		if c := cmp.Compare(b.Games(), a.Games()); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+// compareNames orders names the most games first, then by name.
+func compareNames(a, b Name) int {
+	if c := cmp.Compare(b.Games(), a.Games()); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
 }
 
 // eachName calls fn with every dictionary record of kind whose
@@ -193,20 +187,6 @@ func (db *DB) eachName(ctx context.Context, kind NameKind, keep func(norm []byte
 	return it.Error()
 }
 
-// matchingNorms returns the distinct normalized names of kind that
-// contain the normalized text, sorted.
-func (db *DB) matchingNorms(ctx context.Context, kind NameKind, text string) ([]string, error) {
-	want := []byte(Normalize(text))
-	var out []string
-	err := db.eachName(ctx, kind, func(norm []byte) bool {
-		if bytes.Contains(norm, want) && (len(out) == 0 || out[len(out)-1] != string(norm)) {
-			out = append(out, string(norm))
-		}
-		return false
-	}, nil)
-	return out, err
-}
-
 // PlayerPostings returns the postings of the player whose normalized name
 // is norm with color (White or Black), by number, with dates in [since,
 // until] (0: no bound; with a bound, undated games are left out).
@@ -248,41 +228,23 @@ func (db *DB) PlayerPostings(norm string, color int, since, until stats.Date) ([
 	return ps, nil
 }
 
-// termNumbers returns the numbers of the games of the event or site
-// (kind kindEventPost or kindSitePost) whose normalized name is norm,
-// sorted.
-func (db *DB) termNumbers(kind byte, norm string) ([]uint64, error) {
-	p := termPrefix(nil, kind, []byte(norm))
-	it, err := db.st.NewIndexIter(p, prefixEnd(p))
-	if err != nil {
-		return nil, err
-	}
-	defer it.Close()
-	var nums []uint64
-	for ok := it.First(); ok; ok = it.Next() {
-		_, _, first, err := parseListKey(it.Key()[1:], false)
-		if err != nil {
-			return nil, err
-		}
-		v, err := it.Value()
-		if err != nil {
-			return nil, err
-		}
-		if nums, err = decodeTermList(nums, first, v); err != nil {
-			return nil, fmt.Errorf("index record %q: %w", it.Key(), err)
-		}
-	}
-	if err := it.Error(); err != nil {
-		return nil, err
-	}
-	slices.Sort(nums)
-	return nums, nil
-}
-
 // summaries reads the summaries of games nums (sorted), calling fn with
 // each (s valid during the call only); a number without a summary is an
 // error (the index is damaged).
 func (db *DB) summaries(ctx context.Context, nums []uint64, fn func(num uint64, s *Summary) error) error {
+	return db.summariesOf(ctx, func(yield func(num uint64) error) error {
+		for _, num := range nums {
+			if err := yield(num); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, fn)
+}
+
+// summariesOf reads the summaries of the games that each gives (in
+// increasing order), calling fn with each as summaries does.
+func (db *DB) summariesOf(ctx context.Context, each func(yield func(num uint64) error) error, fn func(num uint64, s *Summary) error) error {
 	it, err := db.st.NewIndexIter([]byte{kindSummary}, []byte{kindSummary + 1})
 	if err != nil {
 		return err
@@ -290,8 +252,9 @@ func (db *DB) summaries(ctx context.Context, nums []uint64, fn func(num uint64, 
 	defer it.Close()
 	var s Summary
 	var k []byte
-	for i, num := range nums {
-		if i%4096 == 4095 && ctx.Err() != nil {
+	i := 0
+	return each(func(num uint64) error {
+		if i++; i%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		k = summaryKey(k[:0], num)
@@ -308,11 +271,8 @@ func (db *DB) summaries(ctx context.Context, nums []uint64, fn func(num uint64, 
 		if err := DecodeSummary(&s, v); err != nil {
 			return fmt.Errorf("game number %d: %w", num, err)
 		}
-		if err := fn(num, &s); err != nil {
-			return err
-		}
-	}
-	return nil
+		return fn(num, &s)
+	})
 }
 
 // allSummaries calls fn with every summary, by number.
@@ -345,4 +305,106 @@ func (db *DB) allSummaries(ctx context.Context, fn func(num uint64, s *Summary) 
 		}
 	}
 	return it.Error()
+}
+
+// eachNamePosting calls fn with the postings of every name of kind dict
+// whose normalized form contains the normalized text: for players those
+// of colors, with dates in [since, until] as PlayerPostings keeps them;
+// for events and sites their game numbers (dates 0). It streams them, a
+// posting list at a time, name by name (a game of several such names
+// comes once for each), and returns how many names matched (fn nil: only
+// counts them).
+func (db *DB) eachNamePosting(ctx context.Context, dict NameKind, text string, colors []int, since, until stats.Date,
+	fn func(p Posting) error) (names int, err error) {
+	post := byte(kindEventPost)
+	switch dict {
+	case Players:
+		post = kindPlayerPost
+	case Sites:
+		post = kindSitePost
+	}
+	want := []byte(Normalize(text))
+	dit, err := db.st.NewIndexIter([]byte{byte(dict)}, []byte{byte(dict) + 1})
+	if err != nil {
+		return 0, err
+	}
+	defer dit.Close()
+	pit, err := db.st.NewIndexIter([]byte{post}, []byte{post + 1})
+	if err != nil {
+		return 0, err
+	}
+	defer pit.Close()
+	var prev, prefix []byte
+	var ps []Posting
+	var nums []uint64
+	list := func(prefix []byte) error {
+		for ok := pit.SeekGE(prefix); ok && bytes.HasPrefix(pit.Key(), prefix); ok = pit.Next() {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			_, _, first, err := parseListKey(pit.Key()[1:], dict == Players)
+			if err != nil {
+				return err
+			}
+			v, err := pit.Value()
+			if err != nil {
+				return err
+			}
+			if dict == Players {
+				if ps, err = decodePlayerList(ps[:0], first, v); err != nil {
+					return fmt.Errorf("index record %q: %w", pit.Key(), err)
+				}
+				for _, p := range ps {
+					if (since != 0 || until != 0) && (p.Date == 0 || (since != 0 && p.Date < since) || (until != 0 && p.Date > until)) {
+						continue
+					}
+					if err := fn(p); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			if nums, err = decodeTermList(nums[:0], first, v); err != nil {
+				return fmt.Errorf("index record %q: %w", pit.Key(), err)
+			}
+			for _, n := range nums {
+				if err := fn(Posting{Num: n}); err != nil {
+					return err
+				}
+			}
+		}
+		return pit.Error()
+	}
+	n := 0
+	for ok := dit.First(); ok; ok = dit.Next() {
+		if n++; n%4096 == 0 && ctx.Err() != nil {
+			return names, ctx.Err()
+		}
+		norm, _, err := splitDict(dit.Key()[1:])
+		if err != nil {
+			return names, err
+		}
+		if !bytes.Contains(norm, want) || (names > 0 && bytes.Equal(norm, prev)) {
+			continue
+		}
+		names++
+		prev = append(prev[:0], norm...)
+		if fn == nil {
+			continue
+		}
+		if dict != Players {
+			prefix = termPrefix(prefix[:0], post, prev)
+			if err := list(prefix); err != nil {
+				return names, err
+			}
+			continue
+		}
+		for _, c := range colors {
+			prefix = playerPrefix(prefix[:0], prev, c)
+			if err := list(prefix); err != nil {
+				return names, err
+			}
+		}
+	}
+	return names, dit.Error()
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
@@ -94,40 +93,110 @@ type foundGame struct {
 	ply    int
 }
 
-// Search returns the page of the games q selects. Name filters read the
+// ErrWindow is wrapped by Search's error for a page past the first
+// MaxWindow games.
+var ErrWindow = errors.New("page too deep")
+
+// WindowError is Search's error for a page that ends past the first
+// MaxWindow games; it wraps ErrWindow.
+type WindowError struct {
+	Offset, Limit int // the query's
+}
+
+// Error implements error.
+func (e *WindowError) Error() string {
+	return fmt.Sprintf("%v: a search lists its first %d games at most, this page ends at game %d; narrow the search (a longer name, a date range, a result...) or sort it otherwise",
+		ErrWindow, MaxWindow, e.Offset+e.Limit)
+}
+
+// Unwrap returns ErrWindow.
+func (e *WindowError) Unwrap() error { return ErrWindow }
+
+// nameFilter is a name filter of a query: the names of kind dict that
+// contain text, for players with colors.
+type nameFilter struct {
+	dict   NameKind
+	text   string
+	colors []int
+	what   string // the query's field: player, white, black, event or site
+}
+
+// nameFilters returns the name filters of q, the players' first.
+func (q *Query) nameFilters() []nameFilter {
+	var fs []nameFilter
+	for _, f := range []nameFilter{
+		{Players, q.Player, []int{White, Black}, "player"},
+		{Players, q.White, []int{White}, "white"},
+		{Players, q.Black, []int{Black}, "black"},
+		{Events, q.Event, nil, "event"},
+		{Sites, q.Site, nil, "site"},
+	} {
+		if f.text != "" {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// Search returns the page of the games q selects. Name filters stream the
 // posting lists of the matching names (their intersection); the other
-// filters the games' summaries (every game's, without a name filter); a
-// position the summaries, and the game records of the games whose
-// summaries cannot tell.
+// filters read the games' summaries (every game's, without a name
+// filter); a position the summaries, and the game records of the games
+// whose summaries cannot tell. Its memory does not grow with the games
+// found nor the names matched (see MaxWindow): a bit per game of the
+// store for each name filter, and the page's window.
 func (db *DB) Search(ctx context.Context, q Query) (*SearchResult, error) {
 	if q.Opening != "" && q.Openings == nil {
 		return nil, errors.New("gamedb: search by opening without an opening namer")
 	}
-	cands, dates, err := db.candidates(ctx, &q)
-	if err != nil {
-		return nil, err
+	q.Offset = max(q.Offset, 0)
+	window := 0 // every game
+	if q.Limit > 0 {
+		if q.Offset > MaxWindow-q.Limit {
+			return nil, &WindowError{Offset: q.Offset, Limit: q.Limit}
+		}
+		window = q.Offset + q.Limit
 	}
+	top := &topK[foundGame]{k: window, cmp: func(a, b foundGame) int { return compareFound(a, b, q.Sort) }}
+	total := 0
+	keep := func(g foundGame) {
+		total++
+		top.push(g)
+	}
+	filters := q.nameFilters()
 	needSummary := q.Result != pgn.NoResult || q.ECOFrom != 0 || q.ECOTo != 0 || q.Opening != "" ||
 		q.MinRating != 0 || q.MaxRating != 0 || q.MinPlies != 0 || q.MaxPlies != 0 ||
-		q.Speeds != 0 || q.Bands != 0 || q.Modes != 0 || q.Position != nil || q.Sort != ByDate || dates == nil
-	var games []foundGame
+		q.Speeds != 0 || q.Bands != 0 || q.Modes != 0 || q.Position != nil || q.Sort != ByDate ||
+		len(filters) == 0 || filters[0].dict != Players
+	var err error
 	if !needSummary {
 		// Player postings have the dates: nothing else to read but the
 		// page.
-		for i, num := range cands {
-			if q.keepsDate(dates[i]) {
-				games = append(games, foundGame{num: num, date: dates[i], ply: -1})
+		err = db.searchPostings(ctx, &q, filters, keep)
+	} else {
+		var set *numSet // nil: every game
+		if len(filters) > 0 {
+			set, err = db.nameSet(ctx, &q, filters[0])
+			for _, f := range filters[1:] {
+				if err != nil {
+					break
+				}
+				var other *numSet
+				if other, err = db.nameSet(ctx, &q, f); err == nil {
+					set.and(other)
+				}
 			}
 		}
-	} else {
-		games, err = db.filterSummaries(ctx, &q, cands)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			err = db.filterSummaries(ctx, &q, set, keep)
 		}
 	}
-	sortFound(games, q.Sort)
-	res := &SearchResult{Total: len(games), Games: []GameRef{}}
-	lo := min(max(q.Offset, 0), len(games))
+	if err != nil {
+		return nil, err
+	}
+	games := top.sorted()
+	res := &SearchResult{Total: total, Games: []GameRef{}}
+	lo := min(q.Offset, len(games))
 	hi := len(games)
 	if q.Limit > 0 {
 		hi = min(lo+q.Limit, hi)
@@ -145,125 +214,63 @@ func (db *DB) Search(ctx context.Context, q Query) (*SearchResult, error) {
 	return res, nil
 }
 
-// candidates returns the numbers of the games the name filters of q keep
-// (sorted), and their dates when a player filter gave them; nil numbers
-// and no error: no name filter (every game).
-func (db *DB) candidates(ctx context.Context, q *Query) (nums []uint64, dates []stats.Date, err error) {
-	type set struct {
-		nums  []uint64
-		dates []stats.Date // nil: unknown
-	}
-	var sets []set
-	player := func(text string, colors ...int) error {
-		norms, err := db.matchingNorms(ctx, Players, text)
-		if err != nil {
-			return err
-		}
-		if len(norms) == 0 {
-			return &NoNameError{Kind: Players, What: "player", Text: text}
-		}
-		var ps []Posting
-		for _, n := range norms {
-			for _, c := range colors {
-				x, err := db.PlayerPostings(n, c, q.Since, q.Until)
-				if err != nil {
-					return err
-				}
-				ps = append(ps, x...)
-			}
-		}
-		slices.SortFunc(ps, func(a, b Posting) int { return cmp.Compare(a.Num, b.Num) })
-		ps = slices.CompactFunc(ps, func(a, b Posting) bool { return a.Num == b.Num })
-		s := set{nums: make([]uint64, len(ps)), dates: make([]stats.Date, len(ps))}
-		for i, p := range ps {
-			s.nums[i], s.dates[i] = p.Num, p.Date
-		}
-		sets = append(sets, s)
+// nameSet returns the numbers of the games of filter f's names (for
+// players, with dates in q's range); a NoNameError when no name matches.
+func (db *DB) nameSet(ctx context.Context, q *Query, f nameFilter) (*numSet, error) {
+	set := newNumSet()
+	names, err := db.eachNamePosting(ctx, f.dict, f.text, f.colors, q.Since, q.Until, func(p Posting) error {
+		set.add(p.Num)
 		return nil
+	})
+	if err == nil && names == 0 {
+		err = &NoNameError{Kind: f.dict, What: f.what, Text: f.text}
 	}
-	term := func(text string, dict NameKind, post byte, what string) error {
-		norms, err := db.matchingNorms(ctx, dict, text)
-		if err != nil {
-			return err
-		}
-		if len(norms) == 0 {
-			return &NoNameError{Kind: dict, What: what, Text: text}
-		}
-		var nums []uint64
-		for _, n := range norms {
-			x, err := db.termNumbers(post, n)
-			if err != nil {
-				return err
-			}
-			nums = append(nums, x...)
-		}
-		slices.Sort(nums)
-		sets = append(sets, set{nums: slices.Compact(nums)})
-		return nil
-	}
-	if q.Player != "" {
-		if err := player(q.Player, White, Black); err != nil {
-			return nil, nil, err
-		}
-	}
-	if q.White != "" {
-		if err := player(q.White, White); err != nil {
-			return nil, nil, err
-		}
-	}
-	if q.Black != "" {
-		if err := player(q.Black, Black); err != nil {
-			return nil, nil, err
-		}
-	}
-	if q.Event != "" {
-		if err := term(q.Event, Events, kindEventPost, "event"); err != nil {
-			return nil, nil, err
-		}
-	}
-	if q.Site != "" {
-		if err := term(q.Site, Sites, kindSitePost, "site"); err != nil {
-			return nil, nil, err
-		}
-	}
-	if len(sets) == 0 {
-		return nil, nil, nil
-	}
-	// Intersect, smallest first; keep the dates of a set that has them.
-	slices.SortFunc(sets, func(a, b set) int { return cmp.Compare(len(a.nums), len(b.nums)) })
-	nums, dates = sets[0].nums, sets[0].dates
-	for _, s := range sets[1:] {
-		var keptN []uint64
-		var keptD []stats.Date
-		if dates == nil && s.dates != nil {
-			keptD = []stats.Date{}
-		}
-		j := 0
-		for i, n := range nums {
-			for j < len(s.nums) && s.nums[j] < n {
-				j++
-			}
-			if j < len(s.nums) && s.nums[j] == n {
-				keptN = append(keptN, n)
-				switch {
-				case dates != nil:
-					keptD = append(keptD, dates[i])
-				case s.dates != nil:
-					keptD = append(keptD, s.dates[j])
-				}
-			}
-		}
-		nums, dates = keptN, keptD
-	}
-	if nums == nil {
-		nums = []uint64{}
-	}
-	return nums, dates, nil
+	return set, err
 }
 
-// filterSummaries returns the games among cands (nil: every game) that
-// the summary filters and the position of q keep.
-func (db *DB) filterSummaries(ctx context.Context, q *Query, cands []uint64) ([]foundGame, error) {
+// searchPostings passes keep the games that the name filters of q keep
+// (the first a player's) and their dates, read from the postings: the
+// sets of the other filters' games, then the first's postings, streamed.
+func (db *DB) searchPostings(ctx context.Context, q *Query, filters []nameFilter, keep func(foundGame)) error {
+	var others []*numSet
+	for _, f := range filters[1:] {
+		set, err := db.nameSet(ctx, q, f)
+		if errors.Is(err, ErrNoName) {
+			// The first filter's error comes first, as the intersection's.
+			if names, err0 := db.eachNamePosting(ctx, filters[0].dict, filters[0].text, nil, 0, 0, nil); err0 == nil && names == 0 {
+				return &NoNameError{Kind: filters[0].dict, What: filters[0].what, Text: filters[0].text}
+			}
+		}
+		if err != nil {
+			return err
+		}
+		others = append(others, set)
+	}
+	seen := newNumSet()
+	f := filters[0]
+	names, err := db.eachNamePosting(ctx, f.dict, f.text, f.colors, q.Since, q.Until, func(p Posting) error {
+		if !seen.add(p.Num) {
+			return nil
+		}
+		for _, o := range others {
+			if !o.has(p.Num) {
+				return nil
+			}
+		}
+		if q.keepsDate(p.Date) {
+			keep(foundGame{num: p.Num, date: p.Date, ply: -1})
+		}
+		return nil
+	})
+	if err == nil && names == 0 {
+		err = &NoNameError{Kind: f.dict, What: f.what, Text: f.text}
+	}
+	return err
+}
+
+// filterSummaries passes keep the games of set (nil: every game) that the
+// summary filters and the position of q keep, by number.
+func (db *DB) filterSummaries(ctx context.Context, q *Query, set *numSet, keep func(foundGame)) error {
 	var t *target
 	if q.Position != nil {
 		t = newTarget(q.Position)
@@ -271,8 +278,7 @@ func (db *DB) filterSummaries(ctx context.Context, q *Query, cands []uint64) ([]
 	opening := []byte(Normalize(q.Opening))
 	var ix gamecode.MoveIndexer
 	var line []board.Position
-	var games, later []foundGame
-	keep := func(num uint64, s *Summary) error {
+	filter := func(num uint64, s *Summary) error {
 		if !q.Filter.keeps(s) || (q.Result != pgn.NoResult && s.Result != q.Result) {
 			return nil
 		}
@@ -308,37 +314,21 @@ func (db *DB) filterSummaries(ctx context.Context, q *Query, cands []uint64) ([]
 			case notReached:
 				return nil
 			case unknown:
-				later = append(later, g)
-				return nil
+				// Read the record now: the games whose summaries
+				// cannot tell are not kept for later.
+				if ply, _, err = db.reachInRecord(t, num); err != nil || ply < 0 {
+					return err
+				}
 			}
 			g.ply = ply
 		}
-		games = append(games, g)
+		keep(g)
 		return nil
 	}
-	var err error
-	if cands == nil {
-		err = db.allSummaries(ctx, keep)
-	} else {
-		err = db.summaries(ctx, cands, keep)
+	if set == nil {
+		return db.allSummaries(ctx, filter)
 	}
-	if err != nil {
-		return nil, err
-	}
-	for i, g := range later {
-		if i%256 == 255 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		ply, _, err := db.reachInRecord(t, g.num)
-		if err != nil {
-			return nil, err
-		}
-		if ply >= 0 {
-			g.ply = ply
-			games = append(games, g)
-		}
-	}
-	return games, nil
+	return db.summariesOf(ctx, set.each, filter)
 }
 
 // summaryLine appends to line the positions of the plies summary s codes,
@@ -374,23 +364,21 @@ func meanRating(s *Summary) int {
 	return (s.WhiteElo + s.BlackElo) / 2
 }
 
-// sortFound sorts games in order o; ties go to the newer date, then the
-// higher game number.
-func sortFound(games []foundGame, o Sort) {
-	slices.SortFunc(games, func(a, b foundGame) int {
-		var c int
-		switch o {
-		case ByRating:
-			c = cmp.Compare(b.rating, a.rating)
-		case ByPlies:
-			c = cmp.Compare(b.plies, a.plies)
-		}
-		if c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.date, a.date); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.num, a.num)
-	})
+// compareFound compares games a and b in order o; ties go to the newer
+// date, then the higher game number.
+func compareFound(a, b foundGame, o Sort) int {
+	var c int
+	switch o {
+	case ByRating:
+		c = cmp.Compare(b.rating, a.rating)
+	case ByPlies:
+		c = cmp.Compare(b.plies, a.plies)
+	}
+	if c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.date, a.date); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.num, a.num)
 }

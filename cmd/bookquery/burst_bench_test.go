@@ -35,6 +35,11 @@ import (
 //     outcomes (answered, 503, failed: no answer, a dropped connection)
 //     and the p50 of the answered scans' latency, waiting for the last
 //     scan (up to 3 minutes) before it ends;
+//   - search=128: the same while 128 clients each ask, over and over (after
+//     the Retry-After of a 503), for a search whose cost grows with the
+//     store (heavySearches: names most names contain, with a rare
+//     position, by rating, an event most games have, /players of "a");
+//     it reports their outcomes and answered p50 as burst=48 does;
 //   - silent=10000: 10,000 connections are opened and left silent, and
 //     the light requests are sent each on a new connection meanwhile
 //     (their latency counts the connection's set-up).
@@ -104,16 +109,19 @@ func BenchmarkServeBurst(b *testing.B) {
 		measure(b, false)
 		stop()
 		sc.wait()
-		b.ReportMetric(float64(sc.ok.Load()), "scans-ok")
-		b.ReportMetric(float64(sc.busy.Load()), "scans-503")
-		b.ReportMetric(float64(sc.failed.Load()), "scans-failed")
-		if len(sc.took) > 0 {
-			slices.Sort(sc.took)
-			b.ReportMetric(sc.took[len(sc.took)/2].Seconds(), "scan-p50-s")
+		sc.report(b, "scan")
+	})
+	b.Run("search=128", func(b *testing.B) {
+		if b.N == 1 {
+			measure(b, false)
+			return
 		}
-		if sc.firstErr != "" {
-			b.Logf("a scan failed: %s", sc.firstErr)
-		}
+		ctx, stop := context.WithCancel(context.Background())
+		sc := startClients(ctx, base, 128, heavySearches)
+		measure(b, false)
+		stop()
+		sc.wait()
+		sc.report(b, "search")
 	})
 	b.Run("silent=10000", func(b *testing.B) {
 		if b.N == 1 {
@@ -171,15 +179,53 @@ type scans struct {
 // is a scan of every game.
 var rareLines = []string{"a2a3,a7a6,b2b3", "g2g4,e7e5,f2f4", "h2h4,h7h5,a2a4", "b2b4,e7e5,a2a3", "g2g4,d7d5,h2h3"}
 
+// heavySearches are searches whose cost grows with the store: names that
+// most names contain, with a rare position, by rating, deep pages, an
+// event most games have, the names that contain "a".
+var heavySearches = []string{
+	"/search?player=a&perPage=500",
+	"/search?player=a&moves=a3+a6+b3+b6+c3+c6",
+	"/search?player=e&sort=rating&perPage=100",
+	"/search?event=ch&perPage=100",
+	"/search?white=a&black=e&page=20&perPage=500",
+	"/players?name=a&limit=500",
+	"/search?player=zzqqxxw",
+}
+
 // startScans starts n clients that each ask for the first page of the
 // games through a rare position, again and again until ctx is done.
 func startScans(ctx context.Context, base string, n int) *scans {
+	targets := make([]string, len(rareLines))
+	for i, l := range rareLines {
+		targets[i] = "/games?page=1&play=" + l
+	}
+	return startClients(ctx, base, n, targets)
+}
+
+// report reports the outcomes of the requests (of what) and the answered
+// ones' p50.
+func (s *scans) report(b *testing.B, what string) {
+	b.ReportMetric(float64(s.ok.Load()), what+"s-ok")
+	b.ReportMetric(float64(s.busy.Load()), what+"s-503")
+	b.ReportMetric(float64(s.failed.Load()), what+"s-failed")
+	if len(s.took) > 0 {
+		slices.Sort(s.took)
+		b.ReportMetric(s.took[len(s.took)/2].Seconds(), what+"-p50-s")
+	}
+	if s.firstErr != "" {
+		b.Logf("a %s failed: %s", what, s.firstErr)
+	}
+}
+
+// startClients starts n clients that each ask for one of targets, again
+// and again (after the Retry-After of a 503) until ctx is done.
+func startClients(ctx context.Context, base string, n int, targets []string) *scans {
 	s := &scans{client: &http.Client{Timeout: 3 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: n}}}
 	for i := range n {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			target := base + "/games?page=1&play=" + rareLines[i%len(rareLines)]
+			target := base + targets[i%len(targets)]
 			for ctx.Err() == nil {
 				t0 := time.Now()
 				resp, err := s.client.Get(target)

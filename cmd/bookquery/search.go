@@ -200,6 +200,10 @@ func (f *searchFlags) query() (gamedb.Query, error) {
 	}
 	q.Limit = *f.perPage
 	q.Offset = (*f.page - 1) * *f.perPage
+	if q.Limit > 0 && q.Offset > gamedb.MaxWindow-q.Limit {
+		return q, badInput("-page %d: a search lists its first %d games at most (this page ends at game %d): narrow the search or sort it otherwise, or give -per-page 0 for every game",
+			*f.page, gamedb.MaxWindow, q.Offset+q.Limit)
+	}
 	if *f.fen != "" || *f.moves != "" {
 		line, err := movesLine(*f.fen, *f.moves)
 		if err != nil {

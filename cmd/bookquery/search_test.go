@@ -144,6 +144,7 @@ func TestSearchBadInput(t *testing.T) {
 		{[]string{"search", "-since", "2020", "-until", "2019"}, "after -until"},
 		{[]string{"search", "-page", "0"}, "-page"},
 		{[]string{"search", "-per-page", "-1"}, "-per-page"},
+		{[]string{"search", "-player", "a", "-page", "201", "-per-page", "500"}, "-page 201: a search lists its first 100000 games at most (this page ends at game 100500)"},
 		{[]string{"search", "-modes", "fast"}, "unknown mode"},
 		{[]string{"search", "-speeds", "slow"}, "unknown speed"},
 		{[]string{"search", "-min-rating", "2600", "-max-rating", "2500"}, "above -max-rating"},

@@ -73,7 +73,7 @@ func runServe(e *env, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on, HOST:PORT (port 0: any free port, logged at start)")
 	cache := fs.Int("cache", 512, "the store's block cache in MiB: the more of the store it holds, the fewer reads from disk")
 	maxConns := fs.Int("max-conns", 1024, "the most client connections open at once; at the cap a new one closes the one idle longest (between requests, or silent since it opened), and waits to be accepted only while every one is answering a request")
-	scans := fs.Int("scans", 0, "the most game scans (GET /games with page=N, which replay every stored game, and GET /search without a name, which reads every game's summary) that run at once, each on its share of the CPUs but one; twice as many wait, more get 503 with Retry-After (0: half as many as the CPUs but one, at least 1)")
+	scans := fs.Int("scans", 0, "the most game scans (GET /games with page=N, which replay every stored game, GET /search, which reads every game's summary or the names' posting lists, and GET /players, which reads every name) that run at once, each on its share of the CPUs but one; twice as many wait, more get 503 with Retry-After (0: half as many as the CPUs but one, at least 1)")
 	bookPath := fs.String("book", "", "a Polyglot book (BOOK.bin) that the page shows beside the store's moves (GET /polyglot)")
 	if err := e.parse(fs, args); err != nil {
 		return err
