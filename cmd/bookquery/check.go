@@ -198,6 +198,7 @@ func checkText(rep *store.CheckReport, index *gamedb.CheckReport, damage []strin
 		fmt.Fprintf(&b, "... and %d more (-limit 0 lists them all)\n", rep.Damaged-len(damage))
 	}
 	writeLeftovers(&b, rep.Leftovers)
+	writeInProgress(&b, rep)
 	for _, n := range rep.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
@@ -242,4 +243,41 @@ func writeLeftovers(b *strings.Builder, left []store.FileReport) {
 		}
 		fmt.Fprintf(b, "  %s, %s: %s: %s\n", plural(len(files), "file", "files"), size(bytes), why, strings.Join(list, ", "))
 	}
+}
+
+// writeInProgress says that a build holds the store's lock, and lists its
+// files that are not part of the store yet.
+func writeInProgress(b *strings.Builder, rep *store.CheckReport) {
+	if rep.Writer == nil {
+		return
+	}
+	committed := ""
+	if rep.Meta != nil {
+		committed = fmt.Sprintf(" (%s committed so far)", plural(int(rep.Meta.Games), "game", "games"))
+	}
+	fmt.Fprintf(b, "a build is in progress on this store%s: %s holds the store's lock; check read what it had committed\n",
+		committed, writerName(rep.Writer))
+	if len(rep.InProgress) == 0 {
+		return
+	}
+	var total int64
+	for _, f := range rep.InProgress {
+		total += f.Bytes
+	}
+	fmt.Fprintf(b, "in progress: %s, %s, the build's work not committed yet: not leftovers, do not delete them\n",
+		plural(len(rep.InProgress), "file", "files"), size(total))
+	for _, f := range rep.InProgress {
+		fmt.Fprintf(b, "  %s, %s: %s\n", f.File, size(f.Bytes), f.Why)
+	}
+}
+
+// writerName names the writer that holds a store's lock.
+func writerName(w *store.Writer) string {
+	switch {
+	case w.Self:
+		return "this process"
+	case w.PID > 0:
+		return fmt.Sprintf("process %d", w.PID)
+	}
+	return "another process"
 }

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/store"
+)
+
+// TestBuildInProgress runs the readers and check beside a build that
+// holds the store's lock and has not committed its games yet: check calls
+// none of its files leftovers and says a build is at work, each reader
+// says what the build has committed, a name not in the store yet says it
+// too, and serve's answers carry the Chessbook-Build header. Once the
+// build is done, none of it is said.
+func TestBuildInProgress(t *testing.T) {
+	db := buildBook(t, "../../testdata/ep_pinned.pgn")
+	st, err := store.Open(db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed := st.Meta().Games
+	if committed == 0 {
+		t.Fatal("the first build stored no game")
+	}
+	// A build at work: its aggregation tables flush often (sorted runs in
+	// the ingestion directory), and it has not committed them.
+	b := book.NewBuilder(st, book.Options{MemBudget: 64 << 10, CommitRuns: 1 << 20}, 2)
+	if _, err := ingest.Run(context.Background(), []string{championsPGN}, ingest.Options{Workers: 2}, b.Sink); err != nil {
+		t.Fatal(err)
+	}
+	pending, err := os.ReadDir(filepath.Join(db, "chessbook-ingest"))
+	if err != nil || len(pending) == 0 {
+		t.Fatalf("the build wrote nothing in its ingestion directory yet (%v): the test needs its files", err)
+	}
+	note := explorer.BuildNote(committed)
+	if want := "a build is in progress on this store (12 games committed so far)"; committed == 12 && note != want {
+		t.Errorf("BuildNote(12) = %q, want %q", note, want)
+	}
+
+	out, errOut, code := runCmd(t, "-db", db, "check")
+	if code != 0 || strings.Contains(out, "leftovers:") || strings.Contains(out, "safe to delete") ||
+		!strings.Contains(out, note+": this process holds the store's lock") ||
+		!strings.Contains(out, "the build's work not committed yet: not leftovers, do not delete them") ||
+		!strings.Contains(out, "chessbook-ingest/") {
+		t.Errorf("check beside a build: exit status %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = runCmd(t, "-db", db, "check", "-json")
+	var rep storeCheckJSON
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || rep.Writer == nil || len(rep.Leftovers) != 0 || len(rep.InProgress) == 0 {
+		t.Errorf("check -json beside a build: exit status %d, %v\n%s%s", code, err, out, errOut)
+	}
+
+	out, errOut, code = runCmd(t, "-db", db, "search", "-player", "carlsen")
+	if want := `bookquery: search: player "carlsen": no such name (closest: "A", "B"); ` + note + "\n"; code != 2 || errOut != want {
+		t.Errorf("search -player carlsen beside a build: exit status %d, stderr %q, want 2, %q", code, errOut, want)
+	}
+	out, errOut, code = runCmd(t, "-db", db, "moves")
+	if want := "bookquery: moves: note: " + note + ": the answer is from the games committed when it started\n"; code != 0 || errOut != want ||
+		!strings.Contains(out, "total") {
+		t.Errorf("moves beside a build: exit status %d, stderr %q, want %q\n%s", code, errOut, want, out)
+	}
+	out, errOut, code = runCmd(t, "-db", db, "moves", "-json")
+	if code != 0 || !strings.Contains(errOut, note) || !json.Valid([]byte(out)) {
+		t.Errorf("moves -json beside a build: exit status %d, stderr %q\n%s", code, errOut, out)
+	}
+
+	live, err := store.OpenLive(db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	h := explorer.NewHandler(live)
+	header := func() string {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/moves", nil))
+		if rec.Code != http.StatusOK {
+			t.Errorf("GET /moves: %d %s", rec.Code, rec.Body)
+		}
+		return rec.Header().Get(explorer.BuildHeader)
+	}
+	if got, want := header(), "in progress; 12 games committed so far"; got != want {
+		t.Errorf("GET /moves beside a build: %s: %q, want %q", explorer.BuildHeader, got, want)
+	}
+
+	if err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = runCmd(t, "-db", db, "check")
+	if code != 0 || strings.Contains(out, "in progress") || strings.Contains(out, "leftovers:") {
+		t.Errorf("check after the build: exit status %d\n%s%s", code, out, errOut)
+	}
+	if _, errOut, code = runCmd(t, "-db", db, "moves"); code != 0 || errOut != "" {
+		t.Errorf("moves after the build: exit status %d, stderr %q", code, errOut)
+	}
+	if _, err := live.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if got := header(); got != "" {
+		t.Errorf("GET /moves after the build: %s: %q, want none", explorer.BuildHeader, got)
+	}
+}
