@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/internal/cli"
@@ -118,11 +119,11 @@ func checkIndex(ctx context.Context, dir string, rep *store.CheckReport, out *st
 		rep.Notes = append(rep.Notes, err.Error())
 		return nil
 	}
-	ir, err := gamedb.Check(ctx, st, func(problem string) {
+	ir, err := gamedb.CheckWith(ctx, st, gamedb.CheckOptions{Facts: book.GameFacts, Report: func(problem string) {
 		if limit == 0 || len(out.Damage) < limit {
 			out.Damage = append(out.Damage, "game index: "+problem)
 		}
-	})
+	}})
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
 	}
@@ -133,6 +134,10 @@ func checkIndex(ctx context.Context, dir string, rep *store.CheckReport, out *st
 	}
 	rep.Damaged += ir.Problems
 	out.Index = ir
+	if ir.Problems > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the game index does not agree with the store's games (%s): searches may miss games or find wrong ones; "+
+			"'bookbuild -db %s -reindex' writes it again from the game records", plural(ir.Problems, "problem", "problems"), dir))
+	}
 	return nil
 }
 
@@ -176,8 +181,8 @@ func checkText(rep *store.CheckReport, index *gamedb.CheckReport, damage []strin
 			fmt.Fprintf(&b, "metadata: %d games counted, %d game records\n", rep.Meta.Games, rep.Records["game"])
 		}
 		if index != nil {
-			fmt.Fprintf(&b, "game index: %d games numbered, %d summaries, %d postings, %d names checked\n",
-				index.Games, index.Summaries, index.Postings, index.Names)
+			fmt.Fprintf(&b, "game index: %d games numbered, %d summaries (%d compared with their games), %d postings, %d names checked\n",
+				index.Games, index.Summaries, index.Compared, index.Postings, index.Names)
 		}
 	}
 	for _, t := range rep.Tables {
