@@ -1,18 +1,23 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -110,5 +115,77 @@ func TestBuildInProgress(t *testing.T) {
 	}
 	if got := header(); got != "" {
 		t.Errorf("GET /moves after the build: %s: %q, want none", explorer.BuildHeader, got)
+	}
+}
+
+// TestBuildInProgressBinary runs bookbuild, reading its games from a pipe
+// the test holds open: while it waits for more, it holds the store's
+// lock, and check and the readers (other processes than the build) name
+// it by its process id; once its input ends and it exits, they say
+// nothing of a build.
+func TestBuildInProgressBinary(t *testing.T) {
+	gobin := testutil.NeedTool(t, "go", "bookbuild is not built")
+	bin := filepath.Join(t.TempDir(), "bookbuild")
+	if out, err := exec.Command(gobin, "build", "-o", bin, "../bookbuild").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	db := buildBook(t, "../../testdata/ep_pinned.pgn")
+	cmd := exec.Command(bin, "-db", db, "-q", "-")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	games, err := os.ReadFile(championsPGN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stdin.Write(games[:len(games)/2]); err != nil {
+		t.Fatal(err)
+	}
+	// Wait (at most a minute) for the build to take the lock.
+	var w *store.Writer
+	for i := 0; i < 600 && w == nil; i++ {
+		if w, err = store.WriterOf(db); err != nil {
+			t.Fatal(err)
+		}
+		if w == nil {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if w == nil || w.PID != cmd.Process.Pid || w.Self {
+		t.Fatalf("WriterOf while bookbuild (pid %d) runs: %+v", cmd.Process.Pid, w)
+	}
+	note := explorer.BuildNote(12)
+	out, errOut, code := runCmd(t, "-db", db, "check")
+	if want := fmt.Sprintf("%s: process %d holds the store's lock", note, cmd.Process.Pid); code != 0 ||
+		!strings.Contains(out, want) || strings.Contains(out, "leftovers:") {
+		t.Errorf("check beside bookbuild: exit status %d, want 0 and %q, no leftovers\n%s%s", code, want, out, errOut)
+	}
+	if _, errOut, code = runCmd(t, "-db", db, "search", "-player", "zzz"); code != 2 || !strings.HasSuffix(errOut, "; "+note+"\n") {
+		t.Errorf("search -player zzz beside bookbuild: exit status %d, stderr %q", code, errOut)
+	}
+	if _, err := stdin.Write(games[len(games)/2:]); err != nil {
+		t.Fatal(err)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("bookbuild: %v\n%s", err, stderr.String())
+	}
+	if w, err := store.WriterOf(db); w != nil || err != nil {
+		t.Errorf("WriterOf after the build: %+v, %v", w, err)
+	}
+	out, errOut, code = runCmd(t, "-db", db, "check")
+	if code != 0 || strings.Contains(out, "in progress") || !strings.Contains(out, "512 games counted") {
+		t.Errorf("check after bookbuild: exit status %d\n%s%s", code, out, errOut)
 	}
 }
