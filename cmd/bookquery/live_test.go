@@ -70,7 +70,7 @@ func TestBuildInProgress(t *testing.T) {
 		t.Errorf("search -player carlsen beside a build: exit status %d, stderr %q, want 2, %q", code, errOut, want)
 	}
 	out, errOut, code = runCmd(t, "-db", db, "moves")
-	if want := "bookquery: moves: note: " + note + ": the answer is from the games committed when it started\n"; code != 0 || errOut != want ||
+	if want := "bookquery: moves: note: " + note + ": this answer is from those\n"; code != 0 || errOut != want ||
 		!strings.Contains(out, "total") {
 		t.Errorf("moves beside a build: exit status %d, stderr %q, want %q\n%s", code, errOut, want, out)
 	}

@@ -223,7 +223,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		if e.build != nil {
-			fmt.Fprintf(stderr, "bookquery: %s: note: %s: the answer is from the games committed when it started\n", c.name, *e.build)
+			fmt.Fprintf(stderr, "bookquery: %s: note: %s: this answer is from those\n", c.name, *e.build)
 		}
 		return 0
 	case errors.As(err, &in) && in.help:
