@@ -95,6 +95,9 @@ type CheckOptions struct {
 	Facts func(g *pgn.Game) Facts
 	// Report, if not nil, is called with each problem.
 	Report func(problem string)
+	// Progress, if not nil, is called every 4096 index records read and
+	// at the end, with the summaries read so far and the games numbered.
+	Progress func(summaries, games int)
 }
 
 // CheckWith is Check with options: with o.Facts, it also compares every
@@ -170,8 +173,13 @@ func CheckWith(ctx context.Context, st *store.Store, o CheckOptions) (*CheckRepo
 	var sc summaryComparer
 	n := 0
 	for ok := it.First(); ok; ok = it.Next() {
-		if n++; n%4096 == 0 && ctx.Err() != nil {
-			return rep, ctx.Err()
+		if n++; n%4096 == 0 {
+			if ctx.Err() != nil {
+				return rep, ctx.Err()
+			}
+			if o.Progress != nil {
+				o.Progress(rep.Summaries, rep.Games)
+			}
 		}
 		k := it.Key()
 		v, err := it.Value()
@@ -244,6 +252,9 @@ func CheckWith(ctx context.Context, st *store.Store, o CheckOptions) (*CheckRepo
 	}
 	if err := it.Error(); err != nil {
 		return rep, err
+	}
+	if o.Progress != nil {
+		o.Progress(rep.Summaries, rep.Games)
 	}
 	names := [...]string{seenWhite: "White's posting", seenBlack: "Black's posting", seenEvent: "event posting", seenSite: "site posting"}
 	for _, num := range sortedNums(seen) {

@@ -79,11 +79,13 @@ func runStoreCheck(e *env, args []string) error {
 			}
 		},
 	})
-	if err == nil && rep.OpenError == "" {
-		err = checkIndex(ctx, e.db, rep, &out, *limit)
-	}
 	if err == nil {
 		prog.Count("game records checked", checked, 0)
+	}
+	if err == nil && rep.OpenError == "" {
+		err = checkIndex(ctx, e.db, rep, &out, *limit, func(summaries, games int) {
+			prog.Count("game summaries compared with their games", int64(summaries), int64(games))
+		})
 	}
 	prog.End(err)
 	if errors.Is(err, store.ErrNotExist) {
@@ -105,10 +107,11 @@ func runStoreCheck(e *env, args []string) error {
 	return nil
 }
 
-// checkIndex checks the game index of the store in dir (gamedb.Check),
-// adding what it finds to rep and out: a store without an index gets a
-// note, an index that does not agree with the games damage.
-func checkIndex(ctx context.Context, dir string, rep *store.CheckReport, out *storeCheckJSON, limit int) error {
+// checkIndex checks the game index of the store in dir (gamedb.CheckWith,
+// each summary compared with its game record, progress called as it
+// goes), adding what it finds to rep and out: a store without an index
+// gets a note, an index that does not agree with the games damage.
+func checkIndex(ctx context.Context, dir string, rep *store.CheckReport, out *storeCheckJSON, limit int, progress func(summaries, games int)) error {
 	st, err := openBook(dir)
 	if err != nil {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the game index was not checked: %v", err))
@@ -119,7 +122,7 @@ func checkIndex(ctx context.Context, dir string, rep *store.CheckReport, out *st
 		rep.Notes = append(rep.Notes, err.Error())
 		return nil
 	}
-	ir, err := gamedb.CheckWith(ctx, st, gamedb.CheckOptions{Facts: book.GameFacts, Report: func(problem string) {
+	ir, err := gamedb.CheckWith(ctx, st, gamedb.CheckOptions{Facts: book.GameFacts, Progress: progress, Report: func(problem string) {
 		if limit == 0 || len(out.Damage) < limit {
 			out.Damage = append(out.Damage, "game index: "+problem)
 		}
