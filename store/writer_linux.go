@@ -14,11 +14,11 @@ import (
 // path (Pebble's lock: a POSIX record lock over the whole file), or nil.
 //
 // A process's POSIX locks on a file are all released when it closes any
-// descriptor of the file: so when this process has the file open (its
-// own Store holds the lock: Pebble opens the file only to lock it), the
-// answer is this process, and the file is not opened. Otherwise it asks
-// with F_OFD_GETLK, which, unlike F_GETLK, also sees locks of this
-// process.
+// descriptor of the file, and a process's own locks never conflict with
+// its test: so when this process has the file open (its own Store holds
+// the lock: Pebble opens the file only to lock it), the answer is this
+// process, and the file is not opened. Otherwise it asks the system with
+// F_OFD_GETLK (which takes no lock, and gives the holder's process id).
 func lockHolder(path string) (*Writer, error) {
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
