@@ -348,7 +348,7 @@ func (c *checker) inProgress(names, tables []string) {
 	}
 	for _, name := range tables {
 		if fi, err := c.fs.Stat(c.fs.PathJoin(c.dir, name)); err == nil {
-			add(name, diskSize(fi), "a table the writer has written and not committed yet (or a compaction's)")
+			add(name, diskSize(fi), "a table of the writer's work that the store as check read it does not name (not committed yet, or committed since, or a compaction's output)")
 		}
 	}
 	ingestPath := c.fs.PathJoin(c.dir, ingestDir)

@@ -3,6 +3,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -71,5 +72,46 @@ func TestWriterOf(t *testing.T) {
 	}
 	if got := other(dir); got != "none" {
 		t.Errorf("another process sees %q after Close, want none", got)
+	}
+}
+
+// TestCheckDirBesideWriter: while a writer holds the lock, CheckDir lists
+// the files of the ingestion directory as its work in progress, not as
+// leftovers; once the writer is gone (killed), they are leftovers.
+func TestCheckDirBesideWriter(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s")
+	s, err := Open(dir, buildOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ingestDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ingestDir, "run-1.sst"), make([]byte, 10000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := CheckDir(context.Background(), dir, CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Writer == nil || !rep.Writer.Self || len(rep.Leftovers) != 0 || len(rep.InProgress) != 1 || rep.InProgress[0].File != ingestDir+"/" || rep.Damaged != 0 {
+		t.Errorf("CheckDir beside a writer: writer %+v, leftovers %+v, in progress %+v, %d damaged", rep.Writer, rep.Leftovers, rep.InProgress, rep.Damaged)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Close removes the ingestion directory: as a killed writer, leave it.
+	if err := os.MkdirAll(filepath.Join(dir, ingestDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ingestDir, "run-1.sst"), make([]byte, 10000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = CheckDir(context.Background(), dir, CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Writer != nil || len(rep.Leftovers) != 1 || len(rep.InProgress) != 0 {
+		t.Errorf("CheckDir after the writer: writer %+v, leftovers %+v, in progress %+v", rep.Writer, rep.Leftovers, rep.InProgress)
 	}
 }
