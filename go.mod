@@ -11,6 +11,7 @@ require (
 	github.com/notnil/chess v1.10.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/schollz/progressbar/v3 v3.19.1
+	golang.org/x/sys v0.46.0
 	golang.org/x/term v0.44.0
 	golang.org/x/text v0.42.0
 	sigs.k8s.io/yaml v1.6.0
@@ -50,6 +51,5 @@ require (
 	github.com/rogpeppe/go-internal v1.9.0 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	golang.org/x/exp v0.0.0-20250128182459-e0ece0dbea4c // indirect
-	golang.org/x/sys v0.46.0 // indirect
 	google.golang.org/protobuf v1.33.0 // indirect
 )

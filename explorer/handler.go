@@ -78,6 +78,29 @@ type refresher interface {
 	Refresh() (bool, error)
 }
 
+// writerWatcher is a Source that knows whether a writer (a build) holds
+// its store's lock (store.Live): every answer then says so in its
+// BuildHeader.
+type writerWatcher interface {
+	Writer() *store.Writer
+}
+
+// BuildHeader is the header of every answer served while a build is in
+// progress on the store: "in progress; N games committed so far" (the
+// answers are from those games).
+const BuildHeader = "Chessbook-Build"
+
+// BuildNote says that a build is in progress on a store whose current
+// state holds games games: "a build is in progress on this store (N games
+// committed so far)".
+func BuildNote(games uint64) string {
+	unit := "games"
+	if games == 1 {
+		unit = "game"
+	}
+	return fmt.Sprintf("a build is in progress on this store (%d %s committed so far)", games, unit)
+}
+
 // server answers the API's requests from one store.
 type server struct {
 	src     Source
@@ -213,6 +236,13 @@ func (s *server) guard(mux *http.ServeMux) http.Handler {
 			}
 		}()
 		h.Set("Access-Control-Allow-Origin", "*")
+		if ww, ok := s.src.(writerWatcher); ok && ww.Writer() != nil {
+			st, release := s.src.Acquire()
+			games := st.Meta().Games
+			release()
+			h.Set(BuildHeader, fmt.Sprintf("in progress; %d games committed so far", games))
+			h.Add("Access-Control-Expose-Headers", BuildHeader)
+		}
 		if r.Method == http.MethodOptions {
 			h.Set("Allow", "GET, HEAD, OPTIONS")
 			h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")

@@ -1,10 +1,15 @@
 package gamedb
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -60,6 +65,9 @@ type CheckReport struct {
 	Summaries int `json:"summaries"` // summaries read
 	Postings  int `json:"postings"`  // postings read (players, events, sites)
 	Names     int `json:"names"`     // dictionary records read
+	// Compared counts the summaries compared with their game records
+	// (CheckOptions.Facts).
+	Compared int `json:"compared"`
 	// Problems counts the mismatches found; Check reports each to its
 	// report function.
 	Problems int `json:"problems"`
@@ -74,7 +82,29 @@ type CheckReport struct {
 // are counted). A store whose Meta does not say it is indexed is not
 // checked (Open says why).
 func Check(ctx context.Context, st *store.Store, report func(problem string)) (*CheckReport, error) {
+	return CheckWith(ctx, st, CheckOptions{Report: report})
+}
+
+// CheckOptions configure CheckWith.
+type CheckOptions struct {
+	// Facts, if not nil, reads from a game's tags what the builder does
+	// for its statistics (book.GameFacts): each summary is then compared
+	// with the summary its game record gives, and a mismatch is a
+	// problem (a game a search by result, date, rating, ECO, length or
+	// position would miss or find wrongly).
+	Facts func(g *pgn.Game) Facts
+	// Report, if not nil, is called with each problem.
+	Report func(problem string)
+	// Progress, if not nil, is called every 4096 index records read and
+	// at the end, with the summaries read so far and the games numbered.
+	Progress func(summaries, games int)
+}
+
+// CheckWith is Check with options: with o.Facts, it also compares every
+// summary with the game record it summarizes.
+func CheckWith(ctx context.Context, st *store.Store, o CheckOptions) (*CheckReport, error) {
 	rep := &CheckReport{}
+	report := o.Report
 	problem := func(format string, args ...any) {
 		rep.Problems++
 		if report != nil {
@@ -93,8 +123,15 @@ func Check(ctx context.Context, st *store.Store, report func(problem string)) (*
 	)
 	seen := map[uint64]uint8{}
 	expect := map[uint64]uint8{} // the postings each summary promises
-	err := st.GameNumbers(0, max(m.NextGame, 1), func(num uint64, _ store.GameID, _ uint64) (bool, error) {
+	var ids map[uint64]store.GameID
+	if o.Facts != nil {
+		ids = map[uint64]store.GameID{}
+	}
+	err := st.GameNumbers(0, max(m.NextGame, 1), func(num uint64, id store.GameID, _ uint64) (bool, error) {
 		seen[num] = seenNumber
+		if ids != nil {
+			ids[num] = id
+		}
 		rep.Games++
 		return rep.Games%4096 != 0 || ctx.Err() == nil, ctx.Err()
 	})
@@ -133,10 +170,16 @@ func Check(ctx context.Context, st *store.Store, report func(problem string)) (*
 	var t []uint64
 	var ps []Posting
 	var nums []uint64
+	var sc summaryComparer
 	n := 0
 	for ok := it.First(); ok; ok = it.Next() {
-		if n++; n%4096 == 0 && ctx.Err() != nil {
-			return rep, ctx.Err()
+		if n++; n%4096 == 0 {
+			if ctx.Err() != nil {
+				return rep, ctx.Err()
+			}
+			if o.Progress != nil {
+				o.Progress(rep.Summaries, rep.Games)
+			}
 		}
 		k := it.Key()
 		v, err := it.Value()
@@ -154,6 +197,15 @@ func Check(ctx context.Context, st *store.Store, report func(problem string)) (*
 			var s Summary
 			_ = DecodeSummary(&s, v)
 			posted(num, seenSummary, "summary", k)
+			if id, ok := ids[num]; ok {
+				rep.Compared++
+				if err := sc.compare(st, id, v, o.Facts); err != nil {
+					if store.IsDamage(err) {
+						return rep, err
+					}
+					problem("game %s (number %d): %v", id, num, err)
+				}
+			}
 			var want uint8
 			for i, bit := range [...]uint8{seenWhite, seenBlack, seenEvent, seenSite} {
 				if s.Posted&(1<<i) != 0 {
@@ -201,6 +253,9 @@ func Check(ctx context.Context, st *store.Store, report func(problem string)) (*
 	if err := it.Error(); err != nil {
 		return rep, err
 	}
+	if o.Progress != nil {
+		o.Progress(rep.Summaries, rep.Games)
+	}
 	names := [...]string{seenWhite: "White's posting", seenBlack: "Black's posting", seenEvent: "event posting", seenSite: "site posting"}
 	for _, num := range sortedNums(seen) {
 		f := seen[num]
@@ -225,6 +280,70 @@ func Check(ctx context.Context, st *store.Store, report func(problem string)) (*
 		}
 	}
 	return rep, nil
+}
+
+// summaryComparer compares stored summaries with their game records; its
+// fields are scratch space.
+type summaryComparer struct {
+	ix        gamecode.MoveIndexer
+	ent       []byte
+	e         entry
+	got, twin Summary
+}
+
+// compare returns an error saying how the stored summary stored differs
+// from the summary of game id's record, nil when they are the same; a
+// store error (damage) as it is.
+func (c *summaryComparer) compare(st *store.Store, id store.GameID, stored []byte, facts func(*pgn.Game) Facts) error {
+	rec, err := st.Game(id)
+	if errors.Is(err, store.ErrGameNotFound) {
+		return errors.New("it has a summary and no game record")
+	}
+	if err != nil {
+		return err
+	}
+	g, err := gamecode.DecodeGame(rec)
+	if err != nil {
+		return nil // the store's check reports the record
+	}
+	c.ent = AppendEntry(c.ent[:0], &g, facts(&g), &c.ix)
+	if err := decodeEntry(&c.e, c.ent); err != nil {
+		return err
+	}
+	if bytes.Equal(c.e.summary, stored) {
+		return nil
+	}
+	_ = DecodeSummary(&c.twin, c.e.summary)
+	if err := DecodeSummary(&c.got, stored); err != nil {
+		return err // CheckRecord reported it
+	}
+	return fmt.Errorf("its summary in the game index does not match its game record: %s", summaryDiff(&c.got, &c.twin))
+}
+
+// summaryDiff says how summary got (stored) differs from want (the game
+// record's): "result 0-1 in the index, 1-0 in the game".
+func summaryDiff(got, want *Summary) string {
+	var d []string
+	field := func(name string, g, w any) {
+		if g != w {
+			d = append(d, fmt.Sprintf("%s %v in the index, %v in the game", name, g, w))
+		}
+	}
+	field("result", got.Result.String(), want.Result.String())
+	field("casual", got.Casual, want.Casual)
+	field("from a FEN", got.FromFEN, want.FromFEN)
+	field("names posted", got.Posted, want.Posted)
+	field("speed and band", got.Cell, want.Cell)
+	field("date", got.Date, want.Date)
+	field("White's rating", got.WhiteElo, want.WhiteElo)
+	field("Black's rating", got.BlackElo, want.BlackElo)
+	field("plies", got.Plies, want.Plies)
+	field("ECO", ECOString(got.ECO), ECOString(want.ECO))
+	field("plies coded", got.Coded, want.Coded)
+	if len(d) == 0 {
+		d = append(d, "its first moves differ")
+	}
+	return strings.Join(d, ", ")
 }
 
 func sortedNums[V any](m map[uint64]V) []uint64 {

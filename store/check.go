@@ -97,8 +97,17 @@ type CheckReport struct {
 	Records map[string]int `json:"records"`
 	// Leftovers are files that are not part of the store, left by a run
 	// that a crash or kill interrupted: safe to delete once no build runs
-	// on the store (the next build removes them).
+	// on the store (the next build removes them). Empty while a writer
+	// holds the store's lock (Writer): its files are InProgress.
 	Leftovers []FileReport `json:"leftovers"`
+	// Writer is the writer (a build, merge, reindex or compaction) that
+	// held the store's lock while Check ran; nil when none did (or when
+	// the system cannot tell: see [WriterOf]).
+	Writer *Writer `json:"writer,omitempty"`
+	// InProgress are the files of Writer's work that are not part of the
+	// store yet (the tables and scratch files of what it has not
+	// committed): not leftovers, not to be deleted.
+	InProgress []FileReport `json:"in_progress,omitempty"`
 	// Notes say what is worth knowing and is not damage.
 	Notes []string `json:"notes,omitempty"`
 	// Damaged counts the problems found: damaged blocks, unreadable or
@@ -158,6 +167,7 @@ func CheckDir(ctx context.Context, dir string, o CheckOptions) (*CheckReport, er
 		fsys = vfs.Default
 	}
 	c := &checker{o: o, fs: fsys, dir: dir, rep: newReport(dir)}
+	c.lookForWriter()
 	s, metaErr, err := openForCheck(dir, fsys)
 	switch {
 	case errors.Is(err, ErrNotExist), errors.Is(err, ErrNotStore), errors.Is(err, ErrIncompatible):
@@ -209,6 +219,18 @@ type checker struct {
 	// ranges the record pass cannot read: damaged data blocks, missing
 	// or unreadable tables.
 	unreadable [][]byte
+}
+
+// lookForWriter sets the report's Writer when a writer holds the store's
+// lock (only on the operating system's file system: another one has no
+// lock a process can hold).
+func (c *checker) lookForWriter() {
+	if c.rep.Writer != nil || c.fs != vfs.Default {
+		return
+	}
+	if w, err := WriterOf(c.dir); err == nil && w != nil {
+		c.rep.Writer = w
+	}
 }
 
 // problem counts and reports d.

@@ -249,6 +249,12 @@ func (c *checker) unreferenced(ctx context.Context, named map[string]bool, mark 
 			tables = append(tables, name)
 		}
 	}
+	// A writer that holds the lock (now, or when check started): every
+	// file that is not part of the store is its work in progress.
+	if c.lookForWriter(); c.rep.Writer != nil {
+		c.inProgress(names, tables)
+		return nil
+	}
 	// A writer at work: it committed since check opened the store. (Its
 	// open removed the tables no log or manifest named: the tables the
 	// store does not reference are its work in progress.)
@@ -331,6 +337,35 @@ func (c *checker) unreferenced(ctx context.Context, named map[string]bool, mark 
 		}
 	}
 	return nil
+}
+
+// inProgress lists the files of the writer at work that are not part of
+// the store: the unreferenced tables, the ingestion directory, Pebble's
+// temporary files (names: the directory's files).
+func (c *checker) inProgress(names, tables []string) {
+	add := func(name string, size int64, why string) {
+		c.rep.InProgress = append(c.rep.InProgress, FileReport{File: name, Bytes: size, Why: why})
+	}
+	for _, name := range tables {
+		if fi, err := c.fs.Stat(c.fs.PathJoin(c.dir, name)); err == nil {
+			add(name, diskSize(fi), "a table of the writer's work that the store as check read it does not name (not committed yet, or committed since, or a compaction's output)")
+		}
+	}
+	ingestPath := c.fs.PathJoin(c.dir, ingestDir)
+	if ingestNames, err := c.fs.List(ingestPath); err == nil && len(ingestNames) > 0 {
+		var bytes int64
+		for _, name := range ingestNames {
+			bytes += c.treeSize(c.fs.PathJoin(ingestPath, name))
+		}
+		add(ingestDir+"/", bytes, fmt.Sprintf("%d tables and scratch files of the build's games not committed yet", len(ingestNames)))
+	}
+	for _, name := range names {
+		if strings.HasSuffix(name, ".dbtmp") {
+			if fi, err := c.fs.Stat(c.fs.PathJoin(c.dir, name)); err == nil {
+				add(name, diskSize(fi), "a temporary file of Pebble's")
+			}
+		}
+	}
 }
 
 // treeSize returns the blocks on disk of the file at path, or of the

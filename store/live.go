@@ -28,6 +28,9 @@ type Live struct {
 	mu      sync.Mutex // guards cur and closed
 	cur     *liveState
 	closed  bool
+	// writer is the writer that held the store's lock at the last open
+	// or Refresh (nil: none).
+	writer atomic.Pointer[Writer]
 }
 
 // liveState is one opened state of a Live's store.
@@ -53,8 +56,27 @@ func OpenLive(dir string, opts Options) (*Live, error) {
 		return nil, err
 	}
 	l.cur = s
+	l.lookForWriter()
 	return l, nil
 }
+
+// lookForWriter records whether a writer holds the store's lock (on the
+// operating system's file system only).
+func (l *Live) lookForWriter() {
+	if l.opts.FS != nil && l.opts.FS != vfs.Default {
+		return
+	}
+	w, err := WriterOf(l.dir)
+	if err != nil {
+		return // keep what was known
+	}
+	l.writer.Store(w)
+}
+
+// Writer returns the writer (a build, merge, reindex or compaction) that
+// held the store's lock when the Live was opened or last refreshed, nil
+// when none did: the store the reads see is what it had committed.
+func (l *Live) Writer() *Writer { return l.writer.Load() }
 
 // open opens the store's current state.
 func (l *Live) open() (*liveState, error) {
@@ -84,10 +106,12 @@ func (l *Live) Acquire() (*Store, func()) {
 
 // Refresh opens the store's new state when a writer has committed since
 // the current one was opened, and reports whether it did. On an error the
-// current state stays.
+// current state stays. It also looks again whether a writer holds the
+// store's lock (Writer).
 func (l *Live) Refresh() (bool, error) {
 	l.refresh.Lock()
 	defer l.refresh.Unlock()
+	l.lookForWriter()
 	l.mu.Lock()
 	cur, closed := l.cur, l.closed
 	l.mu.Unlock()

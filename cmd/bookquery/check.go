@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/internal/cli"
@@ -78,11 +79,13 @@ func runStoreCheck(e *env, args []string) error {
 			}
 		},
 	})
-	if err == nil && rep.OpenError == "" {
-		err = checkIndex(ctx, e.db, rep, &out, *limit)
-	}
 	if err == nil {
 		prog.Count("game records checked", checked, 0)
+	}
+	if err == nil && rep.OpenError == "" {
+		err = checkIndex(ctx, e.db, rep, &out, *limit, func(summaries, games int) {
+			prog.Count("game summaries compared with their games", int64(summaries), int64(games))
+		})
 	}
 	prog.End(err)
 	if errors.Is(err, store.ErrNotExist) {
@@ -104,10 +107,11 @@ func runStoreCheck(e *env, args []string) error {
 	return nil
 }
 
-// checkIndex checks the game index of the store in dir (gamedb.Check),
-// adding what it finds to rep and out: a store without an index gets a
-// note, an index that does not agree with the games damage.
-func checkIndex(ctx context.Context, dir string, rep *store.CheckReport, out *storeCheckJSON, limit int) error {
+// checkIndex checks the game index of the store in dir (gamedb.CheckWith,
+// each summary compared with its game record, progress called as it
+// goes), adding what it finds to rep and out: a store without an index
+// gets a note, an index that does not agree with the games damage.
+func checkIndex(ctx context.Context, dir string, rep *store.CheckReport, out *storeCheckJSON, limit int, progress func(summaries, games int)) error {
 	st, err := openBook(dir)
 	if err != nil {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the game index was not checked: %v", err))
@@ -118,11 +122,11 @@ func checkIndex(ctx context.Context, dir string, rep *store.CheckReport, out *st
 		rep.Notes = append(rep.Notes, err.Error())
 		return nil
 	}
-	ir, err := gamedb.Check(ctx, st, func(problem string) {
+	ir, err := gamedb.CheckWith(ctx, st, gamedb.CheckOptions{Facts: book.GameFacts, Progress: progress, Report: func(problem string) {
 		if limit == 0 || len(out.Damage) < limit {
 			out.Damage = append(out.Damage, "game index: "+problem)
 		}
-	})
+	}})
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
 	}
@@ -133,6 +137,10 @@ func checkIndex(ctx context.Context, dir string, rep *store.CheckReport, out *st
 	}
 	rep.Damaged += ir.Problems
 	out.Index = ir
+	if ir.Problems > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the game index does not agree with the store's games (%s): searches may miss games or find wrong ones; "+
+			"'bookbuild -db %s -reindex' writes it again from the game records", plural(ir.Problems, "problem", "problems"), dir))
+	}
 	return nil
 }
 
@@ -176,8 +184,8 @@ func checkText(rep *store.CheckReport, index *gamedb.CheckReport, damage []strin
 			fmt.Fprintf(&b, "metadata: %d games counted, %d game records\n", rep.Meta.Games, rep.Records["game"])
 		}
 		if index != nil {
-			fmt.Fprintf(&b, "game index: %d games numbered, %d summaries, %d postings, %d names checked\n",
-				index.Games, index.Summaries, index.Postings, index.Names)
+			fmt.Fprintf(&b, "game index: %d games numbered, %d summaries (%d compared with their games), %d postings, %d names checked\n",
+				index.Games, index.Summaries, index.Compared, index.Postings, index.Names)
 		}
 	}
 	for _, t := range rep.Tables {
@@ -198,6 +206,7 @@ func checkText(rep *store.CheckReport, index *gamedb.CheckReport, damage []strin
 		fmt.Fprintf(&b, "... and %d more (-limit 0 lists them all)\n", rep.Damaged-len(damage))
 	}
 	writeLeftovers(&b, rep.Leftovers)
+	writeInProgress(&b, rep)
 	for _, n := range rep.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
@@ -242,4 +251,41 @@ func writeLeftovers(b *strings.Builder, left []store.FileReport) {
 		}
 		fmt.Fprintf(b, "  %s, %s: %s: %s\n", plural(len(files), "file", "files"), size(bytes), why, strings.Join(list, ", "))
 	}
+}
+
+// writeInProgress says that a build holds the store's lock, and lists its
+// files that are not part of the store yet.
+func writeInProgress(b *strings.Builder, rep *store.CheckReport) {
+	if rep.Writer == nil {
+		return
+	}
+	committed := ""
+	if rep.Meta != nil {
+		committed = fmt.Sprintf(" (%s committed so far)", plural(int(rep.Meta.Games), "game", "games"))
+	}
+	fmt.Fprintf(b, "a build is in progress on this store%s: %s holds the store's lock; check read what it had committed\n",
+		committed, writerName(rep.Writer))
+	if len(rep.InProgress) == 0 {
+		return
+	}
+	var total int64
+	for _, f := range rep.InProgress {
+		total += f.Bytes
+	}
+	fmt.Fprintf(b, "in progress: %s, %s, the build's work not committed yet: not leftovers, do not delete them\n",
+		plural(len(rep.InProgress), "file", "files"), size(total))
+	for _, f := range rep.InProgress {
+		fmt.Fprintf(b, "  %s, %s: %s\n", f.File, size(f.Bytes), f.Why)
+	}
+}
+
+// writerName names the writer that holds a store's lock.
+func writerName(w *store.Writer) string {
+	switch {
+	case w.Self:
+		return "this process"
+	case w.PID > 0:
+		return fmt.Sprintf("process %d", w.PID)
+	}
+	return "another process"
 }

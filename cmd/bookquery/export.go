@@ -78,7 +78,7 @@ func runExport(e *env, args []string) error {
 	if err := checkBookPath(*out); err != nil { // before the work
 		return err
 	}
-	st, err := openBook(e.db)
+	st, err := e.openBook()
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,7 @@ func runGame(e *env, args []string) error {
 	if e.db == "" {
 		return badInput("no book given: use 'bookquery -db DIR game ID'")
 	}
-	st, err := openBook(e.db)
+	st, err := e.openBook()
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func runGames(e *env, args []string) error {
 	if e.db == "" {
 		return badInput("no book given: use 'bookquery -db DIR games ...'")
 	}
-	st, err := openBook(e.db)
+	st, err := e.openBook()
 	if err != nil {
 		return err
 	}

@@ -76,7 +76,7 @@ func openPositionQuery(e *env, fs *flag.FlagSet, args []string, check func() err
 	if e.db == "" {
 		return nil, badInput("no book given: use 'bookquery -db DIR %s ...'", e.cmd.name)
 	}
-	st, err := openBook(e.db)
+	st, err := e.openBook()
 	if err != nil {
 		return nil, err
 	}

@@ -75,6 +75,10 @@ type env struct {
 	stdout, stderr io.Writer
 	cmd            *command
 	json           bool // the command's -json flag
+	// build is set when a build was in progress on the store when the
+	// command opened it: what to say (explorer.BuildNote), on stderr, or
+	// after the error when the command fails.
+	build *string
 }
 
 // noJSON are the commands without -json, and what to say to a -json
@@ -163,6 +167,16 @@ type inputError struct {
 func (e *inputError) Error() string { return e.err.Error() }
 func (e *inputError) Unwrap() error { return e.err }
 
+// buildError is a command's error on a store a build is writing: its
+// message says so (a name the store has no game of yet, say).
+type buildError struct {
+	err  error
+	note string
+}
+
+func (e *buildError) Error() string { return fmt.Sprintf("%v; %s", e.err, e.note) }
+func (e *buildError) Unwrap() error { return e.err }
+
 // badInput returns an inputError formatted as by fmt.Errorf.
 func badInput(format string, args ...any) error {
 	return &inputError{err: fmt.Errorf(format, args...)}
@@ -208,8 +222,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{db: *db, stdout: stdout, stderr: stderr, cmd: c}
 	err := c.run(e, fs.Args()[1:])
 	var in *inputError
+	if e.build != nil && err != nil {
+		err = &buildError{err: err, note: *e.build}
+	}
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
+		if e.build != nil {
+			fmt.Fprintf(stderr, "bookquery: %s: note: %s: this answer is from those\n", c.name, *e.build)
+		}
 		return 0
 	case errors.As(err, &in) && in.help:
 		fmt.Fprintf(stderr, "bookquery: %s: %v\nrun 'bookquery %s -h' for help\n", c.name, err, c.name)

@@ -49,7 +49,7 @@ func runMoves(e *env, args []string) error {
 	if e.db == "" {
 		return badInput("no book given: use 'bookquery -db DIR moves ...' with DIR a store built by bookbuild")
 	}
-	st, err := openBook(e.db)
+	st, err := e.openBook()
 	if err != nil {
 		return err
 	}
@@ -127,9 +127,26 @@ func openBook(dir string) (*store.Store, error) {
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
 	// The store's errors name the directory already.
 	if errors.Is(err, store.ErrNotExist) {
+		if w, _ := store.WriterOf(dir); w != nil {
+			return nil, fmt.Errorf("%w: a build is in progress on it and has committed nothing yet; run again once it has", err)
+		}
 		return nil, fmt.Errorf("%w (build one with 'bookbuild -db %s FILE.pgn')", err, dir)
 	}
 	return st, err
+}
+
+// openBook opens the store of -db read-only (see openBook), and notes
+// whether a build is in progress on it (e.build), for run to say so.
+func (e *env) openBook() (*store.Store, error) {
+	st, err := openBook(e.db)
+	if err != nil {
+		return nil, err
+	}
+	if w, _ := store.WriterOf(e.db); w != nil {
+		note := explorer.BuildNote(st.Meta().Games)
+		e.build = &note
+	}
+	return st, nil
 }
 
 // writeMovesText writes out as an aligned table: one row per move, then the

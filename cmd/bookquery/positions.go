@@ -27,7 +27,7 @@ func runPositions(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := openBook(e.db)
+	st, err := e.openBook()
 	if err != nil {
 		return err
 	}

@@ -57,7 +57,7 @@ func runSavings(e *env, args []string) error {
 	if e.db == "" {
 		return badInput("no book given: use 'bookquery -db DIR savings' with DIR a store built by bookbuild")
 	}
-	st, err := openBook(e.db)
+	st, err := e.openBook()
 	if err != nil {
 		return err
 	}

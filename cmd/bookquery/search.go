@@ -47,7 +47,7 @@ func (e *env) openIndex(use string) (*store.Store, *gamedb.DB, error) {
 	if e.db == "" {
 		return nil, nil, badInput("no book given: use 'bookquery -db DIR %s'", use)
 	}
-	st, err := openBook(e.db)
+	st, err := e.openBook()
 	if err != nil {
 		return nil, nil, err
 	}

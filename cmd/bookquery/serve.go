@@ -139,6 +139,21 @@ func follow(ctx context.Context, live *store.Live, logger *log.Logger) {
 	t := time.NewTicker(refreshEvery)
 	defer t.Stop()
 	var lastErr string
+	building := false
+	logBuild := func() {
+		w := live.Writer()
+		switch {
+		case w != nil && !building:
+			st, release := live.Acquire()
+			logger.Printf("%s; %s holds its lock: the answers are from those, and carry the %s header until it ends",
+				explorer.BuildNote(st.Meta().Games), writerName(w), explorer.BuildHeader)
+			release()
+		case w == nil && building:
+			logger.Printf("the build on the store has ended")
+		}
+		building = w != nil
+	}
+	logBuild()
 	for {
 		select {
 		case <-ctx.Done():
@@ -146,6 +161,7 @@ func follow(ctx context.Context, live *store.Live, logger *log.Logger) {
 		case <-t.C:
 		}
 		fresh, err := live.Refresh()
+		logBuild()
 		switch {
 		case err != nil && err.Error() != lastErr:
 			logger.Printf("store not refreshed, still serving the state opened before: %v", err)
