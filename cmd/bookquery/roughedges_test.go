@@ -1,15 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/polyglot"
 )
 
 // datedPGN writes a PGN file of games 1.e4 e5 (or 1.d4 d5) with the given
@@ -227,5 +233,80 @@ Opening: Starting position
 	got = playerText(out, &pos, "Me", "white", "DB")
 	if lines := strings.Split(got, "\n"); lines[1] != "move   uci   games  white   draw  black   opp  perf" {
 		t.Errorf("player text without games:\n%s", got)
+	}
+}
+
+// TestProbeCheckOwnExport: probe -check on export's own book does not call
+// its rook moves e1-c1 and e8-c8 suspicious castling: the book writes
+// castling the PolyGlot way (e1h1, e8h8), so they are rook moves, as the
+// games played them (before: "2 entries move from e1/e8 to g1/c1/g8/c8,
+// suspicious: ...").
+func TestProbeCheckOwnExport(t *testing.T) {
+	var b strings.Builder
+	for i := range 3 {
+		b.WriteString("[Event \"E\"]\n[Site \"S\"]\n[Date \"2000.01.01\"]\n[Round \"" + strconv.Itoa(i+1) + "\"]\n")
+		b.WriteString("[White \"W" + strconv.Itoa(i) + "\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n\n")
+		b.WriteString("1. d4 d5 2. Nf3 Nf6 3. e3 e6 4. Bd3 Bd6 5. O-O O-O 6. Re1 Re8 7. Bd2 Bd7 8. Qe2 Qe7 9. Rc1 Rc8 1/2-1/2\n\n")
+	}
+	dir := t.TempDir()
+	pgnPath := filepath.Join(dir, "rooks.pgn")
+	if err := os.WriteFile(pgnPath, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := buildBook(t, pgnPath)
+	bin := filepath.Join(dir, "rooks.bin")
+	mustRun(t, "-db", db, "export", "-q", "-o", bin)
+	// The keys of the positions where the rooks go e1-c1 and e8-c8, from
+	// the games, and the entries of those moves in the book.
+	p := board.StartPosition()
+	var rookKeys []uint64
+	for _, san := range strings.Fields("d4 d5 Nf3 Nf6 e3 e6 Bd3 Bd6 O-O O-O Re1 Re8 Bd2 Bd7 Qe2 Qe7 Rc1 Rc8") {
+		m, err := p.ParseMove([]byte(san))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if san == "Rc1" || san == "Rc8" {
+			if pc := p.PieceAt(m.From()); pc != board.WhiteRook && pc != board.BlackRook {
+				t.Fatalf("%s moves %v", san, pc)
+			}
+			rookKeys = append(rookKeys, polyglot.Key(&p))
+		}
+		p.Play(m)
+	}
+	book, err := polyglot.OpenBook(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ex []string
+	for i, e := range book.Entries() {
+		if slices.Contains(rookKeys, e.Key) {
+			if s := polyglot.MoveString(e.Move); s != "e1c1" && s != "e8c8" {
+				t.Fatalf("entry %d %s: want a rook move e1c1 or e8c8", i, e)
+			}
+			ex = append(ex, fmt.Sprintf("entry %d %s", i, e))
+		}
+	}
+	if len(ex) != 2 {
+		t.Fatalf("%d entries of the rook moves in the book, want 2: %q", len(ex), ex)
+	}
+	got := mustRun(t, "probe", "-book", bin, "-check")
+	want := "book " + bin + " (288 bytes)\n" +
+		"info: 2 entries move from e1/e8 to g1/c1/g8/c8: rook or queen moves, not castling, as the book writes castling the PolyGlot way, " +
+		"king takes rook (e1h1, e1a1, e8h8, e8a8: 2 entries): " + strings.Join(ex, "; ") + "\n" +
+		"info: 18 entries (288 bytes), 18 positions\n" +
+		"0 errors, 0 warnings\n"
+	if got != want {
+		t.Errorf("probe -check:\n%s\nwant:\n%s", got, want)
+	}
+	// make-book writes the same book, which -check reads the same way.
+	polyglotBin := testutil.NeedTool(t, "polyglot", "apt-get install polyglot; no make-book to compare with")
+	ref := filepath.Join(dir, "ref.bin")
+	if msg, err := exec.Command(polyglotBin, "make-book", "-pgn", pgnPath, "-bin", ref).CombinedOutput(); err != nil {
+		t.Fatalf("polyglot make-book: %v\n%s", err, msg)
+	}
+	ours, _ := os.ReadFile(bin)
+	theirs, _ := os.ReadFile(ref)
+	if !bytes.Equal(ours, theirs) {
+		t.Errorf("export's book (%d bytes) differs from make-book's (%d bytes)", len(ours), len(theirs))
 	}
 }
