@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,9 +14,11 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/polyglot"
+	"github.com/chessbook/chessbook/stats"
 )
 
 // datedPGN writes a PGN file of games 1.e4 e5 (or 1.d4 d5) with the given
@@ -273,12 +276,12 @@ func TestProbeCheckOwnExport(t *testing.T) {
 		}
 		p.Play(m)
 	}
-	book, err := polyglot.OpenBook(bin)
+	pb, err := polyglot.OpenBook(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ex []string
-	for i, e := range book.Entries() {
+	for i, e := range pb.Entries() {
 		if slices.Contains(rookKeys, e.Key) {
 			if s := polyglot.MoveString(e.Move); s != "e1c1" && s != "e8c8" {
 				t.Fatalf("entry %d %s: want a rook move e1c1 or e8c8", i, e)
@@ -308,5 +311,65 @@ func TestProbeCheckOwnExport(t *testing.T) {
 	theirs, _ := os.ReadFile(ref)
 	if !bytes.Equal(ours, theirs) {
 		t.Errorf("export's book (%d bytes) differs from make-book's (%d bytes)", len(ours), len(theirs))
+	}
+}
+
+// progressCall is one call of a PositionsOptions.Progress.
+type progressCall struct {
+	what        string
+	done, total int64
+}
+
+// TestPositionsProgress: the positions dump's progress counts the games it
+// replays against the games it needs to replay (before: against every
+// game of the store, "games replayed: 2 of 336863 (0.0%)" and done), and
+// the replay of every game for the positions one game reached is a step
+// of its own, counted against the store's games.
+func TestPositionsProgress(t *testing.T) {
+	db := championsBook(t)
+	st, err := openBook(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	games := int64(st.Meta().Games)
+	for _, minGames := range []uint64{0, 2, 20} {
+		var calls []progressCall
+		o := book.PositionsOptions{MinGames: minGames, Progress: func(what string, done, total int64) {
+			calls = append(calls, progressCall{what, done, total})
+		}}
+		if err := book.PositionsWith(context.Background(), st, o, func([]byte, *stats.Entry) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		last := map[string]progressCall{}
+		var steps []string
+		for _, c := range calls {
+			if c.total > 0 && c.done > c.total {
+				t.Errorf("-min-games %d: %s: %d of %d", minGames, c.what, c.done, c.total)
+			}
+			if p, ok := last[c.what]; ok && (p.total != c.total || p.done > c.done) {
+				t.Errorf("-min-games %d: %s: %d of %d after %d of %d", minGames, c.what, c.done, c.total, p.done, p.total)
+			}
+			if len(steps) == 0 || steps[len(steps)-1] != c.what {
+				steps = append(steps, c.what)
+			}
+			last[c.what] = c
+		}
+		replay, ok := last["games replayed"]
+		if !ok || replay.done != replay.total || replay.total <= 0 || replay.total >= games {
+			t.Errorf("-min-games %d: games replayed ends at %+v, want all of the games needed, fewer than the store's %d (steps %q)", minGames, replay, games, steps)
+		}
+		single, ok := last["games replayed for the positions one game reached"]
+		if (minGames <= 1) != ok || ok && (single.done != games || single.total != games) {
+			t.Errorf("-min-games %d: the replay of every game ends at %+v (steps %q)", minGames, single, steps)
+		}
+		// Each step once: no step starts again after another.
+		seen := map[string]bool{}
+		for _, s := range steps {
+			if seen[s] {
+				t.Errorf("-min-games %d: step %q again in %q", minGames, s, steps)
+			}
+			seen[s] = true
+		}
 	}
 }
