@@ -117,7 +117,7 @@ func runHistory(e *env, args []string) error {
 		}
 	}
 	return e.emit(out, func(w io.Writer) error {
-		_, err := io.WriteString(w, historyText(out.FEN, years, by == "month", undated))
+		_, err := io.WriteString(w, historyText(out.FEN, years, by == "month", undated, !pq.q.Sel.IsZero()))
 		return err
 	})
 }
@@ -157,12 +157,17 @@ func historyYears(h []explorer.HistoryMonth) []historyYear {
 // historyText is history's text output: a row per year, its total, and
 // with months the year's months indented under it ("  no month" for its
 // games dated to the year only, when some have a month); then the total of
-// the dated games, and the undated ones left out.
-func historyText(fen string, years []historyYear, months bool, undated uint64) string {
+// the dated games, and the undated ones left out; filtered says that
+// filters select the games.
+func historyText(fen string, years []historyYear, months bool, undated uint64, filtered bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "position %s\n", fen)
 	if len(years) == 0 {
-		b.WriteString("no dated games in the book go on from this position\n")
+		if filtered {
+			b.WriteString("no dated games the filters select go on from this position\n")
+		} else {
+			b.WriteString("no dated games in the book go on from this position\n")
+		}
 		if undated > 0 {
 			fmt.Fprintf(&b, "undated games: %d\n", undated)
 		}

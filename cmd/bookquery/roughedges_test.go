@@ -92,6 +92,19 @@ undated games, left out: 1
 	if !strings.Contains(got, `"history":[{"month":"1919","white":1,"draws":0,"black":0,"unknown":0},{"month":"1920","white":1,"draws":1,"black":2,"unknown":0},{"month":"1921","white":0,"draws":0,"black":0,"unknown":1}]`) {
 		t.Errorf("history -json -by year: %s", got)
 	}
+	for _, c := range []struct{ args, want string }{
+		{"a4", "position rnbqkbnr/pppppppp/8/8/P7/8/1PPPPPPP/RNBQKBNR b KQkq a3 0 1\nno dated games in the book go on from this position\n"},
+		{"e4 -since 1950", "position rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\nno dated games the filters select go on from this position\n"},
+	} {
+		moves, flags, _ := strings.Cut(c.args, " ")
+		args := []string{"-db", db, "history", "-moves", moves}
+		if flags != "" {
+			args = append(args, strings.Fields(flags)...)
+		}
+		if got := mustRun(t, args...); got != c.want {
+			t.Errorf("history %s:\n%s\nwant:\n%s", c.args, got, c.want)
+		}
+	}
 	if _, errOut, code := runCmd(t, "-db", db, "history", "-by", "day"); code != 2 || !strings.Contains(errOut, "-by") {
 		t.Errorf("-by day: exit %d, %q", code, errOut)
 	}
