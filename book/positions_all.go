@@ -134,6 +134,9 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 		}
 		for _, num := range g.nums {
 			perBucket[bucketOf(num)]++
+			if num >= end {
+				continue // a damaged reference: no game to replay
+			}
 			if w, bit := &wantGame[num/64], uint64(1)<<(num%64); *w&bit == 0 {
 				*w |= bit
 				toReplay++
@@ -141,7 +144,6 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 		}
 		return nil
 	})
-	wantGame = nil
 	if err != nil {
 		return err
 	}
