@@ -64,9 +64,11 @@ type PositionsOptions struct {
 	// alone). Without it, a position is completed unless all its games
 	// may not reach MinGames.
 	PerMove bool
-	// Progress, when not nil, is called now and then with what is being
-	// read ("positions with statistics read", "games replayed"), how many
-	// so far and how many in all (0: not known).
+	// Progress, when not nil, is called now and then with the step
+	// under way ("positions read", "game references read", "games
+	// replayed": of the games the positions need, "positions with
+	// statistics read", "games replayed for the positions one game
+	// reached"), how many so far and how many in all (0: not known).
 	Progress func(what string, done, total int64)
 	// limits, when not nil, replace the memory limits (tests).
 	limits *positionsLimits
@@ -97,7 +99,7 @@ func positionsLimited(ctx context.Context, st *store.Store, o PositionsOptions, 
 	// the records reached by then.
 	pHashes := map[uint32][]uint64{} // -> the numbers of the games referenced under it
 	near := map[uint32]bool{}
-	err := positionKeys(ctx, st, limit >= 0, func(pos []byte, e *stats.Entry) {
+	err := positionKeys(ctx, st, limit >= 0, progress, func(pos []byte, e *stats.Entry) {
 		h := store.SingleHash(pos)
 		pHashes[h] = nil
 		if e != nil {
@@ -223,8 +225,9 @@ func positionsLimited(ctx context.Context, st *store.Store, o PositionsOptions, 
 }
 
 // positionKeys calls fn with the key of every statistics record, and with
-// its statistics when withEntry is set (else nil).
-func positionKeys(ctx context.Context, st *store.Store, withEntry bool, fn func(pos []byte, e *stats.Entry)) error {
+// its statistics when withEntry is set (else nil). Every 65536 keys it
+// calls progress, when not nil, with "positions read" and how many so far.
+func positionKeys(ctx context.Context, st *store.Store, withEntry bool, progress func(string, int64, int64), fn func(pos []byte, e *stats.Entry)) error {
 	it, err := st.NewStatsIter()
 	if err != nil {
 		return err
@@ -238,6 +241,9 @@ func positionKeys(ctx context.Context, st *store.Store, withEntry bool, fn func(
 		if n++; n%4096 == 0 && ctx.Err() != nil {
 			_ = it.Close()
 			return ctx.Err()
+		}
+		if n%(1<<16) == 0 && progress != nil {
+			progress("positions read", int64(n), 0)
 		}
 		if e != nil {
 			if err := it.EntryInto(e); err != nil {
@@ -344,6 +350,11 @@ func eachGameAt(ctx context.Context, st *store.Store, hashes map[uint32][]uint64
 	return nil
 }
 
+// singlesWhat names the progress of singlePositions, which replays every
+// game: a step of its own, apart from the "games replayed" of the games
+// the other positions need.
+const singlesWhat = "games replayed for the positions one game reached"
+
 // singleChunk is the most single references singlePositions holds in
 // memory at once (8 bytes each); a store with more is listed in several
 // passes over its games.
@@ -382,7 +393,7 @@ func (r *singleReplayer) singlePositions(ctx context.Context, total int) error {
 				if ctx.Err() != nil {
 					return false, ctx.Err()
 				}
-				r.progress("games replayed", int64(num), int64(end-1))
+				r.progress(singlesWhat, int64(num), int64(end-1))
 			}
 			i, _ := slices.BinarySearch(refs, (num-lo)<<32)
 			j, _ := slices.BinarySearch(refs, (num-lo+1)<<32)
@@ -395,7 +406,7 @@ func (r *singleReplayer) singlePositions(ctx context.Context, total int) error {
 			return err
 		}
 	}
-	r.progress("games replayed", int64(end-1), int64(end-1))
+	r.progress(singlesWhat, int64(end-1), int64(end-1))
 	return ctx.Err()
 }
 

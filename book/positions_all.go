@@ -84,7 +84,7 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 		l := defaultLimits
 		lim = &l
 	}
-	recs, err := recordHashes(ctx, st, minGames, o.PerMove)
+	recs, records, err := recordHashes(ctx, st, minGames, o.PerMove, progress)
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,11 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 		total     int
 	)
 	bucketOf := func(num uint64) int { return int(min(num*buckets/end, buckets-1)) }
-	err = eachRefGroup(ctx, st, func(g *refGroup) error {
+	// The games to replay, one bit each, and how many: the total of the
+	// replay's progress (often few of the store's games).
+	wantGame := make([]uint64, end/64+1)
+	var toReplay int64
+	err = eachRefGroup(ctx, st, progress, func(g *refGroup) error {
 		total += len(g.nums)
 		record, want := classify(g)
 		if len(g.nums) >= 2 && minGames <= 1 {
@@ -130,6 +134,13 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 		}
 		for _, num := range g.nums {
 			perBucket[bucketOf(num)]++
+			if num >= end {
+				continue // a damaged reference: no game to replay
+			}
+			if w, bit := &wantGame[num/64], uint64(1)<<(num%64); *w&bit == 0 {
+				*w |= bit
+				toReplay++
+			}
 		}
 		return nil
 	})
@@ -162,15 +173,17 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 		if lo, hi := max(startOf(b), 1), startOf(e); n > 0 && hi > lo {
 			ri = 0
 			lim.chunks++
-			if err := replayChunk(ctx, st, agg, classify, lo, hi, n, &replayed, end, progress); err != nil {
+			if err := replayChunk(ctx, st, agg, classify, lo, hi, n, &replayed, toReplay, progress); err != nil {
 				return err
 			}
 		}
 		b = e
 	}
-	progress("games replayed", replayed.Load(), int64(end-1))
+	if toReplay > 0 {
+		progress("games replayed", replayed.Load(), toReplay)
+	}
 	lim.runs = len(agg.runs)
-	if err := joinRecords(ctx, st, agg, lone, fn, progress); err != nil {
+	if err := joinRecords(ctx, st, agg, lone, records, fn, progress); err != nil {
 		return err
 	}
 	agg.remove()
@@ -191,9 +204,10 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 // with a bound of its position's games (the most of the records under the
 // hash): with perMove the games of its most played move, else all its
 // games; 0 when minGames <= 1 (no pruning, the entries are not read).
-func recordHashes(ctx context.Context, st *store.Store, minGames uint64, perMove bool) ([]recordHash, error) {
+// It also returns the number of records.
+func recordHashes(ctx context.Context, st *store.Store, minGames uint64, perMove bool, progress func(string, int64, int64)) ([]recordHash, int64, error) {
 	var recs []recordHash
-	err := positionKeys(ctx, st, minGames > 1, func(pos []byte, e *stats.Entry) {
+	err := positionKeys(ctx, st, minGames > 1, progress, func(pos []byte, e *stats.Entry) {
 		var games uint64
 		if e != nil {
 			if perMove {
@@ -207,8 +221,9 @@ func recordHashes(ctx context.Context, st *store.Store, minGames uint64, perMove
 		recs = append(recs, uint64(store.SingleHash(pos))<<32|min(games, 1<<32-1))
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	records := int64(len(recs))
 	slices.Sort(recs)
 	// Under each hash, the last (the highest bound) stays.
 	out := recs[:0]
@@ -218,17 +233,22 @@ func recordHashes(ctx context.Context, st *store.Store, minGames uint64, perMove
 		}
 		out = append(out, r)
 	}
-	return slices.Clip(out), nil
+	return slices.Clip(out), records, nil
 }
 
 // eachRefGroup calls fn with the single references of each hash, in hash
 // order. The group is only valid during the call.
-func eachRefGroup(ctx context.Context, st *store.Store, fn func(g *refGroup) error) error {
+func eachRefGroup(ctx context.Context, st *store.Store, progress func(string, int64, int64), fn func(g *refGroup) error) error {
 	var g refGroup
 	n := 0
 	err := st.AllSingles(func(r store.SingleRef) (bool, error) {
-		if n++; n%(1<<16) == 0 && ctx.Err() != nil {
-			return false, ctx.Err()
+		if n++; n%(1<<16) == 0 {
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			if progress != nil {
+				progress("game references read", int64(n), 0)
+			}
 		}
 		if len(g.nums) > 0 && r.Hash != g.hash {
 			if err := fn(&g); err != nil {
@@ -260,9 +280,11 @@ type replayJob struct {
 // replayChunk replays the games numbered [lo, hi) that classify wants
 // (n references in all) and gives what they add to agg.
 func replayChunk(ctx context.Context, st *store.Store, agg *spillAggregator, classify func(*refGroup) (bool, bool),
-	lo, hi uint64, n int64, replayed *atomic.Int64, end uint64, progress func(string, int64, int64)) error {
+	lo, hi uint64, n int64, replayed *atomic.Int64, toReplay int64, progress func(string, int64, int64)) error {
 	refs := make([]uint64, 0, n) // (number - lo) << 32 | hash
-	err := eachRefGroup(ctx, st, func(g *refGroup) error {
+	// Finding the chunk's games is part of the replay: its progress.
+	scanning := func(string, int64, int64) { progress("games replayed", replayed.Load(), toReplay) }
+	err := eachRefGroup(ctx, st, scanning, func(g *refGroup) error {
 		if _, want := classify(g); !want {
 			return nil
 		}
@@ -329,7 +351,7 @@ func replayChunk(ctx context.Context, st *store.Store, agg *spillAggregator, cla
 			}
 			batch = nil
 			if r := replayed.Add(256); r/4096 != (r-256)/4096 {
-				progress("games replayed", r, int64(end-1))
+				progress("games replayed", r, toReplay)
 			}
 		}
 		return true, nil
@@ -479,7 +501,7 @@ func (a *spillAggregator) remove() {
 // found under a hash of several references that have no record, all in
 // key order. Positions under the hash of a record with one reference
 // (lone) that are not the record's are left to the lone singles.
-func joinRecords(ctx context.Context, st *store.Store, agg *spillAggregator, lone []uint32, fn func(pos []byte, e *stats.Entry) error, progress func(string, int64, int64)) error {
+func joinRecords(ctx context.Context, st *store.Store, agg *spillAggregator, lone []uint32, records int64, fn func(pos []byte, e *stats.Entry) error, progress func(string, int64, int64)) error {
 	it, err := st.NewStatsIter()
 	if err != nil {
 		return err
@@ -493,7 +515,7 @@ func joinRecords(ctx context.Context, st *store.Store, agg *spillAggregator, lon
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			progress("positions with statistics read", n, 0)
+			progress("positions with statistics read", n, records)
 		}
 		if err := it.EntryInto(&e); err != nil {
 			return err

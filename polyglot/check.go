@@ -96,9 +96,10 @@ func CheckBytes(data []byte) []Finding {
 //     rank or the 2nd to the 1st); data that looks like HTML or text;
 //   - warning: duplicate (key, move) entries; the king's two-square move
 //     e1g1, e1c1, e8g8, e8c8, suspicious because PolyGlot writes castling as
-//     the king taking its rook (e1h1 ...), though a rook or queen may
-//     legitimately make that move, which a key alone cannot tell: a warning
-//     when the book has no e1h1-style castling at all, else only info;
+//     the king taking its rook (e1h1 ...), when the book has no e1h1-style
+//     castling at all (a rook or queen may make that move too, which a key
+//     alone cannot tell; in a book that writes castling the PolyGlot way
+//     they are rook or queen moves, noted as info);
 //   - info: a key's entries not heaviest first (make-book writes them so;
 //     readers do not depend on it); weight-0 (deleted) entries; non-zero
 //     learn fields; header entries and their text; an empty book; and a
@@ -314,14 +315,18 @@ func (c *checker) checkEntries(b *Book) {
 	if castling.count > 0 {
 		// A key alone cannot tell a king's castling written the wrong way
 		// from a rook or queen going e1-g1. A book that writes castling the
-		// PolyGlot way elsewhere is most likely showing rook or queen moves.
-		sev, why := Warning, "and the book has no king-takes-rook castling move, so it probably writes castling the wrong way"
+		// PolyGlot way elsewhere (as make-book and bookquery export do)
+		// shows rook or queen moves: nothing suspicious, only noted.
+		what := entries(castling.count) + " " + verb(castling.count, "moves", "move") + " from e1/e8 to g1/c1/g8/c8"
 		if rookCastles > 0 {
-			sev, why = Info, fmt.Sprintf("but the book writes castling as king-takes-rook elsewhere (%d entries), so these are probably rook or queen moves", rookCastles)
+			c.add(Info, CodeCastling, castling.first, castling.count, fmt.Sprintf(
+				"%s: rook or queen moves, not castling, as the book writes castling the PolyGlot way, king takes rook (e1h1, e1a1, e8h8, e8a8: %s): %s",
+				what, entries(rookCastles), ex(castling)))
+		} else {
+			c.add(Warning, CodeCastling, castling.first, castling.count, fmt.Sprintf(
+				"%s, suspicious: PolyGlot writes castling as king-takes-rook (e1h1, e1a1, e8h8, e8a8), "+
+					"and the book has no king-takes-rook castling move, so it probably writes castling the wrong way: %s", what, ex(castling)))
 		}
-		c.add(sev, CodeCastling, castling.first, castling.count, fmt.Sprintf(
-			"%s from e1/e8 to g1/c1/g8/c8, suspicious: PolyGlot writes castling as king-takes-rook "+
-				"(e1h1, e1a1, e8h8, e8a8), %s: %s", entries(castling.count)+" "+verb(castling.count, "moves", "move"), why, ex(castling)))
 	}
 	if zero.count > 0 {
 		c.add(Info, CodeWeightZero, zero.first, zero.count, fmt.Sprintf(

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/chessbook/chessbook/board"
@@ -175,7 +176,7 @@ func writeMovesText(w io.Writer, out *explorer.Moves, db string) error {
 		b.WriteString("no games in the book reach this position and go on from it\n")
 	}
 	writeTable(&b, rows, 2)
-	writeOpening(&b, out.Opening)
+	writeOpening(&b, out.FEN, out.Opening)
 	for _, part := range []struct {
 		title string
 		games []explorer.GameRef
@@ -204,6 +205,12 @@ func writeMovesText(w io.Writer, out *explorer.Moves, db string) error {
 // writeTable writes rows with columns separated by two spaces, the first
 // left columns aligned left and the others right; trailing blanks are cut.
 func writeTable(b *strings.Builder, rows [][]string, left int) {
+	writeTableLeft(b, rows, func(i int) bool { return i < left })
+}
+
+// writeTableLeft is writeTable with the columns left-aligned where
+// isLeft(column) is true, the others right-aligned.
+func writeTableLeft(b *strings.Builder, rows [][]string, isLeft func(int) bool) {
 	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for i, c := range r {
@@ -217,7 +224,7 @@ func writeTable(b *strings.Builder, rows [][]string, left int) {
 				line.WriteString("  ")
 			}
 			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
-			if i < left {
+			if isLeft(i) {
 				line.WriteString(c + pad)
 			} else {
 				line.WriteString(pad + c)
@@ -248,11 +255,24 @@ func orDash(known bool, v any) string {
 	return v.(string)
 }
 
-// writeOpening writes the line that names the opening, "unknown" for nil.
-func writeOpening(b *strings.Builder, o *explorer.Opening) {
-	if o == nil {
+// writeOpening writes the line that names the opening of the position
+// fen: "Starting position" for the standard initial position (which the
+// lichess list, and the lichess explorer's opening, leave unnamed),
+// "unknown" for another unnamed one.
+func writeOpening(b *strings.Builder, fen string, o *explorer.Opening) {
+	switch {
+	case o != nil:
+		fmt.Fprintf(b, "Opening: %s %s\n", o.ECO, o.Name)
+	case isStartFEN(fen):
+		b.WriteString("Opening: Starting position\n")
+	default:
 		b.WriteString("Opening: unknown\n")
-		return
 	}
-	fmt.Fprintf(b, "Opening: %s %s\n", o.ECO, o.Name)
+}
+
+// isStartFEN reports whether fen is the standard initial position, with
+// any move clocks.
+func isStartFEN(fen string) bool {
+	f, start := strings.Fields(fen), strings.Fields(board.StartFEN)
+	return len(f) >= 4 && slices.Equal(f[:4], start[:4])
 }

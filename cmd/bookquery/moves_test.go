@@ -162,8 +162,8 @@ func TestMovesStartPosition(t *testing.T) {
 	if f := strings.Fields(lines[len(lines)-2]); len(f) < 2 || f[0] != "total" || f[1] != "500" {
 		t.Errorf("totals row %q, want total 500", lines[len(lines)-2])
 	}
-	if lines[len(lines)-1] != "Opening: unknown" {
-		t.Errorf("last line %q, want Opening: unknown", lines[len(lines)-1])
+	if lines[len(lines)-1] != "Opening: Starting position" {
+		t.Errorf("last line %q, want Opening: Starting position", lines[len(lines)-1])
 	}
 
 	// -top and -recent: the games after the opening, as many as asked,
@@ -172,7 +172,7 @@ func TestMovesStartPosition(t *testing.T) {
 		top, recent := fmt.Sprint(n[0]), fmt.Sprint(n[1])
 		j := movesJSONOf(t, db, "-top", top, "-recent", recent)
 		text := mustRun(t, "-db", db, "moves", "-top", top, "-recent", recent)
-		_, games, _ := strings.Cut(text, "Opening: unknown\n")
+		_, games, _ := strings.Cut(text, "Opening: Starting position\n")
 		var want strings.Builder
 		for _, part := range []struct {
 			title string

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -104,26 +105,38 @@ func playerText(out *playerJSON, pos *board.Position, name, color, db string) st
 	if total == 0 {
 		b.WriteString("none of the player's games with this color (and filters) reach this position and go on from it\n")
 	}
-	rows := [][]string{{"move", "uci", "games", "white", "draw", "black", "opp", "perf", "game"}}
+	// The game of a move played once: its id, players and date, each a
+	// column aligned left (ids need not all have one width); the columns
+	// are left out when no move has one.
+	withGame := slices.ContainsFunc(out.Moves, func(m explorer.PlayerMove) bool { return m.Game != nil })
+	head := []string{"move", "uci", "games", "white", "draw", "black", "opp", "perf"}
+	if withGame {
+		head = append(head, "game", "players", "date")
+	}
+	rows := [][]string{head}
 	for _, m := range out.Moves {
 		games := m.White + m.Draws + m.Black
-		g := ""
-		if m.Game != nil {
-			g = fmt.Sprintf("%s %s-%s %s", m.Game.ID, m.Game.White.Name, m.Game.Black.Name, m.Game.Month)
-		}
-		rows = append(rows, []string{m.SAN, m.UCI, fmt.Sprint(games), pct(uint64(m.White), uint64(games)), pct(uint64(m.Draws), uint64(games)),
+		row := []string{m.SAN, m.UCI, fmt.Sprint(games), pct(uint64(m.White), uint64(games)), pct(uint64(m.Draws), uint64(games)),
 			pct(uint64(m.Black), uint64(games)), orDash(m.AverageOpponentRating > 0, fmt.Sprint(m.AverageOpponentRating)),
-			orDash(m.AverageOpponentRating > 0, fmt.Sprint(m.Performance)), g})
+			orDash(m.AverageOpponentRating > 0, fmt.Sprint(m.Performance))}
+		switch {
+		case m.Game != nil:
+			row = append(row, m.Game.ID, m.Game.White.Name+" - "+m.Game.Black.Name, m.Game.Month)
+		case withGame:
+			row = append(row, "", "", "")
+		}
+		rows = append(rows, row)
 	}
 	if total > 0 {
-		rows = append(rows, []string{"total", "", fmt.Sprint(total), pct(uint64(out.White), uint64(total)), pct(uint64(out.Draws), uint64(total)),
-			pct(uint64(out.Black), uint64(total)), "", "", ""})
-		writeTable(&b, rows, 2)
+		row := []string{"total", "", fmt.Sprint(total), pct(uint64(out.White), uint64(total)), pct(uint64(out.Draws), uint64(total)),
+			pct(uint64(out.Black), uint64(total)), "", ""}
+		if withGame {
+			row = append(row, "", "", "")
+		}
+		rows = append(rows, row)
+		writeTableLeft(&b, rows, func(i int) bool { return i < 2 || i >= 8 })
 	}
-	o := out.Opening
-	if o != nil {
-		fmt.Fprintf(&b, "Opening: %s %s\n", o.ECO, o.Name)
-	}
+	writeOpening(&b, pos.FEN(), out.Opening)
 	if len(out.RecentGames) > 0 {
 		b.WriteString("recent games:\n")
 		rows := [][]string{{"move", "id", "date", "white", "elo", "black", "elo", "result"}}

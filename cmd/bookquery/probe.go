@@ -143,7 +143,7 @@ func writeProbeText(w io.Writer, out *probeJSON) error {
 	for _, ig := range out.Ignored {
 		fmt.Fprintf(&b, "ignored: %s weight %d learn %d: %s\n", ig.Entry, ig.Weight, ig.Learn, ig.Reason)
 	}
-	writeOpening(&b, out.Opening)
+	writeOpening(&b, out.FEN, out.Opening)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

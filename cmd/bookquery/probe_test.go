@@ -377,7 +377,7 @@ func TestProbeIgnored(t *testing.T) {
 		t.Errorf("ignored %q, want %q", reasons, wantReasons)
 	}
 	text := mustRun(t, "probe", "-book", path)
-	for _, s := range []string{"key       463b96181691fc9c", "e4     e2e4  e2e4       99   83.2%      0", "total                  119  100.0%", "ignored: e2e5 weight 50 learn 0: is not legal", "Opening: unknown"} {
+	for _, s := range []string{"key       463b96181691fc9c", "e4     e2e4  e2e4       99   83.2%      0", "total                  119  100.0%", "ignored: e2e5 weight 50 learn 0: is not legal", "Opening: Starting position"} {
 		if !strings.Contains(text, s+"\n") {
 			t.Errorf("text output lacks %q:\n%s", s, text)
 		}
