@@ -23,7 +23,7 @@ import (
 var savingsCmd = &command{
 	name:    "savings",
 	args:    "[-sample N] [-full [-format text|markdown|json] [-chart FILE.svg] [-bands auto|ply|men] [-mem MiB] [-workers N]] [-progress MODE] [-q] [-json]",
-	summary: "what the store takes, per game and per position, against PGN, zstd and a Polyglot book, and what its keys save, estimated from a sample of its games (-full: measured on every position and game, every encoding of the seeds side by side)",
+	summary: "what the store takes against PGN, zstd and a Polyglot book, and what its keys save, in seconds from a sample of its games (-full: every encoding of the seeds measured on every position and game)",
 	run:     runSavings,
 }
 

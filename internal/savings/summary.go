@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/chessbook/chessbook/board"
@@ -95,10 +97,39 @@ func Summarize(ctx context.Context, st *store.Store, o SummaryOptions) (*Summary
 	case o.Sample < 0 || n > meta.Games:
 		n = meta.Games
 	}
-	sm, err := newSampler(st, meta)
+	var zc countWriter
+	zw, err := zstd.NewWriter(&zc, zstd.WithEncoderLevel(zstd.SpeedDefault))
 	if err != nil {
 		return nil, err
 	}
+	// This goroutine reads the games and writes them as PGN, into one
+	// zstd stream (as FromStore does, in id order); the workers replay
+	// them and look their positions up.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := make([]*sampler, min(runtime.NumCPU(), 4))
+	games := make(chan sampledGame, 4*len(workers))
+	errs := make(chan error, len(workers))
+	var wg sync.WaitGroup
+	for w := range workers {
+		workers[w] = newSampler(st, meta)
+		wg.Add(1)
+		go func(sm *sampler) {
+			defer wg.Done()
+			for g := range games {
+				if err := sm.game(&g.game); err != nil {
+					err = fmt.Errorf("game %s: %w", g.id, err)
+					errs <- err
+					cancel()
+					for range games {
+					}
+					return
+				}
+			}
+		}(workers[w])
+	}
+	var pgnBytes moment
+	var buf []byte
 	var done uint64
 	err = st.Games(func(id store.GameID, rec []byte) (bool, error) {
 		if done >= n {
@@ -111,19 +142,40 @@ func Summarize(ctx context.Context, st *store.Store, o SummaryOptions) (*Summary
 			progress("games sampled", int64(done), int64(n))
 		}
 		done++
-		if err := sm.game(rec); err != nil {
-			return false, fmt.Errorf("game %s: %w", id, err)
+		g, err := gamecode.DecodeGame(rec)
+		if err != nil {
+			return false, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
+		}
+		buf = pgn.Append(buf[:0], &g)
+		pgnBytes.add(float64(len(buf)))
+		if _, err := zw.Write(buf); err != nil {
+			return false, err
+		}
+		select {
+		case games <- sampledGame{g, id}:
+		case <-ctx.Done():
+			return false, ctx.Err()
 		}
 		return true, nil
 	})
-	if cerr := sm.zw.Close(); err == nil {
+	close(games)
+	wg.Wait()
+	close(errs)
+	if werr := <-errs; werr != nil {
+		err = werr
+	}
+	if cerr := zw.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return nil, fmt.Errorf("savings: sampling the stored games: %w", err)
 	}
 	progress("games sampled", int64(done), int64(n))
-	s := sm.summary(meta.Games, done)
+	total := workers[0]
+	for _, w := range workers[1:] {
+		total.merge(w)
+	}
+	s := total.summary(meta.Games, done, pgnBytes, zc.n)
 	s.Store = store.DirSize(st.Dir())
 	s.ElapsedSecs = time.Since(start).Seconds()
 	return s, nil
@@ -152,53 +204,52 @@ func (m *moment) estimate(k, n uint64) (total, margin float64) {
 	return total, 1.96 * se / total
 }
 
-// sampler measures the sampled games of a store.
+// sampledGame is a game of the sample, decoded, and its id.
+type sampledGame struct {
+	game pgn.Game
+	id   store.GameID
+}
+
+// sampler measures the positions of sampled games: one per worker.
 type sampler struct {
 	st      *store.Store
 	maxPly  int
 	perGame bool // count a position once per game (store.CountGame)
-	zw      *zstd.Encoder
-	zc      countWriter
 
-	pgnBytes, positions, entries moment
-	keyBits, fenBits, counted    float64 // sums over the counted positions
+	positions, entries        moment
+	keyBits, fenBits, counted float64 // sums over the counted positions
 
 	// cache holds the statistics of the positions looked up that are
 	// not a single game's (at most cacheMax of them); the most reached
 	// ones, near the start, are looked up once.
 	cache map[string]*stats.Entry
 	// reused between games
-	buf     []byte
-	key     []byte
-	seen    map[string]bool
-	e       stats.Entry
+	key  []byte
+	seen map[string]bool
+	e    stats.Entry
 }
 
-// cacheMax bounds the sampler's cache of statistics.
-const cacheMax = 1 << 16
+// cacheMax bounds a sampler's cache of statistics.
+const cacheMax = 1 << 15
 
-func newSampler(st *store.Store, meta store.Meta) (*sampler, error) {
-	s := &sampler{st: st, maxPly: meta.MaxPly, perGame: meta.CountMode != store.CountOccurrence,
+func newSampler(st *store.Store, meta store.Meta) *sampler {
+	return &sampler{st: st, maxPly: meta.MaxPly, perGame: meta.CountMode != store.CountOccurrence,
 		cache: map[string]*stats.Entry{}, seen: map[string]bool{}}
-	zw, err := zstd.NewWriter(&s.zc, zstd.WithEncoderLevel(zstd.SpeedDefault))
-	if err != nil {
-		return nil, err
-	}
-	s.zw = zw
-	return s, nil
 }
 
-// game measures one stored game's record.
-func (s *sampler) game(rec []byte) error {
-	g, err := gamecode.DecodeGame(rec)
-	if err != nil {
-		return fmt.Errorf("%w (corrupt store?)", err)
-	}
-	s.buf = pgn.Append(s.buf[:0], &g)
-	s.pgnBytes.add(float64(len(s.buf)))
-	if _, err := s.zw.Write(s.buf); err != nil {
-		return err
-	}
+// merge adds what o measured to s.
+func (s *sampler) merge(o *sampler) {
+	s.positions.sum += o.positions.sum
+	s.positions.sq += o.positions.sq
+	s.entries.sum += o.entries.sum
+	s.entries.sq += o.entries.sq
+	s.keyBits += o.keyBits
+	s.fenBits += o.fenBits
+	s.counted += o.counted
+}
+
+// game measures the positions that the stored game g counts.
+func (s *sampler) game(g *pgn.Game) error {
 	clear(s.seen)
 	var positions, entries float64
 	pos := g.Start
@@ -282,17 +333,19 @@ func (s *sampler) lookup(k []byte, h uint32, m board.Move) (games, moveGames uin
 	return 0, 0, errors.New("a position the game counts has no statistics for its move in the store (corrupt store? run 'bookquery check')")
 }
 
-// summary turns the sums over k sampled games of n into the summary.
-func (s *sampler) summary(n, k uint64) *Summary {
+// summary turns the sums over k sampled games of n into the summary;
+// pgnBytes are the sampled games' sizes as PGN, zstdBytes all of them
+// under zstd.
+func (s *sampler) summary(n, k uint64, pgnBytes moment, zstdBytes int64) *Summary {
 	sum := &Summary{Games: n, SampledGames: k, Exact: k == n, ZobristBits: 64}
-	pgnTotal, pgnMargin := s.pgnBytes.estimate(k, n)
+	pgnTotal, pgnMargin := pgnBytes.estimate(k, n)
 	positions, posMargin := s.positions.estimate(k, n)
 	entries, entMargin := s.entries.estimate(k, n)
 	sum.PGN, sum.PGNMargin = int64(math.Round(pgnTotal)), pgnMargin
 	sum.Positions, sum.PositionsMargin = uint64(math.Round(positions)), posMargin
 	sum.Entries, sum.EntriesMargin = uint64(math.Round(entries)), entMargin
 	if k > 0 {
-		sum.PGNZstd = int64(math.Round(float64(s.zc.n) * float64(n) / float64(k)))
+		sum.PGNZstd = int64(math.Round(float64(zstdBytes) * float64(n) / float64(k)))
 	}
 	sum.Polyglot = 16 * int64(sum.Entries)
 	if s.counted > 0 {
