@@ -1,11 +1,16 @@
 package savings
 
 import (
+	"context"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
+	"github.com/chessbook/chessbook/store"
 )
 
 // TestHashSpill: the collisions counted from records spilled to files
@@ -68,5 +73,43 @@ func TestHashSpill(t *testing.T) {
 	}
 	if !reflect.DeepEqual(spilled, inMemory) {
 		t.Errorf("spilled: %+v\nin memory: %+v", spilled, inMemory)
+	}
+}
+
+// TestFromStoreSpills: FromStore under a memory budget too small for the
+// positions' hashes spills them and reports what it reports with room to
+// spare, and leaves nothing in the temporary directory.
+func TestFromStoreSpills(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "book")
+	st, err := store.Open(dir, store.Options{Meta: &store.Meta{CountMode: store.CountGame}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := book.NewBuilder(st, book.Options{}, 2)
+	if _, err := ingest.Run(context.Background(), testFiles(t)[:1], ingest.Options{Workers: 2}, b.Sink); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	roomy, err := FromStore(context.Background(), st, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tight, err := FromStore(context.Background(), st, Options{Workers: 1, Memory: 64 << 10}) // 8 KiB of hashes in memory
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if roomy.Distinct < 30000 || !reflect.DeepEqual(tight.Hashes, roomy.Hashes) || tight.Distinct != roomy.Distinct ||
+		tight.PGNBytes != roomy.PGNBytes || !reflect.DeepEqual(tight.PositionRows, roomy.PositionRows) {
+		t.Errorf("under 64 KiB: %d positions, hashes %+v; with room: %d, %+v", tight.Distinct, tight.Hashes, roomy.Distinct, roomy.Hashes)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in TMPDIR: %v", left)
 	}
 }
