@@ -113,8 +113,6 @@ type accumulator struct {
 	epCandFEN     string
 	legalMax      int
 	legalFEN      string
-	zobs          []uint64 // Polyglot keys of the positions, when collected
-	collect       bool
 	distinct      *distinct
 	s             scratch
 	text, rec     []byte
@@ -138,10 +136,6 @@ type accumulatorOptions struct {
 	// Distinct, when set, receives every position and move (AddGame), to
 	// count distinct positions, entries and hash collisions.
 	Distinct *distinct
-	// CollectZobrists keeps the Polyglot key of every position given to
-	// AddPosition (for a store, whose positions are distinct), for the
-	// collision count.
-	CollectZobrists bool
 	// Games enables the game codes (AddGame): gamecode and zstd.
 	Games bool
 	// Cache, when set, is consulted before coding a game (AddGame).
@@ -157,7 +151,7 @@ type accumulatorOptions struct {
 
 // newAccumulator returns an empty accumulator.
 func newAccumulator(o accumulatorOptions) (*accumulator, error) {
-	a := &accumulator{bands: o.Bands, distinct: o.Distinct, collect: o.CollectZobrists, gamecodeEvery: o.GamecodeEvery, cache: o.Cache, dedupe: o.Dedupe}
+	a := &accumulator{bands: o.Bands, distinct: o.Distinct, gamecodeEvery: o.GamecodeEvery, cache: o.Cache, dedupe: o.Dedupe}
 	if a.bands == "" {
 		a.bands = BandPly
 	}
@@ -266,9 +260,6 @@ func (a *accumulator) AddPosition(p *board.Position, ply int, w uint64, moves []
 	q := normalize(p)
 	band := a.band(ply, q.Occupied().Count())
 	a.addPosition(&q, band, w)
-	if a.collect {
-		a.zobs = append(a.zobs, polyglot.Key(&q))
-	}
 	for i, m := range moves {
 		if !q.IsLegal(m) {
 			return fmt.Errorf("savings: move %v is not legal in %s", m, q.FEN())
@@ -497,11 +488,7 @@ func (a *accumulator) Merge(o *accumulator) {
 	if o.legalMax > a.legalMax {
 		a.legalMax, a.legalFEN = o.legalMax, o.legalFEN
 	}
-	a.zobs = append(a.zobs, o.zobs...)
 }
-
-// Zobrists returns the Polyglot keys collected by AddPosition.
-func (a *accumulator) Zobrists() []uint64 { return a.zobs }
 
 var _ io.Writer = (*countWriter)(nil)
 

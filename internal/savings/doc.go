@@ -122,6 +122,18 @@
 // text of a worker as one stream: a total only) and the input file as
 // given (a total only).
 //
+// # The summary
+//
+// Summarize answers 'bookquery savings' without reading the whole store:
+// from a sample of its games (the first in id order), each replayed under
+// the store's counting rule, it estimates the positions and position-moves
+// (each counted position adds 1/its games, each move 1/its games), the
+// games as PGN and under zstd, and the weighted means of the key and FEN
+// sizes, with 95% margins; exact, and equal to FromStore's figures, when
+// the sample is every game. FromStore keeps its memory bounded: the
+// hashes for the collision counts are spilled to temporary files past an
+// eighth of Options.Memory (hashspill.go).
+//
 // # Speed
 //
 // FromPGN runs on ingest.Run's parallel pipeline with one accumulator per

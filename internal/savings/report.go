@@ -2,10 +2,7 @@ package savings
 
 import (
 	"math"
-	"slices"
 	"time"
-
-	"github.com/chessbook/chessbook/board"
 )
 
 // Report is the outcome of a measurement: every encoding's sizes, the
@@ -26,6 +23,13 @@ type Report struct {
 	Distinct       uint64 `json:"distinct_positions"`
 	Entries        uint64 `json:"position_move_entries"`
 	GamecodeN      uint64 `json:"gamecode_games"` // games measured with gamecode
+
+	// StoreBytes, PGNBytes and PGNZstdBytes (a store's report) are the
+	// store's size on disk, its games written as PGN and that PGN under
+	// zstd -3: what the summary (Summarize) compares.
+	StoreBytes   int64 `json:"store_bytes,omitempty"`
+	PGNBytes     int64 `json:"pgn_bytes,omitempty"`
+	PGNZstdBytes int64 `json:"pgn_zstd_bytes,omitempty"`
 
 	PositionRows []Row     `json:"positions"`
 	MoveRows     []Row     `json:"moves"`
@@ -199,33 +203,6 @@ func (r *Report) row(id string) *Row {
 	return nil
 }
 
-// sortUint64 sorts v in place (LSD radix sort, 16-bit digits).
-func sortUint64(v []uint64) {
-	if len(v) < 1<<16 {
-		slices.Sort(v)
-		return
-	}
-	tmp := make([]uint64, len(v))
-	src, dst := v, tmp
-	for shift := uint(0); shift < 64; shift += 16 {
-		var count [1 << 16]int
-		for _, x := range src {
-			count[x>>shift&0xffff]++
-		}
-		sum := 0
-		for i, c := range count {
-			count[i] = sum
-			sum += c
-		}
-		for _, x := range src {
-			d := x >> shift & 0xffff
-			dst[count[d]] = x
-			count[d]++
-		}
-		src, dst = dst, src
-	}
-}
-
 // hashRows reports the collisions of the 64-bit Polyglot key and of the
 // 128-bit hash among n distinct positions.
 func hashRows(n, c64, c128 uint64, examples [][2]string) []HashRow {
@@ -239,49 +216,6 @@ func hashRows(n, c64, c128 uint64, examples [][2]string) []HashRow {
 	}
 	h128 := HashRow{ID: "hash128", Bits: 128, Positions: n, Values: n - c128, Collisions: c128, Expected: birthday(128)}
 	return []HashRow{z64, h128}
-}
-
-// hashReport counts the collisions of the 64-bit Polyglot key and of the
-// 128-bit hash over distinct positions, given the Polyglot key of each
-// (sorted in place). lookup returns the positions whose Polyglot key is in
-// dup (only called when some value repeats).
-func hashReport(zobs []uint64, lookup func(dup map[uint64]bool) ([]board.Position, error)) ([]HashRow, error) {
-	n := uint64(len(zobs))
-	sortUint64(zobs)
-	dup := map[uint64]bool{}
-	var c64, c128 uint64
-	for i, z := range zobs {
-		if i > 0 && z == zobs[i-1] {
-			dup[z] = true
-			c64++
-		}
-	}
-	var examples [][2]string
-	if len(dup) > 0 {
-		ps, err := lookup(dup)
-		if err != nil {
-			return nil, err
-		}
-		groups := map[uint64][]board.Position{}
-		for _, p := range ps {
-			z := zobristKey(&p)
-			groups[z] = append(groups[z], p)
-		}
-		for _, g := range groups {
-			seen := map[[2]uint64]bool{}
-			for _, p := range g {
-				h := hash128(&p)
-				if seen[h] {
-					c128++
-				}
-				seen[h] = true
-			}
-			if len(examples) < 5 && len(g) > 1 {
-				examples = append(examples, [2]string{g[0].FEN(), g[1].FEN()})
-			}
-		}
-	}
-	return hashRows(n, c64, c128, examples), nil
 }
 
 // elapsed records the run time.

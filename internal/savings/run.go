@@ -10,11 +10,13 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
+	"github.com/klauspost/compress/zstd"
 )
 
 // Options configure FromPGN and FromStore.
@@ -37,6 +39,22 @@ type Options struct {
 	// Count, when set, receives FromStore's progress: what is being
 	// read, how many so far and how many in all (0: not known).
 	Count func(what string, done, total int64)
+	// Memory is FromStore's memory budget in bytes (0: DefaultMemory):
+	// past an eighth of it, the positions' hashes kept for the collision
+	// count are spilled to temporary files.
+	Memory int64
+}
+
+// DefaultMemory is FromStore's default memory budget: 1 GiB, as
+// bookbuild's.
+const DefaultMemory = 1 << 30
+
+// memory returns the memory budget.
+func (o *Options) memory() int64 {
+	if o.Memory <= 0 {
+		return DefaultMemory
+	}
+	return o.Memory
 }
 
 func (o *Options) workers() int {
@@ -193,7 +211,12 @@ type storeWorker struct {
 	acc    *accumulator
 	bands  BandKind
 	counts storeCounts
-	err    error // the first error; later batches are drained unread
+	// hashes holds the records of the positions' hashes (see
+	// hashSpill) not yet given to spill, nHashes of them.
+	spill   *hashSpill
+	hashes  []byte
+	nHashes int
+	err     error // the first error; later batches are drained unread
 	// reused between positions
 	e       stats.Entry
 	moves   []board.Move
@@ -203,7 +226,11 @@ type storeWorker struct {
 // FromStore measures every position encoding on the positions of a store,
 // each weighted by its games (what its moves' statistics add up to: games
 // or occurrences, as the store counts), and the move codes on every
-// position-move entry, weighted by its games.
+// position-move entry, weighted by its games; then it writes every stored
+// game as PGN, plain and under zstd, for the sizes on disk. Its memory
+// stays within o.Memory: the positions are read as book.Positions lists
+// them (in bounded memory), and the hashes kept for the collision count
+// go to temporary files past an eighth of the budget.
 func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error) {
 	start := time.Now()
 	if o.Bands == "" {
@@ -213,13 +240,15 @@ func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error)
 		}
 		o.Bands = b
 	}
+	spill := newHashSpill(int(min(o.memory()/8, 1<<30)))
+	defer spill.close()
 	workers := make([]*storeWorker, o.workers())
 	for w := range workers {
-		a, err := newAccumulator(accumulatorOptions{Bands: o.Bands, CollectZobrists: true})
+		a, err := newAccumulator(accumulatorOptions{Bands: o.Bands})
 		if err != nil {
 			return nil, err
 		}
-		workers[w] = &storeWorker{acc: a, bands: o.Bands}
+		workers[w] = &storeWorker{acc: a, bands: o.Bands, spill: spill}
 	}
 	if err := measureStore(ctx, st, workers, o.Count); err != nil {
 		return nil, err
@@ -228,19 +257,59 @@ func FromStore(ctx context.Context, st *store.Store, o Options) (*Report, error)
 	for _, w := range workers[1:] {
 		total.Merge(w.acc)
 	}
-	r := storeReport(st, total, workers)
-	hashes, err := hashReport(total.Zobrists(), func(dup map[uint64]bool) ([]board.Position, error) {
-		return storePositions(st, dup)
-	})
+	pgnBytes, zstdBytes, err := storePGN(ctx, st, o.Count)
 	if err != nil {
 		return nil, err
 	}
-	r.Hashes = hashes
+	r := storeReport(st, total, workers, pgnBytes, zstdBytes)
+	if r.Hashes, err = spill.report(); err != nil {
+		return nil, err
+	}
 	if r.Claims, err = seedClaims(r); err != nil {
 		return nil, err
 	}
 	r.elapsed(start)
 	return r, nil
+}
+
+// storePGN writes every stored game as PGN and returns the bytes written
+// and the bytes of that PGN under zstd's default level (one stream, the
+// games in the order of their ids).
+func storePGN(ctx context.Context, st *store.Store, progress func(string, int64, int64)) (pgnBytes, zstdBytes int64, err error) {
+	if progress == nil {
+		progress = func(string, int64, int64) {}
+	}
+	var done, total int64 = 0, int64(st.Meta().Games)
+	var zc countWriter
+	zw, err := zstd.NewWriter(&zc, zstd.WithEncoderLevel(zstd.SpeedDefault))
+	if err != nil {
+		return 0, 0, err
+	}
+	var buf []byte
+	err = st.Games(func(id store.GameID, rec []byte) (bool, error) {
+		if done++; done%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+			progress("games written as PGN", done, total)
+		}
+		g, err := gamecode.DecodeGame(rec)
+		if err != nil {
+			return false, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
+		}
+		buf = pgn.Append(buf[:0], &g)
+		pgnBytes += int64(len(buf))
+		_, err = zw.Write(buf)
+		return err == nil, err
+	})
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("savings: writing the stored games as PGN: %w", err)
+	}
+	progress("games written as PGN", done, total)
+	return pgnBytes, zc.n, nil
 }
 
 // measureStore reads the store in batches and has the workers measure
@@ -257,6 +326,9 @@ func measureStore(ctx context.Context, st *store.Store, workers []*storeWorker, 
 				if w.err == nil {
 					w.err = w.batch(b)
 				}
+			}
+			if w.err == nil {
+				w.err = w.flushHashes()
 			}
 		}()
 	}
@@ -319,6 +391,13 @@ func (w *storeWorker) batch(b storeBatch) error {
 	return nil
 }
 
+// flushHashes gives the worker's hash records to the spill.
+func (w *storeWorker) flushHashes() error {
+	err := w.spill.add(w.hashes, w.nHashes)
+	w.hashes, w.nHashes = w.hashes[:0], 0
+	return err
+}
+
 // position measures one stored position, its key k and statistics v: the
 // position weighted by its games, banded by the lowest ply of its moves
 // (or its men), and each move weighted by its games.
@@ -348,6 +427,12 @@ func (w *storeWorker) position(k, v []byte) error {
 	if err := w.acc.AddPosition(&p, ply, total, w.moves, w.weights); err != nil {
 		return err
 	}
+	w.hashes = appendHashRecord(w.hashes, zobristKey(&p), k)
+	if w.nHashes++; len(w.hashes) >= 64<<10 {
+		if err := w.flushHashes(); err != nil {
+			return err
+		}
+	}
 	c := &w.counts
 	c.keyBytes += uint64(len(k))
 	c.valueBytes += uint64(len(v))
@@ -359,7 +444,7 @@ func (w *storeWorker) position(k, v []byte) error {
 // storeReport turns the merged accumulator and the workers' counts into
 // the report of the store: figures, sizes on disk and notes (without the
 // hashes and claims).
-func storeReport(st *store.Store, total *accumulator, workers []*storeWorker) *Report {
+func storeReport(st *store.Store, total *accumulator, workers []*storeWorker, pgnBytes, zstdBytes int64) *Report {
 	r := total.build()
 	r.Source = "store"
 	r.Inputs = []string{st.Dir()}
@@ -382,26 +467,14 @@ func storeReport(st *store.Store, total *accumulator, workers []*storeWorker) *R
 		{What: "statistics values, uncompressed (had every position a statistics record)", Bytes: float64(vb), PerPosition: perOf(float64(vb), r.Distinct), PerEntry: perOf(float64(vb), r.Entries)},
 		{What: "PolyGlot book, every entry (16 bytes each)", Bytes: 16 * fe, PerPosition: 16 * fe / max(fd, 1), PerEntry: 16,
 			Note: "make-book keeps only moves played often enough: fewer entries"},
+		{What: "the stored games written as PGN (tags and moves, as 'bookquery game' writes them)", Bytes: float64(pgnBytes),
+			PerPosition: perOf(float64(pgnBytes), r.Distinct), PerGame: perOf(float64(pgnBytes), meta.Games)},
+		{What: "that PGN under zstd -3 (one stream)", Bytes: float64(zstdBytes),
+			PerPosition: perOf(float64(zstdBytes), r.Distinct), PerGame: perOf(float64(zstdBytes), meta.Games)},
 	}
+	r.StoreBytes, r.PGNBytes, r.PGNZstdBytes = dir, pgnBytes, zstdBytes
 	r.Notes = append(r.Notes, fmt.Sprintf("store built with max-ply %d, count mode %s; its clocks are not kept (FEN measured with \"0 1\")", meta.MaxPly, meta.CountMode))
 	return r
-}
-
-// storePositions returns the stored positions whose Polyglot key is in
-// dup.
-func storePositions(st *store.Store, dup map[uint64]bool) ([]board.Position, error) {
-	var ps []board.Position
-	err := book.Positions(context.Background(), st, 0, func(pos []byte, _ *stats.Entry) error {
-		p, err := keys.Decode(pos)
-		if err != nil {
-			return fmt.Errorf("savings: store key %x: %w", pos, err)
-		}
-		if dup[zobristKey(&p)] {
-			ps = append(ps, p)
-		}
-		return nil
-	})
-	return ps, err
 }
 
 // storeBands returns BandPly when the store's first position records the
