@@ -152,10 +152,19 @@ func Read(r io.Reader, v Visitor) error {
 			}
 		}
 		var long *GameTooLongError
-		if errors.As(err, &long) { // reported as a broken game
+		var bin *BinaryDataError
+		switch {
+		case errors.As(err, &long): // reported as a broken game
 			v.BeginGame(long.Line)
 			v.BeginMovetext()
 			v.ParseError(long.Line, long.Error())
+			v.EndGame()
+			buf = chunk[:0]
+			continue
+		case errors.As(err, &bin): // the same
+			v.BeginGame(bin.Line)
+			v.BeginMovetext()
+			v.ParseError(bin.Line, bin.Error())
 			v.EndGame()
 			buf = chunk[:0]
 			continue

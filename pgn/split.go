@@ -24,7 +24,9 @@ const splitReadSize = 64 << 10
 // the next one (the input's first game also holds what comes before it).
 // A game longer than MaxGameSize is dropped, read but not held, and
 // reported in its place (see GameTooLongError); the games around it come
-// whole as usual. The rules find the end of a dropped game as they find
+// whole as usual. Binary data in the stream (a damaged file) is dropped
+// and reported in its place too (see BinaryDataError and binary.go); the
+// games before and after it come whole. The rules find the end of a dropped game as they find
 // every other: a tag line inside a comment of it does not end it, and a
 // line too long to hold (a tag value or a comment of a gigabyte) is read
 // in pieces (see lineReader).
@@ -52,6 +54,8 @@ type Splitter struct {
 	long        *GameTooLongError // a game dropped, to report before going on
 	dropping    bool              // a game too long is being dropped (drop)
 	drop        dropState
+	inRegion    bool // a binary region is being dropped (dropRegion)
+	region      regionState
 }
 
 // dropState is the game a Splitter drops and where its reading stands.
@@ -118,7 +122,8 @@ func (sp *Splitter) ReadFailed() bool { return sp.err != nil }
 // firstLine is the 1-based input line of the chunk's first byte. A game
 // longer than MaxGameSize is reported with an empty chunk and a
 // *GameTooLongError (its line as firstLine), in its place among the
-// chunks; Next goes on after it. At the end of the input Next returns an
+// chunks; Next goes on after it. A region of binary data is reported the
+// same way, with a *BinaryDataError. At the end of the input Next returns an
 // empty chunk and io.EOF; a read error is returned, with the line it
 // happened after, only after all input read before it has been returned.
 func (sp *Splitter) Next(dst []byte) (chunk []byte, firstLine int, err error) {
@@ -128,6 +133,9 @@ func (sp *Splitter) Next(dst []byte) (chunk []byte, firstLine int, err error) {
 	}
 	if sp.dropping {
 		return sp.dropGame(dst)
+	}
+	if sp.inRegion {
+		return sp.dropRegion(dst)
 	}
 	first := sp.line
 	if sp.done {
@@ -151,6 +159,9 @@ func (sp *Splitter) Next(dst []byte) (chunk []byte, firstLine int, err error) {
 			end, next, ok := sp.eol.next(buf, c.pos, sp.eof)
 			if !ok {
 				break
+			}
+			if countBinary(buf[c.pos:end]) >= minBinaryBytes {
+				return c.binaryAt(buf)
 			}
 			if sp.s.splitLine(buf[c.pos:end]) {
 				if chunk, ok, err := c.gameAt(buf, c.pos); ok {
