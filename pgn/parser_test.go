@@ -729,6 +729,7 @@ func TestParseEnd(t *testing.T) {
 		{"[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n[Whi", 1},
 		{"[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"", 1},
 		{"1. e4 e5 2. Nf3 {a comment", 1},
+		{"[Event \"a\"]\n\n1. e4 e5 2. cx", 1}, // a move cut: the game is cut, not bad text
 	} {
 		var p Parser
 		var c, cut countingVisitor
@@ -736,13 +737,21 @@ func TestParseEnd(t *testing.T) {
 		if cut.errors != 1 && !strings.HasSuffix(tc.in, "1-0\n") {
 			t.Errorf("ParseEnd(%q, cut): %d errors, want 1", tc.in, cut.errors)
 		}
+		if strings.HasSuffix(tc.in, "cx") {
+			var r recorder
+			r.withReasons = true
+			p.ParseEnd([]byte(tc.in), 1, &r, true)
+			if want := `B1 T:Event="a" M e4@3 e5@3 X3:the input ends inside this game, before its result (cut off?) E`; r.b.String() != want {
+				t.Errorf("ParseEnd(%q, cut): %s; want %s", tc.in, r.b.String(), want)
+			}
+		}
 		p.ParseEnd([]byte(tc.in), 1, &c, false)
 		if c.errors != tc.errors || c.unbalanced || c.open {
 			t.Errorf("ParseEnd(%q): %d errors, balanced %v; want %d", tc.in, c.errors, !c.unbalanced && !c.open, tc.errors)
 		}
 		var whole countingVisitor
 		p.Parse([]byte(tc.in), 1, &whole)
-		if want := b2i(strings.Contains(tc.in, "{a comment")); whole.errors != want {
+		if want := b2i(strings.Contains(tc.in, "{a comment") || strings.HasSuffix(tc.in, "cx")); whole.errors != want {
 			t.Errorf("Parse(%q): %d errors, want %d", tc.in, whole.errors, want)
 		}
 	}
