@@ -27,7 +27,8 @@ func binaryGarbage(seed uint64, n int) string {
 
 // TestRunBinaryRegion: 3,000 random bytes in a PGN file, between two
 // games, inside a game, glued to the next game's first tag, at the
-// start, at the end, and in a file whose games have no tags. Every game
+// start, at the end, and in a file whose games have no tags; inside a
+// game's tags, the rest of that game's tags after it. Every game
 // the data does not touch is stored whole, with all its tags and moves;
 // the region is reported once, with its first line, as one skipped item
 // ("binary data"), the game it cuts in it; nothing is counted twice. (It
@@ -64,6 +65,8 @@ func TestRunBinaryRegion(t *testing.T) {
 			{"between games", games(0, 20, game) + junk + "\n" + games(20, 40, game), append(stored(0, 20), stored(20, 40)...), 1 + 20*7, 0},
 			{"glued to a tag", games(0, 20, game) + junk + games(20, 40, game), append(stored(0, 20), stored(20, 40)...), 1 + 20*7, 0},
 			{"inside a game", games(0, 20, game) + cut + junk + " Nc6 3. Bb5 1-0\n\n" + games(20, 40, game), append(stored(0, 20), stored(20, 40)...), 1 + 20*7, 1 + 20*7},
+			{"inside the tags", games(0, 20, game) + "[Event \"cut\"]\n[Site \"S\"]\n[Wh" + junk + "\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5\n2. Nf3 1-0\n\n" + games(20, 40, game), append(stored(0, 20), stored(20, 40)...), 1 + 20*7, 1 + 20*7},
+			{"inside the tags, glued", games(0, 20, game) + "[Event \"cut\"]\n[Wh" + junk + "[Black \"B\"]\n\n1. e4 e5 1-0\n\n" + games(20, 40, game), append(stored(0, 20), stored(20, 40)...), 1 + 20*7, 1 + 20*7},
 			{"at the start", junk + "\n" + games(0, 20, game), stored(0, 20), 1, 0},
 			{"at the end", games(0, 20, game) + junk, stored(0, 20), 1 + 20*7, 0},
 			{"no tags", games(0, 20, bare) + junk + "\n\n" + games(20, 40, bare), nil, 1 + 20*2, 0},

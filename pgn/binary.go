@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 )
 
 // This file holds how a Splitter meets binary data inside a PGN stream: a
@@ -16,7 +17,9 @@ import (
 // (control characters no text holds). It reaches back to the end of the
 // last game ended by a termination marker before that line (the text in
 // between is garbage, or a game the data cuts: neither is a game to keep),
-// or to the start of the game being read when there is no such marker. It
+// or to the start of the game being read when there is no such marker
+// (then the rest of that game's tags, names it has not had yet, and its
+// moves are the region's too). It
 // reaches forward over the lines that follow, binary or not, up to the
 // first of: a line that begins with a tag pair and holds no binary byte
 // (the next game's tags) or with the first move number (the next game,
@@ -239,6 +242,60 @@ type regionState struct {
 	err     BinaryDataError
 	line    int  // the line number of the line at the carry's start
 	midLine bool // the carry begins inside a line whose start was dropped
+	// tagged says that the input's games have tags: a line with the
+	// first move number does not end the region, it is the cut game's.
+	tagged bool
+	// inTags says that the data cuts a game in its tags: a tag line
+	// after it whose tag names (names) that game has not had yet is
+	// more of that game's tags, not the next game.
+	inTags bool
+	names  []uint64
+}
+
+// cutGame records what the text of a game the data cuts, before it,
+// holds: its tag names, and whether its movetext had begun (a line of
+// text but tags, which garbage before the data is not).
+func (r *regionState) cutGame(text []byte) {
+	moves := false
+	for len(text) > 0 {
+		end, next, _ := lineEnd(text, true)
+		line := text[:end]
+		i := skipSpace(line, 0)
+		switch {
+		case tagAt(line, i):
+			r.addNames(line, i)
+		case i < len(line) && printable(line):
+			moves = true
+		}
+		text = text[next:]
+	}
+	r.inTags = len(r.names) > 0 && !moves
+}
+
+// addNames records the names of the tag pairs of line, from i.
+func (r *regionState) addNames(line []byte, i int) {
+	for {
+		name, _, next, ok := nextTag(line, i)
+		if !ok {
+			return
+		}
+		r.names = append(r.names, hashName(name))
+		i = next
+	}
+}
+
+// nextGame reports whether the tag pair at line[i] begins the next game
+// (see inTags), and if not records its names.
+func (r *regionState) nextGame(line []byte, i int) bool {
+	if !r.inTags {
+		return true
+	}
+	name, _, _, _ := nextTag(line, i)
+	if slices.Contains(r.names, hashName(name)) {
+		return true
+	}
+	r.addNames(line, i)
+	return false
 }
 
 // binaryAt handles a line, at buf[c.pos:], that begins a binary region:
@@ -263,6 +320,10 @@ func (c *cutter) binaryAt(buf []byte) ([]byte, int, error) {
 		Line: c.first + startLines, FirstData: c.first + c.lines, Size: int64(c.pos - start)}}
 	if _, _, _, tag := tagPrefix(buf, skipSpace(buf[:c.pos], start)); cut && tag {
 		sp.region.err.GameLine = sp.region.err.Line
+	}
+	sp.region.tagged = sp.tagged || sp.region.err.GameLine > 0
+	if cut {
+		sp.region.cutGame(buf[start:c.pos])
 	}
 	sp.carry = append(sp.carry[:0], buf[c.pos:]...)
 	sp.inRegion = true
@@ -327,17 +388,20 @@ func (sp *Splitter) regionLines(buf *[]byte) bool {
 			breaks = 1
 		}
 		if lb := lastBinary(line); lb > 0 {
-			if k := tagAfter(line[lb:]); k >= 0 { // the next game's tags, glued to the data
-				take(lb+k, 0)
-				r.midLine = true
-				return true
+			if k := tagAfter(line[lb:]); k >= 0 { // tags glued to the data
+				if r.nextGame(line, lb+k) {
+					take(lb+k, 0)
+					r.midLine = true
+					return true
+				}
 			}
 			take(next, breaks)
 			r.midLine = !ok
 			continue
 		}
 		if !r.midLine {
-			if tagAt(line, skipSpace(line, 0)) || beginsMoves(line) {
+			i := skipSpace(line, 0)
+			if tagAt(line, i) && r.nextGame(line, i) || !r.tagged && beginsMoves(line) {
 				return true
 			}
 		}

@@ -55,6 +55,7 @@ type Splitter struct {
 	dropping    bool              // a game too long is being dropped (drop)
 	drop        dropState
 	inRegion    bool // a binary region is being dropped (dropRegion)
+	tagged      bool // a game has begun with a tag line after another
 	region      regionState
 }
 
@@ -237,6 +238,7 @@ func (c *cutter) line(err error) int {
 // (the games before it, or its report), or when the chunk is long enough.
 func (c *cutter) gameAt(buf []byte, p int) (chunk []byte, ok bool, err error) {
 	sp := c.sp
+	sp.tagged = true
 	if sp.tooLong(p-c.game) || p >= sp.target {
 		sp.carry = append(sp.carry, buf[p:]...)
 		sp.line = c.first + c.lines
