@@ -2,7 +2,9 @@ package bookbeam
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"reflect"
 	"slices"
 	"time"
@@ -60,6 +62,10 @@ type FileReport struct {
 	NotStored  []string // why, for the first few
 	Emitted    int64    // games handed on to the deduplication
 	Seconds    float64  // the time reading took
+	// ReadError says why the input could not be read to its end (a file
+	// cut short, a compressed stream that is damaged), as bookbuild says
+	// it: the games read before are kept, as bookbuild keeps them.
+	ReadError string `json:",omitempty"`
 }
 
 // The pipeline's counters (beam metrics, namespace "bookbeam").
@@ -149,10 +155,14 @@ func (f *readFn) ProcessElement(ctx context.Context, i int, emit func(uint64, Ga
 		sinks = append(sinks, s)
 		return s
 	})
+	var readErr string
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", path, err) // the bundle fails: its output is dropped, and retried whole
+		if !damaged(ctx, err) {
+			return fmt.Errorf("reading %s: %w", path, err) // the bundle fails: its output is dropped, and retried whole
+		}
+		readErr = err.Error() // the games before are emitted: a retry would read the same
 	}
-	r := FileReport{Input: i, Games: sum.Games, Ingested: sum.Ingested, Plies: sum.Plies, Bytes: sum.Bytes,
+	r := FileReport{ReadError: readErr, Input: i, Games: sum.Games, Ingested: sum.Ingested, Plies: sum.Plies, Bytes: sum.Bytes,
 		GamesIn: sum.GamesIn[path], Skipped: sum.Skipped[:], Warned: sum.Warned, Filtered: make([]int64, 4), Emitted: st.seq}
 	for _, e := range sum.Errors[:min(len(sum.Errors), maxErrorLines)] {
 		r.Errors = append(r.Errors, e.Error())
@@ -170,6 +180,14 @@ func (f *readFn) ProcessElement(ctx context.Context, i int, emit func(uint64, Ga
 	r.Seconds = time.Since(start).Seconds()
 	report(r)
 	return nil
+}
+
+// damaged reports whether err, which ended the reading of an input, is
+// one a retry would meet again: the content is cut short or damaged (not
+// an error of the file system, nor an interruption).
+func damaged(ctx context.Context, err error) bool {
+	var pe *fs.PathError
+	return ctx.Err() == nil && !errors.As(err, &pe) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }
 
 // readState is one input's reading: the next game's number and the

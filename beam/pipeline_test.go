@@ -21,6 +21,7 @@ import (
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
+	"github.com/klauspost/compress/zstd"
 )
 
 func TestMain(m *testing.M) {
@@ -458,4 +459,42 @@ func TestPipelineRerun(t *testing.T) {
 	if mustDigest(t, cfg.DB) != want {
 		t.Errorf("the store after a killed run differs")
 	}
+}
+
+// TestPipelineCutInput runs the pipeline on a good input and a zstd file
+// cut short, as bookbuild reads them: the run does not fail (it failed
+// whole, the cut input's bundle with it); the cut input's report says why
+// it ends, in bookbuild's words, and the store holds the games read
+// before the cut: bookbuild's store.
+func TestPipelineCutInput(t *testing.T) {
+	dir := t.TempDir()
+	text, err := os.ReadFile("../testdata/champions500.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	zw, err := zstd.NewWriter(&z, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw.Write(text)
+	zw.Close()
+	cut := filepath.Join(dir, "cut.pgn.zst")
+	if err := os.WriteFile(cut, z.Bytes()[:z.Len()*2/5], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs := []string{"../testdata/pgn/mixed.pgn.bz2", cut}
+	refDir := filepath.Join(t.TempDir(), "reference")
+	refRes, refErr := book.Build(context.Background(), book.BuildOptions{Options: book.Options{Inputs: inputs}, Dir: refDir, Workers: 2, Compact: true})
+	if refErr == nil || refRes == nil || refRes.Stats == nil || refRes.Stats.Games < 100 {
+		t.Fatalf("bookbuild's build of a cut input: %v, %+v; want an error and the games before the cut", refErr, refRes)
+	}
+	res := runPipeline(t, Config{Inputs: inputs, Shards: 2, Workdir: t.TempDir(), DB: mergedDB(t)})
+	if f := res.Report.Files[1]; f.ReadError != refErr.Error() || f.GamesIn != refRes.Summary.GamesIn[cut] {
+		t.Errorf("the cut input's report: %q, %d games; want %q, %d", f.ReadError, f.GamesIn, refErr, refRes.Summary.GamesIn[cut])
+	}
+	if f := res.Report.Files[0]; f.ReadError != "" {
+		t.Errorf("the whole input's report: %q", f.ReadError)
+	}
+	checkSame(t, refDir, refRes, res, true)
 }

@@ -126,19 +126,40 @@ func checkPGN(path string) error {
 	return nil
 }
 
+// firstBinary returns the index of the first byte of head that marks it
+// as binary, or -1: a NUL (text in UTF-16, or binary), or the first of
+// several control characters no text holds (more than 1% of head; a stray
+// one in a comment occurs in real files).
+func firstBinary(head []byte) int {
+	control, first := 0, -1
+	for i, c := range head {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1a || c == 0x7f {
+			if control++; first < 0 {
+				first = i
+			}
+		}
+	}
+	if control > 0 && (bytes.IndexByte(head, 0) >= 0 || control*100 > len(head)) {
+		return first
+	}
+	return -1
+}
+
+// looksPGN reports whether text holds what PGN shows early: a tag line, a
+// move number, or two moves in SAN.
+func looksPGN(text []byte) bool {
+	return tagLine.Match(text) || moveNumber.Match(text) || sanMoves.Match(text)
+}
+
 // notPGN tells what head, the start of a file, is when it is no PGN, or "".
 func notPGN(head []byte, path string) string {
 	text := bytes.TrimLeft(head, "\ufeff \t\r\n")
 	if len(text) == 0 {
 		return ""
 	}
-	control := 0
-	for _, c := range head {
-		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1a || c == 0x7f {
-			control++
-		}
-	}
-	if control > 0 && (bytes.IndexByte(head, 0) >= 0 || control*100 > len(head)) {
+	if fb := firstBinary(head); fb >= 0 && !looksPGN(head[:fb]) {
+		// Binary from its start: a PGN file damaged further on (binary
+		// data after games) is read, and the region reported.
 		if strings.HasSuffix(strings.ToLower(path), ".bin") && len(head)%16 == 0 {
 			return "a binary file, maybe a Polyglot book ('bookquery probe -book " + path + " -check' reads those)"
 		}
@@ -151,7 +172,7 @@ func notPGN(head []byte, path string) string {
 		}
 		return "an XML or HTML file"
 	}
-	if !tagLine.Match(head) && !moveNumber.Match(head) && !sanMoves.Match(head) {
+	if !looksPGN(head) {
 		where := "nothing in it"
 		if len(head) == sniffSize {
 			where = fmt.Sprintf("nothing in its first %d KiB", sniffSize>>10)

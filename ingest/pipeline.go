@@ -539,6 +539,11 @@ func (pl *pipeline) readInput(i int, name string) error {
 				Detail: fmt.Sprintf("%d bytes, more than the %d a game may have (a huge tag or comment?)", long.Size, long.Max)})
 			continue
 		}
+		var bin *pgn.BinaryDataError
+		if errors.As(err, &bin) { // dropped: one skip for the region (and the game it cuts)
+			pl.skip(&GameError{File: name, Line: bin.Line, Reason: SkipBinary, Detail: bin.Detail(), NotGame: bin.GameLine == 0})
+			continue
+		}
 		if err != nil {
 			pl.doneWith(cr)
 			rc.Close()

@@ -23,6 +23,7 @@ const (
 	SkipVariant                // a variant other than standard chess (Chess960, crazyhouse, ...)
 	SkipSyntax                 // the PGN itself is malformed beyond repair
 	SkipTooLong                // a game longer than pgn.DefaultMaxGameSize (a huge tag or comment)
+	SkipBinary                 // a region of binary data in the input (a damaged file), with the game it cuts
 	numSkipReasons
 )
 
@@ -35,6 +36,7 @@ var skipReasonNames = [numSkipReasons]string{
 	SkipVariant:     "unsupported variant",
 	SkipSyntax:      "PGN syntax error",
 	SkipTooLong:     "game too long",
+	SkipBinary:      "binary data",
 }
 
 // String names the reason as the summary prints it.

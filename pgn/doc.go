@@ -16,7 +16,9 @@
 // A game longer than its MaxGameSize (a tag or a comment of a gigabyte) it
 // reads in pieces, with the same rules, drops and reports in its place
 // ([GameTooLongError]), holding no more of it than that size; the games
-// around it come whole. [Read] is a Splitter feeding one Parser. [AppendUTF8] is the text
+// around it come whole. Binary data inside the stream (a damaged block) it
+// cuts out and reports once in its place ([BinaryDataError]), with the
+// game it cuts, keeping the games before and after it. [Read] is a Splitter feeding one Parser. [AppendUTF8] is the text
 // conversion the Parser applies to tag values.
 //
 // # The game model

@@ -58,9 +58,13 @@ type Parser struct {
 
 	commentLine int // where the open {comment} began
 	resultLine  int // where the last termination marker was
-	val         []byte
-	tok         []byte
-	stats       ParseStats
+	// cutTok is the token a last chunk that may be cut off ends with, on
+	// line cutLine (nil: none).
+	cutTok  []byte
+	cutLine int
+	val     []byte
+	tok     []byte
+	stats   ParseStats
 }
 
 // Parse parses data, which must hold whole games (as a Splitter's chunks
@@ -94,6 +98,11 @@ func (p *Parser) ParseEnd(data []byte, firstLine int, v Visitor, cut bool) Parse
 }
 
 func (p *Parser) parse(data []byte, firstLine int, v Visitor, last bool) ParseStats {
+	p.cutTok, p.cutLine = nil, 0
+	if last {
+		p.cutTok = lastToken(data)
+		p.cutLine = firstLine + countLines(data)
+	}
 	p.s.reset()
 	p.v = v
 	p.line = firstLine
@@ -128,6 +137,20 @@ func (p *Parser) parse(data []byte, firstLine int, v Visitor, last bool) ParseSt
 	return p.stats
 }
 
+// lastToken returns the token data ends with (no blank after it), or nil:
+// at the end of an input that may be cut off, maybe the start of a token
+// ("cxd" of "cxd4").
+func lastToken(data []byte) []byte {
+	i := len(data)
+	for i > 0 && !isBlank(data[i-1]) {
+		i--
+	}
+	if i == len(data) {
+		return nil
+	}
+	return data[i:]
+}
+
 // Parse parses data with a new Parser; see Parser.Parse. Keep a Parser to
 // parse many chunks without allocating.
 func Parse(data []byte, firstLine int, v Visitor) ParseStats {
@@ -152,10 +175,19 @@ func Read(r io.Reader, v Visitor) error {
 			}
 		}
 		var long *GameTooLongError
-		if errors.As(err, &long) { // reported as a broken game
+		var bin *BinaryDataError
+		switch {
+		case errors.As(err, &long): // reported as a broken game
 			v.BeginGame(long.Line)
 			v.BeginMovetext()
 			v.ParseError(long.Line, long.Error())
+			v.EndGame()
+			buf = chunk[:0]
+			continue
+		case errors.As(err, &bin): // the same
+			v.BeginGame(bin.Line)
+			v.BeginMovetext()
+			v.ParseError(bin.Line, bin.Error())
 			v.EndGame()
 			buf = chunk[:0]
 			continue
@@ -478,7 +510,12 @@ func (p *Parser) token(t []byte) {
 		p.endGame()
 		p.resultLine = p.line
 	case tkBad:
-		if !p.gluedResult(t) {
+		switch {
+		case p.gluedResult(t):
+		case p.line == p.cutLine && p.cutTok != nil && bytes.HasPrefix(p.cutTok, t):
+			// The last token of an input cut off: a move cut short.
+			p.fail(p.line, "the input ends inside this game, before its result (cut off?)")
+		default:
 			p.fail(p.line, badToken(t))
 		}
 	}

@@ -24,7 +24,9 @@ const splitReadSize = 64 << 10
 // the next one (the input's first game also holds what comes before it).
 // A game longer than MaxGameSize is dropped, read but not held, and
 // reported in its place (see GameTooLongError); the games around it come
-// whole as usual. The rules find the end of a dropped game as they find
+// whole as usual. Binary data in the stream (a damaged file) is dropped
+// and reported in its place too (see BinaryDataError and binary.go); the
+// games before and after it come whole. The rules find the end of a dropped game as they find
 // every other: a tag line inside a comment of it does not end it, and a
 // line too long to hold (a tag value or a comment of a gigabyte) is read
 // in pieces (see lineReader).
@@ -52,6 +54,9 @@ type Splitter struct {
 	long        *GameTooLongError // a game dropped, to report before going on
 	dropping    bool              // a game too long is being dropped (drop)
 	drop        dropState
+	inRegion    bool // a binary region is being dropped (dropRegion)
+	tagged      bool // a game has begun with a tag line after another
+	region      regionState
 }
 
 // dropState is the game a Splitter drops and where its reading stands.
@@ -118,7 +123,8 @@ func (sp *Splitter) ReadFailed() bool { return sp.err != nil }
 // firstLine is the 1-based input line of the chunk's first byte. A game
 // longer than MaxGameSize is reported with an empty chunk and a
 // *GameTooLongError (its line as firstLine), in its place among the
-// chunks; Next goes on after it. At the end of the input Next returns an
+// chunks; Next goes on after it. A region of binary data is reported the
+// same way, with a *BinaryDataError. At the end of the input Next returns an
 // empty chunk and io.EOF; a read error is returned, with the line it
 // happened after, only after all input read before it has been returned.
 func (sp *Splitter) Next(dst []byte) (chunk []byte, firstLine int, err error) {
@@ -128,6 +134,9 @@ func (sp *Splitter) Next(dst []byte) (chunk []byte, firstLine int, err error) {
 	}
 	if sp.dropping {
 		return sp.dropGame(dst)
+	}
+	if sp.inRegion {
+		return sp.dropRegion(dst)
 	}
 	first := sp.line
 	if sp.done {
@@ -151,6 +160,9 @@ func (sp *Splitter) Next(dst []byte) (chunk []byte, firstLine int, err error) {
 			end, next, ok := sp.eol.next(buf, c.pos, sp.eof)
 			if !ok {
 				break
+			}
+			if countBinary(buf[c.pos:end]) >= minBinaryBytes {
+				return c.binaryAt(buf)
 			}
 			if sp.s.splitLine(buf[c.pos:end]) {
 				if chunk, ok, err := c.gameAt(buf, c.pos); ok {
@@ -226,6 +238,7 @@ func (c *cutter) line(err error) int {
 // (the games before it, or its report), or when the chunk is long enough.
 func (c *cutter) gameAt(buf []byte, p int) (chunk []byte, ok bool, err error) {
 	sp := c.sp
+	sp.tagged = true
 	if sp.tooLong(p-c.game) || p >= sp.target {
 		sp.carry = append(sp.carry, buf[p:]...)
 		sp.line = c.first + c.lines

@@ -245,10 +245,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	rep := res.Report
 	var games int64
-	var empty []string
+	var empty, readErrs []string
 	for _, f := range rep.Files {
 		games += f.GamesIn
-		if f.GamesIn == 0 {
+		if f.ReadError != "" {
+			readErrs = append(readErrs, f.ReadError)
+		} else if f.GamesIn == 0 {
 			empty = append(empty, c.cfg.Inputs[f.Input])
 		}
 	}
@@ -256,6 +258,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		for _, s := range rep.Shards {
 			_ = os.RemoveAll(filepath.Dir(s.Dir))
 		}
+	}
+	if len(readErrs) > 0 {
+		// An input cut short or damaged: its games read before are in
+		// the store, as bookbuild keeps them, and the run fails as
+		// bookbuild's does (exit 1).
+		if !c.quiet {
+			printSummary(stdout, c.cfg, res)
+		}
+		for _, e := range readErrs {
+			fmt.Fprintln(stderr, "bookbeam:", e)
+		}
+		return 1
 	}
 	if games == 0 {
 		// No game in any input: not PGN, most likely. The store this run
