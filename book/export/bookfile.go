@@ -95,30 +95,37 @@ func WriteBookFunc(path string, write func(add func(polyglot.Entry) error) error
 }
 
 // writeAtomic writes the file at path with write, as WriteBook writes a
-// book: to a temporary file renamed over path once complete, 0644.
+// book: to a temporary file beside it (outPattern, locked while it is
+// written: see removeStale), renamed over path once complete, 0644. The
+// temporary files there that killed exports left are removed first.
 // write's errors are returned as they are.
 func writeAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*.bin")
+	removeStale(filepath.Dir(path), outPattern)
+	tmp, err := createLocked(filepath.Dir(path), outPattern, false)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	// Closed after the rename: the lock keeps another export from taking
+	// it for a killed one's until then.
+	defer tmp.Close()
 	defer os.Remove(tmp.Name())
 	if err := write(tmp); err != nil {
-		tmp.Close()
 		return err
 	}
 	// CreateTemp makes it 0600.
 	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := tmp.Close(); err != nil {
+	if err := tmp.Sync(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := CheckBookPath(path); err != nil { // appeared meanwhile
 		return err
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
@@ -232,7 +233,8 @@ func WritePolyglot(ctx context.Context, st *store.Store, o Options, path string)
 // PolyglotTo calls fn with the store's book entries in book order (see
 // Polyglot), and returns the export's counters once fn has had them all.
 // The entries are sorted in bounded memory: past a few million they are
-// sorted in runs spilled to temporary files, then merged.
+// sorted in runs spilled to temporary files, then merged. The runs that
+// killed exports left in the temporary directory are removed first.
 func PolyglotTo(ctx context.Context, st *store.Store, o Options, fn func(polyglot.Entry) error) (Stats, error) {
 	if o.Weighting == "" {
 		o.Weighting = WeightScore
@@ -246,6 +248,8 @@ func PolyglotTo(ctx context.Context, st *store.Store, o Options, fn func(polyglo
 	if err != nil {
 		return es, err
 	}
+	// The spilled runs that killed exports left.
+	removeStale(os.TempDir(), spillPattern)
 	x := exporter{o: o, sort: entrySorter{limits: o.limits}}
 	defer x.sort.close()
 	if m := st.Meta(); m.CountMode == store.CountOccurrence && m.MaxPly > 0 && o.MaxPly >= m.MaxPly {

@@ -65,6 +65,7 @@ type entrySorter struct {
 	limits *sortLimits // nil: defaultChunkEntries
 	buf    []ranked    // the chunk being filled
 	dir    string      // the temporary directory of the runs, made at the first spill
+	lock   *os.File    // dir open, holding its lock (see removeStale)
 	runs   []string    // the runs' files
 }
 
@@ -98,9 +99,10 @@ func (s *entrySorter) sortChunk() {
 // spill sorts the chunk and writes it to a new run, then empties it.
 func (s *entrySorter) spill() (err error) {
 	if s.dir == "" {
-		if s.dir, err = os.MkdirTemp("", "chessbook-export-"); err != nil {
+		if s.lock, err = createLocked(os.TempDir(), spillPattern, true); err != nil {
 			return fmt.Errorf("sorting the book's entries: %w", err)
 		}
+		s.dir = s.lock.Name()
 	}
 	s.sortChunk()
 	path := filepath.Join(s.dir, fmt.Sprintf("%06d.run", len(s.runs)))
@@ -210,7 +212,8 @@ func (s *entrySorter) each(ctx context.Context, fn func(polyglot.Entry) error) e
 func (s *entrySorter) close() {
 	if s.dir != "" {
 		_ = os.RemoveAll(s.dir)
-		s.dir, s.runs = "", nil
+		_ = s.lock.Close()
+		s.dir, s.lock, s.runs = "", nil, nil
 	}
 }
 
