@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -165,8 +166,42 @@ func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (Merg
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err())
 	}
+	if err != nil && store.IsDamage(err) {
+		err = damagedSource(err, dst, sources)
+	}
 	return ms, err
 }
+
+// damagedSource names in err, an error from damaged data, the store it
+// was read from: a source's directory (or dst, for its scratch stores),
+// found by the damaged file's path; err as it is when none is.
+func damagedSource(err error, dst string, sources []*mergeSource) error {
+	file := store.DamagedFile(err)
+	if file == "" {
+		return err
+	}
+	in := func(dir string) bool {
+		a, err1 := os.Stat(filepath.Dir(file))
+		b, err2 := os.Stat(dir)
+		return err1 == nil && err2 == nil && os.SameFile(a, b)
+	}
+	inner := strings.TrimPrefix(err.Error(), "merge: ")
+	for _, s := range sources {
+		if in(s.dir) {
+			return &wrapErr{fmt.Sprintf("merge: store %s is damaged (in its file %s; 'bookquery -db %s check' lists what): %s", s.dir, filepath.Base(file), s.dir, inner), err}
+		}
+	}
+	return &wrapErr{fmt.Sprintf("merge: damaged data in %s (of %s): %s", file, dst, inner), err}
+}
+
+// wrapErr is an error whose message says more than the error it wraps.
+type wrapErr struct {
+	msg string
+	err error
+}
+
+func (e *wrapErr) Error() string { return e.msg }
+func (e *wrapErr) Unwrap() error { return e.err }
 
 // mergeCache is the block cache of each store a merge reads, and the
 // block cache and memtable of the store it writes (which takes its data
