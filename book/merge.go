@@ -42,7 +42,9 @@ type MergeOptions struct {
 	// as they are. By default a store's stamps (its input's index << 44 |
 	// line << 12 | ply: see Options.Inputs) are moved past those of the
 	// stores before it, by the largest input index their stamps hold, as
-	// if its inputs came after theirs in one build. Stores whose builds
+	// if its inputs came after theirs in one build; a store given again
+	// keeps the stamps of its first place, as one build given the same
+	// input names again stamps their games by their first place. Stores whose builds
 	// were given the same, global, Options.Inputs (shards of one build
 	// split by game, like the Beam pipeline's) have stamps that agree
 	// already, and must keep them.
@@ -298,7 +300,7 @@ func merge(ctx context.Context, out *store.Store, sources []*mergeSource, o Merg
 	ms.Stores = int64(len(sources))
 	occurrence := sources[0].meta.CountMode == store.CountOccurrence
 	var inputs uint64
-	for _, s := range sources {
+	for i, s := range sources {
 		if occurrence {
 			max, err := lastStamp(s.st)
 			if err != nil {
@@ -306,8 +308,15 @@ func merge(ctx context.Context, out *store.Store, sources []*mergeSource, o Merg
 			}
 			s.maxInput = max >> stampInputShift
 			if !o.KeepStamps {
-				s.shift = inputs << stampInputShift
-				inputs += s.maxInput
+				if e := sameStore(sources[:i], s.dir); e != nil {
+					// The same store given again: its inputs are the
+					// earlier one's, which one build given the same
+					// names again stamps by their first place.
+					s.shift = e.shift
+				} else {
+					s.shift = inputs << stampInputShift
+					inputs += s.maxInput
+				}
 			}
 		}
 	}
@@ -338,6 +347,21 @@ func merge(ctx context.Context, out *store.Store, sources []*mergeSource, o Merg
 		return fmt.Errorf("merge: the stores number %d games: too many for one store", next)
 	}
 	return copyRecords(ctx, out, sources, games, o.Progress, ms)
+}
+
+// sameStore returns the source among earlier whose directory is dir, or
+// nil.
+func sameStore(earlier []*mergeSource, dir string) *mergeSource {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil
+	}
+	for _, e := range earlier {
+		if ei, err := os.Stat(e.dir); err == nil && os.SameFile(fi, ei) {
+			return e
+		}
+	}
+	return nil
 }
 
 // lastStamp returns the greatest first-seen stamp of st's game order
