@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/chessbook/chessbook/internal/scratch"
 	"github.com/chessbook/chessbook/polyglot"
 )
 
@@ -96,12 +97,13 @@ func WriteBookFunc(path string, write func(add func(polyglot.Entry) error) error
 
 // writeAtomic writes the file at path with write, as WriteBook writes a
 // book: to a temporary file beside it (outPattern, locked while it is
-// written: see removeStale), renamed over path once complete, 0644. The
-// temporary files there that killed exports left are removed first.
+// written: see package internal/scratch), renamed over path once
+// complete, 0644. The temporary files there that killed exports left are
+// removed first.
 // write's errors are returned as they are.
 func writeAtomic(path string, write func(io.Writer) error) error {
-	removeStale(filepath.Dir(path), outPattern)
-	tmp, err := createLocked(filepath.Dir(path), outPattern, false)
+	scratch.RemoveStale(filepath.Dir(path), outPattern)
+	tmp, err := scratch.CreateLocked(filepath.Dir(path), outPattern, false)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -130,6 +132,14 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 	}
 	return nil
 }
+
+// The temporary files of an export (see package internal/scratch): its
+// book, beside the output, and its spilled runs, in the system's
+// temporary directory.
+const (
+	outPattern   = ".export-*.bin"
+	spillPattern = "chessbook-export-*"
+)
 
 // fileKind names the kind of file of mode m, for messages.
 func fileKind(m iofs.FileMode) string {

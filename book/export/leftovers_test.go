@@ -13,6 +13,7 @@ import (
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/polyglot"
+	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -21,11 +22,15 @@ import (
 const (
 	childStore = "CHESSBOOK_TEST_EXPORT_STORE"
 	childOut   = "CHESSBOOK_TEST_EXPORT_OUT"
+	childPhase = "CHESSBOOK_TEST_EXPORT_PHASE" // "positions": killed while reading the positions
 )
 
 // TestExportChild is an export that the parent test kills: it writes the
 // store's book as WritePolyglot does, its entries spilled in runs, and
-// once the runs are merging it says "ready" and waits to be killed.
+// once the runs are merging it says "ready" and waits to be killed; or,
+// in phase "positions", it reads the store's positions (book.Positions,
+// its sorted runs in TMPDIR, as an export does first) and waits at the
+// first.
 func TestExportChild(t *testing.T) {
 	dir, out := os.Getenv(childStore), os.Getenv(childOut)
 	if dir == "" {
@@ -33,6 +38,13 @@ func TestExportChild(t *testing.T) {
 	}
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv(childPhase) == "positions" {
+		err := book.Positions(context.Background(), st, 0, func([]byte, *stats.Entry) error {
+			os.Stdout.WriteString("ready\n")
+			select {}
+		})
 		t.Fatal(err)
 	}
 	o, _ := export.WithChunkEntries(export.Options{}, 500)
@@ -52,8 +64,9 @@ func TestExportChild(t *testing.T) {
 }
 
 // TestExportKilledLeftovers: an export killed (-9) while it writes leaves
-// its spilled runs in TMPDIR and its temporary book beside the output;
-// the next export removes them, but not those of an export still running.
+// its spilled runs in TMPDIR and its temporary book beside the output, or
+// killed while it reads the positions, their sorted runs in TMPDIR; the
+// next export removes them, but not those of an export still running.
 func TestExportKilledLeftovers(t *testing.T) {
 	scratch, outDir := t.TempDir(), t.TempDir()
 	t.Setenv("TMPDIR", scratch)
@@ -77,11 +90,11 @@ func TestExportKilledLeftovers(t *testing.T) {
 	}
 	// start runs an export that waits to be killed, and returns it with
 	// the files it made.
-	start := func() (*exec.Cmd, []string) {
+	start := func(phase string) (*exec.Cmd, []string) {
 		t.Helper()
 		before := list()
 		cmd := exec.Command(os.Args[0], "-test.run=^TestExportChild$")
-		cmd.Env = append(os.Environ(), childStore+"="+dir, childOut+"="+filepath.Join(outDir, "book.bin"))
+		cmd.Env = append(os.Environ(), childStore+"="+dir, childOut+"="+filepath.Join(outDir, "book.bin"), childPhase+"="+phase)
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -101,19 +114,35 @@ func TestExportKilledLeftovers(t *testing.T) {
 				made = append(made, n)
 			}
 		}
-		if len(made) != 2 || !strings.Contains(made[0]+made[1], "chessbook-export-") || !strings.Contains(made[0]+made[1], ".export-") {
+		all := strings.Join(made, " ")
+		if phase == "positions" {
+			if len(made) != 1 || !strings.Contains(all, "chessbook-positions-") {
+				t.Fatalf("the child reading positions made %q, want its runs' directory", made)
+			}
+		} else if len(made) != 2 || !strings.Contains(all, "chessbook-export-") || !strings.Contains(all, ".export-") {
 			t.Fatalf("the child export made %q, want its runs' directory and its temporary book", made)
 		}
 		return cmd, made
 	}
-	killed, killedFiles := start()
-	live, liveFiles := start()
-	if err := killed.Process.Kill(); err != nil {
-		t.Fatal(err)
+	var killedFiles, liveFiles []string
+	var live, killed []*exec.Cmd
+	for _, phase := range []string{"positions", "export"} {
+		cmd, made := start(phase)
+		killed = append(killed, cmd)
+		killedFiles = append(killedFiles, made...)
+		cmd, made = start(phase)
+		live = append(live, cmd)
+		liveFiles = append(liveFiles, made...)
 	}
-	_ = killed.Wait()
-	if got := list(); len(got) != 4 {
-		t.Fatalf("after the kill: %q", got)
+	for _, cmd := range killed {
+		if err := cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
+	}
+	slices.Sort(liveFiles)
+	if got := list(); len(got) != 6 {
+		t.Fatalf("after the kills: %q", got)
 	}
 	export1 := func() {
 		t.Helper()
@@ -133,10 +162,12 @@ func TestExportKilledLeftovers(t *testing.T) {
 	if got := list(); !slices.Equal(got, liveFiles) {
 		t.Errorf("after the next export: %q; want the running export's only, %q (the killed one's were %q)", got, liveFiles, killedFiles)
 	}
-	if err := live.Process.Kill(); err != nil {
-		t.Fatal(err)
+	for _, cmd := range live {
+		if err := cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
 	}
-	_ = live.Wait()
 	export1()
 	if got := list(); len(got) != 0 {
 		t.Errorf("after both were killed and an export ran: %q", got)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/internal/scratch"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/stats"
@@ -249,7 +250,7 @@ func PolyglotTo(ctx context.Context, st *store.Store, o Options, fn func(polyglo
 		return es, err
 	}
 	// The spilled runs that killed exports left.
-	removeStale(os.TempDir(), spillPattern)
+	scratch.RemoveStale(os.TempDir(), spillPattern)
 	x := exporter{o: o, sort: entrySorter{limits: o.limits}}
 	defer x.sort.close()
 	if m := st.Meta(); m.CountMode == store.CountOccurrence && m.MaxPly > 0 && o.MaxPly >= m.MaxPly {

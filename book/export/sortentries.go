@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/internal/scratch"
 	"github.com/chessbook/chessbook/polyglot"
 )
 
@@ -65,7 +66,7 @@ type entrySorter struct {
 	limits *sortLimits // nil: defaultChunkEntries
 	buf    []ranked    // the chunk being filled
 	dir    string      // the temporary directory of the runs, made at the first spill
-	lock   *os.File    // dir open, holding its lock (see removeStale)
+	lock   *os.File    // dir open, holding its lock (see package internal/scratch)
 	runs   []string    // the runs' files
 }
 
@@ -99,7 +100,7 @@ func (s *entrySorter) sortChunk() {
 // spill sorts the chunk and writes it to a new run, then empties it.
 func (s *entrySorter) spill() (err error) {
 	if s.dir == "" {
-		if s.lock, err = createLocked(os.TempDir(), spillPattern, true); err != nil {
+		if s.lock, err = scratch.CreateLocked(os.TempDir(), spillPattern, true); err != nil {
 			return fmt.Errorf("sorting the book's entries: %w", err)
 		}
 		s.dir = s.lock.Name()

@@ -1,4 +1,12 @@
-package export
+// Package scratch makes the temporary files and directories of a process
+// that does not own the directory they go in (an export's book beside its
+// output, a reader's sorted runs in the system's temporary directory) so
+// that what a killed process left can be told from what a running one
+// uses: each holds an exclusive lock (flock) on its file or directory
+// while its process runs, and the lock goes with the process, however it
+// ends. RemoveStale removes the files and directories of a name whose
+// lock it can take: a killed process's, never a running one's.
+package scratch
 
 import (
 	"fmt"
@@ -7,24 +15,11 @@ import (
 	"path/filepath"
 )
 
-// Scratch files. An export writes its book to a temporary file beside
-// the output (outPattern), renamed over the output once complete, and
-// spills a large book's sorted runs to a directory in the system's
-// temporary directory (spillPattern). Each holds an exclusive lock (flock)
-// on its file or directory while its export runs: the lock goes with the
-// process, however it ends. The next export removes the files and
-// directories of those names whose lock it can take: a killed export's,
-// never a running one's.
-const (
-	outPattern   = ".export-*.bin"
-	spillPattern = "chessbook-export-*"
-)
-
-// createLocked creates a new file (dir false) or directory (dir true) in
+// CreateLocked creates a new file (dir false) or directory (dir true) in
 // parent, named as pattern (os.CreateTemp's), and locks it. It returns
 // the file open (for writing, a file) holding the lock: closing it
 // releases the lock.
-func createLocked(parent, pattern string, dir bool) (*os.File, error) {
+func CreateLocked(parent, pattern string, dir bool) (*os.File, error) {
 	for {
 		var f *os.File
 		var err error
@@ -65,10 +60,10 @@ func same(f *os.File) bool {
 	return err == nil && os.SameFile(a, b)
 }
 
-// removeStale removes the files and directories in parent named as
+// RemoveStale removes the files and directories in parent named as
 // pattern (a filepath.Match pattern) whose lock it can take: what killed
-// exports left. It returns how many it removed and their bytes.
-func removeStale(parent, pattern string) (n int, bytes int64) {
+// processes left. It returns how many it removed and their bytes.
+func RemoveStale(parent, pattern string) (n int, bytes int64) {
 	paths, _ := filepath.Glob(filepath.Join(parent, pattern))
 	for _, p := range paths {
 		f, err := os.Open(p)

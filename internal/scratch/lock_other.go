@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
-package export
+package scratch
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 )
 
 // lockFile: without flock, no lock is taken, and none can be proved free
-// (removeStale removes nothing).
+// (RemoveStale removes nothing).
 func lockFile(_ *os.File, wait bool) error {
 	if wait {
 		return nil
