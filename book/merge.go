@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -41,7 +42,9 @@ type MergeOptions struct {
 	// as they are. By default a store's stamps (its input's index << 44 |
 	// line << 12 | ply: see Options.Inputs) are moved past those of the
 	// stores before it, by the largest input index their stamps hold, as
-	// if its inputs came after theirs in one build. Stores whose builds
+	// if its inputs came after theirs in one build; a store given again
+	// keeps the stamps of its first place, as one build given the same
+	// input names again stamps their games by their first place. Stores whose builds
 	// were given the same, global, Options.Inputs (shards of one build
 	// split by game, like the Beam pipeline's) have stamps that agree
 	// already, and must keep them.
@@ -165,8 +168,42 @@ func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (Merg
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err())
 	}
+	if err != nil && store.IsDamage(err) {
+		err = damagedSource(err, dst, sources)
+	}
 	return ms, err
 }
+
+// damagedSource names in err, an error from damaged data, the store it
+// was read from: a source's directory (or dst, for its scratch stores),
+// found by the damaged file's path; err as it is when none is.
+func damagedSource(err error, dst string, sources []*mergeSource) error {
+	file := store.DamagedFile(err)
+	if file == "" {
+		return err
+	}
+	in := func(dir string) bool {
+		a, err1 := os.Stat(filepath.Dir(file))
+		b, err2 := os.Stat(dir)
+		return err1 == nil && err2 == nil && os.SameFile(a, b)
+	}
+	inner := strings.TrimPrefix(err.Error(), "merge: ")
+	for _, s := range sources {
+		if in(s.dir) {
+			return &wrapErr{fmt.Sprintf("merge: store %s is damaged (in its file %s; 'bookquery -db %s check' lists what): %s", s.dir, filepath.Base(file), s.dir, inner), err}
+		}
+	}
+	return &wrapErr{fmt.Sprintf("merge: damaged data in %s (of %s): %s", file, dst, inner), err}
+}
+
+// wrapErr is an error whose message says more than the error it wraps.
+type wrapErr struct {
+	msg string
+	err error
+}
+
+func (e *wrapErr) Error() string { return e.msg }
+func (e *wrapErr) Unwrap() error { return e.err }
 
 // mergeCache is the block cache of each store a merge reads, and the
 // block cache and memtable of the store it writes (which takes its data
@@ -263,7 +300,7 @@ func merge(ctx context.Context, out *store.Store, sources []*mergeSource, o Merg
 	ms.Stores = int64(len(sources))
 	occurrence := sources[0].meta.CountMode == store.CountOccurrence
 	var inputs uint64
-	for _, s := range sources {
+	for i, s := range sources {
 		if occurrence {
 			max, err := lastStamp(s.st)
 			if err != nil {
@@ -271,8 +308,15 @@ func merge(ctx context.Context, out *store.Store, sources []*mergeSource, o Merg
 			}
 			s.maxInput = max >> stampInputShift
 			if !o.KeepStamps {
-				s.shift = inputs << stampInputShift
-				inputs += s.maxInput
+				if e := sameStore(sources[:i], s.dir); e != nil {
+					// The same store given again: its inputs are the
+					// earlier one's, which one build given the same
+					// names again stamps by their first place.
+					s.shift = e.shift
+				} else {
+					s.shift = inputs << stampInputShift
+					inputs += s.maxInput
+				}
 			}
 		}
 	}
@@ -303,6 +347,21 @@ func merge(ctx context.Context, out *store.Store, sources []*mergeSource, o Merg
 		return fmt.Errorf("merge: the stores number %d games: too many for one store", next)
 	}
 	return copyRecords(ctx, out, sources, games, o.Progress, ms)
+}
+
+// sameStore returns the source among earlier whose directory is dir, or
+// nil.
+func sameStore(earlier []*mergeSource, dir string) *mergeSource {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil
+	}
+	for _, e := range earlier {
+		if ei, err := os.Stat(e.dir); err == nil && os.SameFile(fi, ei) {
+			return e
+		}
+	}
+	return nil
 }
 
 // lastStamp returns the greatest first-seen stamp of st's game order

@@ -486,3 +486,36 @@ func TestMergeInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeSameStoreTwice: a store given twice to a merge is merged as one
+// build given its input twice: in a -count occurrence -keep-duplicates
+// store, the second copies keep the first copies' stamps, as the build
+// stamps a name given again by its first place; with a store in between,
+// as one build of those inputs.
+func TestMergeSameStoreTwice(t *testing.T) {
+	data, err := os.ReadFile(champions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := splitPGN(t, t.TempDir(), "c", data, 2)
+	opts := book.Options{CountMode: store.CountOccurrence, KeepDuplicates: true}
+	tmp := t.TempDir()
+	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
+	buildStore(t, a, opts, parts[0])
+	buildStore(t, b, opts, parts[1])
+	for _, c := range []struct {
+		stores []string
+		inputs []string
+	}{
+		{[]string{a, a}, []string{parts[0], parts[0]}},
+		{[]string{a, b, a}, []string{parts[0], parts[1], parts[0]}},
+	} {
+		out := filepath.Join(t.TempDir(), "merged")
+		if _, err := book.Merge(context.Background(), out, c.stores, book.MergeOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		one := filepath.Join(t.TempDir(), "one")
+		buildStore(t, one, opts, c.inputs...)
+		compareViews(t, out, one)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book/internal/tally"
 	"github.com/chessbook/chessbook/gamecode"
+	"github.com/chessbook/chessbook/internal/scratch"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
@@ -147,12 +148,12 @@ func positionsAll(ctx context.Context, st *store.Store, o PositionsOptions, fn f
 	if err != nil {
 		return err
 	}
-	scratch, err := newTempScratch()
+	tmp, err := newTempScratch()
 	if err != nil {
 		return err
 	}
-	defer scratch.removeAll()
-	agg := &spillAggregator{scratch: scratch, spillOccurrences: lim.spillOccurrences}
+	defer tmp.removeAll()
+	agg := &spillAggregator{scratch: tmp, spillOccurrences: lim.spillOccurrences}
 	defer agg.remove()
 	// The ranges of game numbers, each with at most wantChunk references
 	// (or one bucket): bucket b holds the numbers from startOf(b).
@@ -565,18 +566,26 @@ func joinRecords(ctx context.Context, st *store.Store, agg *spillAggregator, lon
 }
 
 // tempScratch is a temporary directory for the sorted runs of a reader of
-// a store, which may be open read-only.
+// a store, which may be open read-only: in the system's temporary
+// directory, locked while the reader runs (package internal/scratch).
 type tempScratch struct {
-	dir string
-	seq atomic.Int64
+	dir  string
+	lock *os.File // dir open, holding its lock
+	seq  atomic.Int64
 }
 
+// tempScratchPattern names the directories of tempScratch.
+const tempScratchPattern = "chessbook-positions-*"
+
+// newTempScratch makes a tempScratch, after removing the directories
+// that killed readers left.
 func newTempScratch() (*tempScratch, error) {
-	dir, err := os.MkdirTemp("", "chessbook-positions-")
+	scratch.RemoveStale(os.TempDir(), tempScratchPattern)
+	lock, err := scratch.CreateLocked(os.TempDir(), tempScratchPattern, true)
 	if err != nil {
 		return nil, fmt.Errorf("scratch directory: %w", err)
 	}
-	return &tempScratch{dir: dir}, nil
+	return &tempScratch{dir: lock.Name(), lock: lock}, nil
 }
 
 // CreateScratch creates a new file in the directory.
@@ -606,5 +615,8 @@ func (s *tempScratch) RemoveScratch(path string) error {
 	return nil
 }
 
-// removeAll removes the directory.
-func (s *tempScratch) removeAll() { _ = os.RemoveAll(s.dir) }
+// removeAll removes the directory, and releases its lock.
+func (s *tempScratch) removeAll() {
+	_ = os.RemoveAll(s.dir)
+	_ = s.lock.Close()
+}

@@ -99,10 +99,24 @@ func (s *numSet) each(fn func(num uint64) error) error {
 
 // topK keeps the k first values pushed in the order of cmp (k <= 0: all
 // of them), in a heap whose root is the last of those kept.
+//
+// With keepTies, the values that cmp leaves equal to the last one kept are
+// kept as well (in ties, up to MaxWindow of them), so that an order cmp
+// leaves open (a search's ties, settled by game id) can be settled among
+// every value that could take the last places.
 type topK[T any] struct {
-	k   int
-	cmp func(a, b T) int
-	h   []T
+	k        int
+	cmp      func(a, b T) int
+	h        []T
+	keepTies bool
+	ties     []T
+}
+
+// tie keeps v among the values equal to the last one kept.
+func (t *topK[T]) tie(v T) {
+	if t.keepTies && len(t.ties) < MaxWindow {
+		t.ties = append(t.ties, v)
+	}
 }
 
 // push offers v.
@@ -124,9 +138,14 @@ func (t *topK[T]) push(v T) {
 		}
 		return
 	}
-	if t.cmp(v, t.h[0]) >= 0 {
+	switch c := t.cmp(v, t.h[0]); {
+	case c > 0:
+		return
+	case c == 0:
+		t.tie(v)
 		return
 	}
+	old := t.h[0]
 	t.h[0] = v
 	for i := 0; ; {
 		last, l, r := i, 2*i+1, 2*i+2
@@ -142,10 +161,21 @@ func (t *topK[T]) push(v T) {
 		t.h[i], t.h[last] = t.h[last], t.h[i]
 		i = last
 	}
+	// The values equal to the old last one are still among the last
+	// places only if the new last one equals it.
+	if t.keepTies {
+		if t.cmp(old, t.h[0]) == 0 {
+			t.tie(old)
+		} else {
+			t.ties = t.ties[:0]
+		}
+	}
 }
 
 // sorted returns the values kept, in order.
 func (t *topK[T]) sorted() []T {
+	t.h = append(t.h, t.ties...)
+	t.ties = nil
 	slices.SortFunc(t.h, t.cmp)
 	return t.h
 }

@@ -224,3 +224,35 @@ func TestTreeFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchFullWidth: a name written in full-width forms is found by its
+// plain letters, and a full-width query finds the plain spellings.
+func TestSearchFullWidth(t *testing.T) {
+	pgn := filepath.Join(t.TempDir(), "fw.pgn")
+	const games = `[White "Ｃａｒｌｓｅｎ，Ｍａｇｎｕｓ"]
+[Black "Anand, V"]
+[Result "1-0"]
+
+1. e4 e5 1-0
+
+[White "Carlsen, Magnus"]
+[Black "Anand, V"]
+[Result "0-1"]
+
+1. d4 d5 0-1
+`
+	if err := os.WriteFile(pgn, []byte(games), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, db := buildStore(t, pgn)
+	for _, name := range []string{"carlsen", "Ｃａｒｌｓｅｎ", "ＣＡＲＬＳＥＮ ＭＡＧＮＵＳ"} {
+		res, err := db.Search(context.Background(), gamedb.Query{Player: name})
+		if err != nil || res.Total != 2 {
+			t.Errorf("player %q: %v, %v; want 2 games", name, res, err)
+		}
+	}
+	names, err := db.Names(context.Background(), gamedb.Players, "carlsen", 0)
+	if err != nil || len(names) != 2 {
+		t.Errorf("players carlsen: %v, %v; want both spellings", names, err)
+	}
+}

@@ -36,7 +36,11 @@
 // and digits of the name, lower-cased, with accents removed (é -> e; a few
 // letters that do not decompose are folded too: ø -> o, ł -> l, ß -> ss,
 // æ -> ae; marks go in every script, so Cyrillic й is и), everything else
-// dropped. "Carlsen, M", "carlsen,m" and
+// dropped; compatibility forms are folded (NFKD: full-width
+// "Ｃａｒｌｓｅｎ" is "carlsen", the ligature "ﬁ" is "fi"; a store indexed
+// by an earlier bookbuild, which folded canonical forms only, finds such
+// names by their plain form once bookbuild -reindex refolds them).
+// "Carlsen, M", "carlsen,m" and
 // "CARLSEN M." are all "carlsenm"; "Ljubojević" is "ljubojevic". A name
 // with no letter or digit ("?", "-", "") is not indexed. A Site tag that
 // is a URL (it holds "://") is indexed by its host, without "www."

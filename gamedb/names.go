@@ -13,8 +13,10 @@ import (
 // letters and digits of the name, lower-cased, accents removed (é -> e,
 // ø -> o, ß -> ss), everything else (spaces, punctuation) dropped. So
 // "Carlsen, M", "carlsen,m" and "CARLSEN M." are one name, "carlsenm", and
-// "Ljubojević" matches "Ljubojevic". A name with no letter or digit ("?",
-// "-", "") normalizes to "" and is not indexed.
+// "Ljubojević" matches "Ljubojevic"; compatibility forms fold too
+// (NFKD): full-width "Ｃａｒｌｓｅｎ" is "carlsen", "ﬁ" is "fi". A name
+// with no letter or digit ("?", "-", "") normalizes to "" and is not
+// indexed.
 
 // maxNameBytes bounds a name's normalized form and its raw spelling in
 // the index (longer tags are cut at a character boundary).
@@ -65,13 +67,15 @@ func appendFolded(dst []byte, r rune) []byte {
 	}
 	var buf [utf8.UTFMax]byte
 	n := utf8.EncodeRune(buf[:], r)
-	// r's NFD form: its canonical decomposition, from the tables (r
-	// itself when it has none), but for the Hangul syllables, which
-	// decompose by rule.
-	nfd := norm.NFD.Properties(buf[:n]).Decomposition()
+	// r's NFKD form: its compatibility decomposition, from the tables
+	// (r itself when it has none), but for the Hangul syllables, which
+	// decompose by rule. Compatibility folds the forms of a letter that
+	// only look different: full-width "Ｃ" is "C", the ligature "ﬁ" is
+	// "fi", "²" is "2".
+	nfd := norm.NFKD.Properties(buf[:n]).Decomposition()
 	switch {
 	case hangulFirst <= r && r <= hangulLast:
-		nfd = norm.NFD.AppendString(nil, string(r))
+		nfd = norm.NFKD.AppendString(nil, string(r))
 	case nfd == nil:
 		nfd = buf[:n]
 	}
@@ -90,7 +94,7 @@ func appendFolded(dst []byte, r rune) []byte {
 	return dst
 }
 
-// The Hangul syllables (their NFD form is not in the decomposition
+// The Hangul syllables (their NFKD form is not in the decomposition
 // tables).
 const hangulFirst, hangulLast = 0xAC00, 0xD7A3
 

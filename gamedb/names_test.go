@@ -26,6 +26,9 @@ func TestNormalize(t *testing.T) {
 		{" - ", ""},
 		{"", ""},
 		{"Deep Blue 2", "deepblue2"},
+		{"Ｃａｒｌｓｅｎ，Ｍ", "carlsenm"}, // full-width forms (NFKD)
+		{"ﬁscher", "fischer"},
+		{"Ｋａｒｐｏｖ２", "karpov2"},
 	} {
 		if got := Normalize(c.in); got != c.want {
 			t.Errorf("Normalize(%q) = %q, want %q", c.in, got, c.want)
@@ -74,7 +77,7 @@ func TestMatchDistance(t *testing.T) {
 }
 
 // TestFoldEveryRune: every rune past ASCII folds as the package
-// documentation says, by its whole NFD form (norm.NFD.String): each
+// documentation says, by its whole NFKD form (norm.NFKD.String): each
 // letter or digit of it lower-cased, the rest (marks among it) dropped.
 func TestFoldEveryRune(t *testing.T) {
 	var got, want []byte
@@ -88,7 +91,7 @@ func TestFoldEveryRune(t *testing.T) {
 		if s, ok := foldSpecial[r]; ok {
 			want = append(want, s...)
 		} else {
-			for _, x := range norm.NFD.String(string(r)) {
+			for _, x := range norm.NFKD.String(string(r)) {
 				if !unicode.Is(unicode.Mn, x) && (unicode.IsLetter(x) || unicode.IsDigit(x)) {
 					want = utf8.AppendRune(want, unicode.ToLower(x))
 				}

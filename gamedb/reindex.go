@@ -22,21 +22,20 @@ type ReindexOptions struct {
 // Reindex writes the game index of every game st holds (a store written
 // before the index existed, format version 8 or less, or whose index a
 // writer did not keep) and marks the store indexed ([store.Meta].GameIndex).
-// It first deletes whatever index records the store holds, then decodes
-// every game and writes all their records in one atomic ingestion: killed
-// part way, the store is as before (without an index), and running it
-// again does the whole work. When it replaced an index, it compacts the
-// index's key range, so that the old records leave the disk. It holds the records in memory (about 150
-// bytes per game) until then. st must be open for writing.
+// It decodes every game, then replaces whatever index records the store
+// holds with all the games' records in one atomic ingestion
+// (store.SSTWriter.ReplaceIndex): readers keep the old index, if any,
+// until they see the new one whole; killed part way, the store is as
+// before, and running it again does the whole work. When it replaced an
+// index, it compacts the index's key range, so that the old records leave
+// the disk. It holds the records in memory (about 150 bytes per game)
+// until the ingestion. st must be open for writing.
 func Reindex(ctx context.Context, st *store.Store, o ReindexOptions) error {
 	if o.Facts == nil {
 		return fmt.Errorf("gamedb: reindex: no Facts function")
 	}
 	cleared, err := hasIndexRecords(st)
 	if err != nil {
-		return fmt.Errorf("reindexing: %w", err)
-	}
-	if err := st.ClearIndex(); err != nil {
 		return fmt.Errorf("reindexing: %w", err)
 	}
 	m := st.Meta()
@@ -96,6 +95,7 @@ func Reindex(ctx context.Context, st *store.Store, o ReindexOptions) error {
 		_ = w.Close()
 		return err
 	}
+	w.ReplaceIndex()
 	w.SetGameIndex(Version)
 	if err := w.IngestWith(); err != nil {
 		return fmt.Errorf("reindexing: %w", err)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
@@ -17,7 +18,7 @@ import (
 type Sort uint8
 
 const (
-	ByDate   Sort = iota // newest first (undated games last), then the later game number
+	ByDate   Sort = iota // newest first (undated games last)
 	ByRating             // the highest mean rating of both players first (games with an unrated player last)
 	ByPlies              // the longest games first
 )
@@ -56,7 +57,9 @@ type Query struct {
 	Position *board.Position
 	Sort     Sort
 	// Offset and Limit select the page: Limit games from the Offset-th
-	// (from 0) in Sort order.
+	// (from 0) in Sort order. Games that Sort leaves equal go newer date
+	// first, then by game id (lowest first): the same games give the same
+	// pages in any store that holds them, however it was built.
 	Offset, Limit int
 }
 
@@ -157,7 +160,10 @@ func (db *DB) Search(ctx context.Context, q Query) (*SearchResult, error) {
 		}
 		window = q.Offset + q.Limit
 	}
-	top := &topK[foundGame]{k: window, cmp: func(a, b foundGame) int { return compareFound(a, b, q.Sort) }}
+	// The games the sort key leaves equal to the last one kept are kept
+	// too (keepTies): their order is settled by game id (sortFound).
+	key := foundOrder(q.Sort)
+	top := &topK[foundGame]{k: window, keepTies: true, cmp: func(a, b foundGame) int { return key(&a, &b) }}
 	total := 0
 	keep := func(g foundGame) {
 		total++
@@ -200,6 +206,9 @@ func (db *DB) Search(ctx context.Context, q Query) (*SearchResult, error) {
 	hi := len(games)
 	if q.Limit > 0 {
 		hi = min(lo+q.Limit, hi)
+	}
+	if err := db.sortFound(ctx, games, q.Sort, lo, hi); err != nil {
+		return nil, err
 	}
 	for _, g := range games[lo:hi] {
 		ref, err := db.gameRef(g.num, q.Openings)
@@ -364,21 +373,29 @@ func meanRating(s *Summary) int {
 	return (s.WhiteElo + s.BlackElo) / 2
 }
 
-// compareFound compares games a and b in order o; ties go to the newer
-// date, then the higher game number.
-func compareFound(a, b foundGame, o Sort) int {
-	var c int
-	switch o {
-	case ByRating:
-		c = cmp.Compare(b.rating, a.rating)
-	case ByPlies:
-		c = cmp.Compare(b.plies, a.plies)
+// foundOrder returns the comparison of games in order o: by o's key,
+// ties to the newer date. Games it leaves equal are ordered by their ids
+// (settleTies).
+func foundOrder(o Sort) func(a, b *foundGame) int {
+	return func(a, b *foundGame) int {
+		var c int
+		switch o {
+		case ByRating:
+			c = cmp.Compare(b.rating, a.rating)
+		case ByPlies:
+			c = cmp.Compare(b.plies, a.plies)
+		}
+		if c != 0 {
+			return c
+		}
+		return cmp.Compare(b.date, a.date)
 	}
-	if c != 0 {
-		return c
-	}
-	if c := cmp.Compare(b.date, a.date); c != 0 {
-		return c
-	}
-	return cmp.Compare(b.num, a.num)
+}
+
+// sortFound sorts games in order o (foundOrder), then the games of
+// [lo, hi) that it leaves equal by their ids.
+func (db *DB) sortFound(ctx context.Context, games []foundGame, o Sort, lo, hi int) error {
+	key := foundOrder(o)
+	slices.SortFunc(games, func(a, b foundGame) int { return key(&a, &b) })
+	return settleTies(ctx, db, games, lo, hi, key, func(g *foundGame) uint64 { return g.num })
 }

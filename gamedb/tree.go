@@ -97,7 +97,7 @@ type Tree struct {
 	Draws       int
 	Black       int
 	Moves       []TreeMove
-	// Recent are the most recent games (by date, then game number), with
+	// Recent are the most recent games (by date, then game id), with
 	// the move they played.
 	Recent []GameRef
 }
@@ -278,14 +278,14 @@ func (db *DB) PlayerTree(ctx context.Context, q TreeQuery) (*Tree, error) {
 			found = append(found, g)
 		}
 	}
-	if err := db.fillTree(tree, found, q); err != nil {
+	if err := db.fillTree(ctx, tree, found, q); err != nil {
 		return nil, err
 	}
 	return tree, nil
 }
 
 // fillTree adds up the games found into tree's rows and recent games.
-func (db *DB) fillTree(tree *Tree, found []treeGame, q TreeQuery) error {
+func (db *DB) fillTree(ctx context.Context, tree *Tree, found []treeGame, q TreeQuery) error {
 	type acc struct {
 		TreeMove
 		oppSum, oppN int
@@ -342,12 +342,11 @@ func (db *DB) fillTree(tree *Tree, found []treeGame, q TreeQuery) error {
 	if q.Moves > 0 && len(tree.Moves) > q.Moves {
 		tree.Moves = tree.Moves[:q.Moves]
 	}
-	slices.SortFunc(found, func(a, b treeGame) int {
-		if c := cmp.Compare(b.date, a.date); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.num, a.num)
-	})
+	byDate := func(a, b *treeGame) int { return cmp.Compare(b.date, a.date) }
+	slices.SortFunc(found, func(a, b treeGame) int { return byDate(&a, &b) })
+	if err := settleTies(ctx, db, found, 0, q.Recent, byDate, func(g *treeGame) uint64 { return g.num }); err != nil {
+		return err
+	}
 	for _, g := range found[:min(q.Recent, len(found))] {
 		ref, err := db.gameRef(g.num, nil)
 		if err != nil {

@@ -47,6 +47,16 @@ func (d Damage) String() string {
 // not match its checksum (Pebble's corruption errors).
 func IsDamage(err error) bool { return pebble.IsCorruptionError(err) }
 
+// DamagedFile returns the path of the file whose damage err reports (as
+// the store was opened: its directory, then the file's name), or "" when
+// err names none.
+func DamagedFile(err error) string {
+	if info := pebble.ExtractDataCorruptionInfo(err); info != nil && !info.IsRemote {
+		return info.Path
+	}
+	return ""
+}
+
 // ErrorLine returns err's message on one line: Pebble's corruption errors
 // carry their details on lines of their own.
 func ErrorLine(err error) string {

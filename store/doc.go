@@ -118,9 +118,10 @@
 // ingestion as the game, so that they are committed, and survive a kill,
 // with it. [Meta].GameIndex says whether the index covers every stored
 // game: a store written before it (format 7 or 8) has none until
-// gamedb.Reindex, which first deletes every 'x' record ([Store.ClearIndex])
-// and then writes the index of every game in one ingestion that sets
-// GameIndex ([SSTWriter.SetGameIndex]).
+// gamedb.Reindex, which writes the index of every game in one ingestion
+// that deletes every 'x' record the store held ([SSTWriter.ReplaceIndex])
+// and sets GameIndex ([SSTWriter.SetGameIndex]): readers keep the old
+// index until then.
 //
 // Prefixes not listed are reserved, in particular 's' (sources). The
 // merge operator merges 'q' operands as buckets of single references

@@ -55,6 +55,12 @@ func (w *SSTWriter) addIndex(k, v []byte, merge bool) error {
 // 0): the store's index then covers every game it holds.
 func (w *SSTWriter) SetGameIndex(version int) { w.gameIndex = version }
 
+// ReplaceIndex makes the ingestion replace the store's game index: every
+// index record the store holds is deleted, and w's index records added,
+// in the one atomic ingestion, so that readers see the old index until
+// they see the new one (a reindex).
+func (w *SSTWriter) ReplaceIndex() { w.replaceIndex = true }
+
 // ClearIndex deletes every game index record and marks the store as
 // having no index ([Meta].GameIndex 0), in one synced write: the first
 // step of a reindex, which a crash may repeat.
@@ -187,7 +193,7 @@ func (s *Store) IndexGet(k []byte) ([]byte, bool, error) {
 }
 
 // CompactIndex compacts the game index's key range: after a reindex, the
-// records ClearIndex deleted leave the disk (a whole-store Compact would
+// records ReplaceIndex or ClearIndex deleted leave the disk (a whole-store Compact would
 // rewrite everything else too).
 func (s *Store) CompactIndex(ctx context.Context) error {
 	if s.closed.Load() {

@@ -41,6 +41,9 @@ type SSTWriter struct {
 	// gameIndex is the Meta's GameIndex after the ingestion
 	// (SetGameIndex); 0: unchanged.
 	gameIndex int
+	// replaceIndex: the ingestion deletes every index record the store
+	// held before it (ReplaceIndex).
+	replaceIndex bool
 
 	// Game records (and the en-passant side records before them) go to
 	// a second sstable: the tables' key ranges ('e'..'g' and 'n'..'q')
@@ -232,6 +235,17 @@ func (w *SSTWriter) finish(paths []string) ([]string, error) {
 			return paths, fmt.Errorf("finishing games sstable: %w", err)
 		}
 		paths = append(paths, w.gpath)
+	}
+	if w.replaceIndex {
+		// A range deletion in the ingested table: Pebble gives the
+		// table's keys one sequence number, and a range deletion covers
+		// only keys older than itself, so the index records written
+		// beside it stay, and every older one goes.
+		if err := w.w.DeleteRange([]byte{prefixIndex}, []byte{prefixIndex + 1}); err != nil {
+			w.abort()
+			return paths, fmt.Errorf("replacing the game index: %w", err)
+		}
+		w.n++
 	}
 	if w.n > 0 {
 		if err := w.w.Close(); err != nil { // syncs the file

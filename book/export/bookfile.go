@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/chessbook/chessbook/internal/scratch"
 	"github.com/chessbook/chessbook/polyglot"
 )
 
@@ -95,24 +96,29 @@ func WriteBookFunc(path string, write func(add func(polyglot.Entry) error) error
 }
 
 // writeAtomic writes the file at path with write, as WriteBook writes a
-// book: to a temporary file renamed over path once complete, 0644.
+// book: to a temporary file beside it (outPattern, locked while it is
+// written: see package internal/scratch), renamed over path once
+// complete, 0644. The temporary files there that killed exports left are
+// removed first.
 // write's errors are returned as they are.
 func writeAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*.bin")
+	scratch.RemoveStale(filepath.Dir(path), outPattern)
+	tmp, err := scratch.CreateLocked(filepath.Dir(path), outPattern, false)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	// Closed after the rename: the lock keeps another export from taking
+	// it for a killed one's until then.
+	defer tmp.Close()
 	defer os.Remove(tmp.Name())
 	if err := write(tmp); err != nil {
-		tmp.Close()
 		return err
 	}
 	// CreateTemp makes it 0600.
 	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := tmp.Close(); err != nil {
+	if err := tmp.Sync(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := CheckBookPath(path); err != nil { // appeared meanwhile
@@ -121,8 +127,19 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
 	return nil
 }
+
+// The temporary files of an export (see package internal/scratch): its
+// book, beside the output, and its spilled runs, in the system's
+// temporary directory.
+const (
+	outPattern   = ".export-*.bin"
+	spillPattern = "chessbook-export-*"
+)
 
 // fileKind names the kind of file of mode m, for messages.
 func fileKind(m iofs.FileMode) string {

@@ -11,11 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/internal/scratch"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/stats"
@@ -232,7 +234,8 @@ func WritePolyglot(ctx context.Context, st *store.Store, o Options, path string)
 // PolyglotTo calls fn with the store's book entries in book order (see
 // Polyglot), and returns the export's counters once fn has had them all.
 // The entries are sorted in bounded memory: past a few million they are
-// sorted in runs spilled to temporary files, then merged.
+// sorted in runs spilled to temporary files, then merged. The runs that
+// killed exports left in the temporary directory are removed first.
 func PolyglotTo(ctx context.Context, st *store.Store, o Options, fn func(polyglot.Entry) error) (Stats, error) {
 	if o.Weighting == "" {
 		o.Weighting = WeightScore
@@ -246,6 +249,8 @@ func PolyglotTo(ctx context.Context, st *store.Store, o Options, fn func(polyglo
 	if err != nil {
 		return es, err
 	}
+	// The spilled runs that killed exports left.
+	scratch.RemoveStale(os.TempDir(), spillPattern)
 	x := exporter{o: o, sort: entrySorter{limits: o.limits}}
 	defer x.sort.close()
 	if m := st.Meta(); m.CountMode == store.CountOccurrence && m.MaxPly > 0 && o.MaxPly >= m.MaxPly {

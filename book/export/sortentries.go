@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/internal/scratch"
 	"github.com/chessbook/chessbook/polyglot"
 )
 
@@ -65,6 +66,7 @@ type entrySorter struct {
 	limits *sortLimits // nil: defaultChunkEntries
 	buf    []ranked    // the chunk being filled
 	dir    string      // the temporary directory of the runs, made at the first spill
+	lock   *os.File    // dir open, holding its lock (see package internal/scratch)
 	runs   []string    // the runs' files
 }
 
@@ -98,9 +100,10 @@ func (s *entrySorter) sortChunk() {
 // spill sorts the chunk and writes it to a new run, then empties it.
 func (s *entrySorter) spill() (err error) {
 	if s.dir == "" {
-		if s.dir, err = os.MkdirTemp("", "chessbook-export-"); err != nil {
+		if s.lock, err = scratch.CreateLocked(os.TempDir(), spillPattern, true); err != nil {
 			return fmt.Errorf("sorting the book's entries: %w", err)
 		}
+		s.dir = s.lock.Name()
 	}
 	s.sortChunk()
 	path := filepath.Join(s.dir, fmt.Sprintf("%06d.run", len(s.runs)))
@@ -210,7 +213,8 @@ func (s *entrySorter) each(ctx context.Context, fn func(polyglot.Entry) error) e
 func (s *entrySorter) close() {
 	if s.dir != "" {
 		_ = os.RemoveAll(s.dir)
-		s.dir, s.runs = "", nil
+		_ = s.lock.Close()
+		s.dir, s.lock, s.runs = "", nil, nil
 	}
 }
 

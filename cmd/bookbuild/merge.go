@@ -95,7 +95,9 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	prog.End(err)
 	msg := ""
 	if err != nil {
-		msg = strings.TrimPrefix(err.Error(), "merge: ") // the library's errors say "merge: " already
+		// The library's errors say "merge: " already; Pebble's damage
+		// errors carry details on lines of their own.
+		msg = strings.TrimPrefix(store.ErrorLine(err), "merge: ")
 	}
 	switch {
 	case err == nil:

@@ -101,3 +101,55 @@ func TestMergeCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeDamagedSource: a merge of a store with a damaged table fails
+// (exit 1) with one plain line naming that store, not one of its file
+// names alone, and no Pebble detail carrier.
+func TestMergeDamagedSource(t *testing.T) {
+	pgn, err := os.ReadFile(champions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	cut := bytes.Index(pgn[len(pgn)/2:], []byte("\n[Event ")) + len(pgn)/2 + 1
+	first, second := filepath.Join(tmp, "first.pgn"), filepath.Join(tmp, "second.pgn")
+	if err := os.WriteFile(first, pgn[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(second, pgn[cut:], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "damaged")
+	for _, c := range [][2]string{{a, first}, {b, second}} {
+		if code, _, errOut := runArgs(t, "-q", "-db", c[0], c[1]); code != 0 {
+			t.Fatalf("building %s: exit %d: %s", c[0], code, errOut)
+		}
+	}
+	// Damage the largest table in its middle.
+	tables, err := filepath.Glob(filepath.Join(b, "*.sst"))
+	if err != nil || len(tables) == 0 {
+		t.Fatal(tables, err)
+	}
+	var big string
+	var size int64
+	for _, p := range tables {
+		if fi, err := os.Stat(p); err == nil && fi.Size() > size {
+			big, size = p, fi.Size()
+		}
+	}
+	data, err := os.ReadFile(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(data) / 3; i < len(data)/3+200; i++ {
+		data[i] ^= 0x5a
+	}
+	if err := os.WriteFile(big, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runArgs(t, "merge", "-q", "-db", filepath.Join(tmp, "out"), a, b)
+	want := "bookbuild merge: store " + b + " is damaged (in its file " + filepath.Base(big) + "; 'bookquery -db " + b + " check' lists what): pebble: file "
+	if code != 1 || !strings.HasPrefix(errOut, want) || strings.Count(errOut, "\n") != 1 || strings.Contains(errOut, "carrier") {
+		t.Errorf("merge of a damaged store: exit %d, %q; want 1, %q...", code, errOut, want)
+	}
+}
