@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"flag"
-	"os"
-	"regexp"
 	"testing"
 
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -36,29 +34,6 @@ func TestHelpDoc(t *testing.T) {
 	}
 	for _, b := range []string{"q", "standard-start-only", "keep-duplicates", "compact"} {
 		delete(withValue, b)
-	}
-	// README's list of bookbuild's flags lists every one of them.
-	text, err := os.ReadFile(readme)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block := regexp.MustCompile("(?s)```\nbookbuild -db DIR \\[flags\\] INPUT\\.\\.\\.\n(.*?)```").FindSubmatch(text)
-	if block == nil {
-		t.Fatal("README has no block of bookbuild's flags")
-	}
-	listed := map[string]bool{}
-	for _, m := range regexp.MustCompile(`(?m)(?:^  |, )-([\w-]+)`).FindAllSubmatch(block[1], -1) {
-		listed[string(m[1])] = true
-	}
-	for f := range flags[""] {
-		if !listed[f] {
-			t.Errorf("README's list of bookbuild's flags lacks -%s", f)
-		}
-	}
-	for f := range listed {
-		if !flags[""][f] {
-			t.Errorf("README lists -%s, which bookbuild does not have", f)
-		}
 	}
 	lines := testutil.READMEFlags(t, readme, "bookbuild", withValue)
 	if len(lines) < 2 {
