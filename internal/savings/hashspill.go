@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/chessbook/chessbook/board"
+	scratchdir "github.com/chessbook/chessbook/internal/scratch"
 	"github.com/chessbook/chessbook/keys"
 )
 
@@ -32,8 +33,9 @@ type hashSpill struct {
 	limit int // the most bytes of records held in memory
 	mu    sync.Mutex
 	mem   []byte
-	n     uint64 // records added
-	dir   string // the spill files' directory, once spilled
+	n     uint64   // records added
+	dir   string   // the spill files' directory, once spilled
+	lock  *os.File // the directory, open and locked while it is used (see internal/scratch)
 	files [spillParts]*os.File
 	bufs  [spillParts]*bufio.Writer
 	err   error
@@ -75,11 +77,15 @@ func (h *hashSpill) add(batch []byte, n int) error {
 // startSpill creates the spill files and moves the records in memory to
 // them.
 func (h *hashSpill) startSpill() error {
-	dir, err := os.MkdirTemp("", "savings-hashes-*")
+	// What a killed run left is removed first (never a running one's:
+	// each holds its directory's lock).
+	scratchdir.RemoveStale(os.TempDir(), "savings-hashes-*")
+	lock, err := scratchdir.CreateLocked(os.TempDir(), "savings-hashes-*", true)
 	if err != nil {
 		return fmt.Errorf("savings: spilling the positions' hashes: %w", err)
 	}
-	h.dir = dir
+	dir := lock.Name()
+	h.dir, h.lock = dir, lock
 	for i := range h.files {
 		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%03d", i)))
 		if err != nil {
@@ -113,6 +119,9 @@ func (h *hashSpill) close() {
 	}
 	if h.dir != "" {
 		os.RemoveAll(h.dir)
+	}
+	if h.lock != nil {
+		h.lock.Close()
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/ingest"
+	scratchdir "github.com/chessbook/chessbook/internal/scratch"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/store"
 )
@@ -111,5 +112,43 @@ func TestFromStoreSpills(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Errorf("left in TMPDIR: %v", left)
+	}
+}
+
+// TestHashSpillStale: a spill removes the spill directory a killed
+// 'savings -full' left in TMPDIR (nobody holds its lock), and keeps one a
+// running one holds.
+func TestHashSpillStale(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	killed := filepath.Join(tmp, "savings-hashes-123")
+	if err := os.MkdirAll(killed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(killed, "000"), make([]byte, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	running, err := scratchdir.CreateLocked(tmp, "savings-hashes-*", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer running.Close()
+	h := newHashSpill(0)
+	rec := appendHashRecord(nil, 1, []byte{1, 2, 3})
+	if err := h.add(rec, 1); err != nil {
+		t.Fatal(err)
+	}
+	if h.dir == "" {
+		t.Fatal("nothing spilled")
+	}
+	if _, err := os.Stat(killed); !os.IsNotExist(err) {
+		t.Errorf("the killed run's %s is still there (%v)", killed, err)
+	}
+	if _, err := os.Stat(running.Name()); err != nil {
+		t.Errorf("the running one's %s was removed: %v", running.Name(), err)
+	}
+	h.close()
+	if _, err := os.Stat(h.dir); !os.IsNotExist(err) {
+		t.Errorf("the spill's own %s is left (%v)", h.dir, err)
 	}
 }
