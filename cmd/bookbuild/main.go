@@ -57,9 +57,15 @@ const usageHead = `usage: bookbuild -db DIR [flags] INPUT...
        bookbuild -db DIR -reindex [flags] [INPUT...]   (index the stored games for players and search first)
        bookbuild merge -db OUT [flags] STORE...   (stores built separately merged into one: 'bookbuild merge -h')
        bookbuild savings [flags] INPUT...   (every encoding measured on the input: 'bookbuild savings -h')
+       bookbuild [flags] INPUT...   (no -db: a dry run; the games are replayed and counted, nothing is stored)
 
 INPUT is a PGN file (plain, .zst, .gz or .bz2, detected by content), a directory (its PGN files,
 in name order) or - for stdin. Flags may come before or after the inputs.
+
+Exit status: 0 done (a dry run too: it says so on stderr, even with -q); 1 failed (I/O, an input
+cut short, a store in use or incompatible); 2 bad usage, or no game kept: no input holds a game,
+or every game read was skipped or filtered out (one line says why, even with -q; a store the run
+created is removed); 130 interrupted (the store keeps what was committed: run it again to finish).
 
 flags:
 `
@@ -74,7 +80,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("bookbuild", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c := &config{}
-	fs.StringVar(&c.db, "db", "", "the book store directory (created if missing); without it the input is only replayed")
+	fs.StringVar(&c.db, "db", "", "the book store directory (created if missing); without it a dry run: the input is only replayed, nothing is stored")
 	fs.IntVar(&c.build.MaxPly, "max-ply", 0, "record only the first N plies of each game (0: all)")
 	cli.EnumVar(fs, &c.count, "count", "game", "what a game adds to a position it reaches twice, `MODE`: game (once, under the move played at its first visit, like the lichess explorer) or occurrence (every visit, like polyglot make-book)", "game", "occurrence")
 	fs.IntVar(&c.build.MinRating, "min-rating", 0, "keep only games where both players are rated at least this")
@@ -262,9 +268,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "bookbuild: warning: no games found in %s%s; the other inputs were read\n", in, notPGNDetail(nil))
 		}
 	}
+	// Games were read, and every one was skipped or filtered out: nothing
+	// stored (or, without a store, nothing replayed). A store this run
+	// made is removed, one that was there is left as it was.
+	noneKept := err == nil && res.Summary != nil && allLeftOut(res.Summary, res.Stats)
+	info := res.Store
+	if noneKept && newStore {
+		info = nil // removed below: the summary does not show it
+	}
 	if res.Summary != nil {
 		if !c.progress.Quiet {
-			printSummary(stdout, res.Summary, res.Stats, res.Store)
+			printSummary(stdout, res.Summary, res.Stats, info)
 		}
 		if c.report != "" {
 			if werr := writeReport(c.report, res.Summary, res.Stats, empty); werr != nil {
@@ -273,7 +287,84 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if noneKept {
+		where := ""
+		switch {
+		case c.db == "":
+			where = "; dry run (no -db): nothing is stored anyway"
+		case newStore:
+			removeStore(c.db, newDir, stderr)
+			where = "; the store this run created in " + c.db + " was removed"
+		default:
+			where = "; nothing was added to the store " + c.db
+		}
+		fmt.Fprintf(stderr, "bookbuild: no game %s: %s%s\n", map[bool]string{true: "replayed", false: "stored"}[c.db == ""],
+			leftOutDetail(res.Summary, res.Stats), where)
+		return 2
+	}
+	if err == nil && c.db == "" {
+		// Said even with -q: an exit status of 0 must not pass for a build.
+		fmt.Fprintf(stderr, "bookbuild: dry run: no -db given, so the %d games were only replayed and nothing was stored; to store them: bookbuild -db DIR %s\n",
+			res.Summary.Ingested, inputsHint(c.inputs))
+	}
 	return exitStatus(err, res, stderr)
+}
+
+// allLeftOut reports whether the run read games and kept none: every one
+// was skipped (not replayable) or, with a store (bs not nil), filtered
+// out or refused by the game codec. A run that found its games already
+// stored (duplicates) or failed to commit them kept them.
+func allLeftOut(s *ingest.Summary, bs *book.Stats) bool {
+	if s.Games == 0 {
+		return false
+	}
+	if bs == nil {
+		return s.Ingested == 0
+	}
+	return bs.Games == 0 && bs.Duplicates == 0 && bs.Uncommitted == 0
+}
+
+// leftOutDetail says why no game of the run was kept (see allLeftOut):
+// "all 112 games read were skipped (unsupported variant: 112)", the
+// reasons and filters by count.
+func leftOutDetail(s *ingest.Summary, bs *book.Stats) string {
+	var parts []string
+	if n := s.SkippedTotal(); n > 0 {
+		var why []string
+		for r, k := range s.Skipped {
+			if k > 0 {
+				why = append(why, fmt.Sprintf("%s: %d", ingest.SkipReason(r), k))
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%d skipped (%s)", n, strings.Join(why, ", ")))
+	}
+	if bs != nil {
+		if n := bs.FilteredTotal(); n > 0 {
+			var why []string
+			for f, k := range bs.Filtered {
+				if k > 0 {
+					why = append(why, fmt.Sprintf("%s: %d", book.Filter(f), k))
+				}
+			}
+			parts = append(parts, fmt.Sprintf("%d left out by the filters (%s)", n, strings.Join(why, ", ")))
+		}
+		if bs.Unstorable > 0 {
+			parts = append(parts, fmt.Sprintf("%d the game codec refused", bs.Unstorable))
+		}
+	}
+	if len(parts) == 1 {
+		return fmt.Sprintf("all %d games read were %s", s.Games, strings.TrimPrefix(parts[0], fmt.Sprint(s.Games, " ")))
+	}
+	return fmt.Sprintf("none of the %d games read was kept: %s", s.Games, strings.Join(parts, ", "))
+}
+
+// inputsHint is the inputs as a command line shows them: the first two,
+// then "...".
+func inputsHint(inputs []string) string {
+	if len(inputs) > 2 {
+		return strings.Join(inputs[:2], " ") + " ..."
+	}
+	return strings.Join(inputs, " ")
 }
 
 // reindex writes the game index of the store in dir (book.Reindex) and
