@@ -251,7 +251,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	bo.Progress, bo.Phase, bo.ReindexProgress = prog.Input, phase, reindexProgress
+	bo.Committed = func(games int64) { prog.SetNote(fmt.Sprintf("%d committed", games)) }
+	built := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			// The runs written already are being committed; a second
+			// Ctrl-C ends the process at once (commits are atomic: the
+			// store keeps those made).
+			stop()
+			prog.Line("interrupted: committing the games written already (Ctrl-C again stops at once)...")
+		case <-built:
+		}
+	}()
 	res, err := book.Build(ctx, bo)
+	close(built)
 	prog.End(err)
 	empty := emptyInputs(c.inputs, res.Summary)
 	if err == nil && len(empty) == len(slices.Compact(slices.Sorted(slices.Values(c.inputs)))) {
@@ -466,6 +480,11 @@ func exitStatus(err error, res *book.BuildResult, stderr io.Writer) int {
 	case errors.Is(err, book.ErrInterrupted):
 		if res.Stats == nil || res.Store == nil {
 			fmt.Fprintln(stderr, "bookbuild: interrupted")
+			return 130
+		}
+		if res.Stats.Uncommitted == 0 {
+			fmt.Fprintf(stderr, "bookbuild: interrupted: every game read was committed (%d games in all); "+
+				"run the same command again to read the rest, if any (the games stored are skipped)\n", res.Store.Meta.Games)
 			return 130
 		}
 		fmt.Fprintf(stderr, "bookbuild: interrupted: the store keeps what was committed before (%d games in all); "+
