@@ -315,8 +315,9 @@ func (b *Builder) Interrupt() { b.interrupted.Store(true) }
 // dropped: Abort or Interrupt was called.
 func (b *Builder) dropping() bool { return b.aborted.Load() || b.interrupted.Load() }
 
-// Finish flushes what every worker still holds (unless Abort was called).
-// Call it once, after the pipeline has returned.
+// Finish flushes what every worker still holds (unless Abort or
+// Interrupt was called) and commits the runs pending (unless Abort was
+// called). Call it once, after the pipeline has returned.
 func (b *Builder) Finish() error {
 	// The flusher drains what was handed over during the build while the
 	// workers' last tables are written in parallel: nothing else is left
