@@ -128,7 +128,9 @@ type StoreInfo struct {
 //   - store.ErrLocked, store.ErrIncompatible, store.ErrNotStore (test with
 //     errors.Is): the store could not be opened; nothing was read or
 //     written;
-//   - ErrInterrupted: ctx was cancelled. The build stops as soon as it
+//   - ErrInterrupted: ctx was cancelled (before the input was read to
+//     its end and every game committed: cancelled during the last commit,
+//     the build completes it and carries on). The build stops as soon as it
 //     has committed the runs it wrote already (Builder.Interrupt: at most
 //     30 s of work, see BuildOptions.Committed), keeping what was
 //     committed; Stats.Uncommitted counts the games dropped, which
@@ -232,9 +234,11 @@ func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers, buffer
 	if ferr := b.Finish(); ferr != nil && err == nil {
 		err = ferr
 	}
-	if err == nil && ctx.Err() != nil {
+	if err == nil && ctx.Err() != nil && b.Stats().Uncommitted > 0 {
 		err = ctx.Err() // interrupted after the input ended: Finish dropped what it held
 	}
+	// Interrupted during the last commit, which went through: the input
+	// was read to its end and every game is committed, the build is done.
 	return sum, err
 }
 

@@ -926,3 +926,24 @@ func TestTimedCommits(t *testing.T) {
 		t.Errorf("after the re-run the store differs from an uninterrupted build's")
 	}
 }
+
+// TestInterruptedDuringLastCommit: a build cancelled as it makes its last
+// commit (the input read to its end, every table written) completes that
+// commit: every game is stored and the build is done, without
+// book.ErrInterrupted.
+func TestInterruptedDuringLastCommit(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := buildSpec{Dir: db, Inputs: []string{champions}}.options()
+	o.Options = book.WithHook(o.Options, 1, func(p book.HookPoint, _ *rand.Rand) {
+		if p == book.HookCommit {
+			cancel()
+		}
+	})
+	res, err := book.Build(ctx, o)
+	if err != nil || res.Stats.Games != 500 || res.Stats.Uncommitted != 0 || res.Store.Meta.Games != 500 {
+		t.Fatalf("cancelled during the last commit: %v, %d games stored, %d not written; want done, 500 stored", err, res.Stats.Games, res.Stats.Uncommitted)
+	}
+	storetest.CheckAnswers(t, db, 500)
+}

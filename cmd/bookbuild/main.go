@@ -316,6 +316,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			leftOutDetail(res.Summary, res.Stats), where)
 		return 2
 	}
+	if err == nil && ctx.Err() != nil && c.db != "" {
+		fmt.Fprintln(stderr, "bookbuild: interrupted as the build ended: every game read was committed, the build is complete")
+	}
 	if err == nil && c.db == "" {
 		// Said even with -q: an exit status of 0 must not pass for a build.
 		fmt.Fprintf(stderr, "bookbuild: dry run: no -db given, so the %d games were only replayed and nothing was stored; to store them: bookbuild -db DIR %s\n",
