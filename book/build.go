@@ -17,7 +17,7 @@ import (
 
 // ErrInterrupted is returned, wrapping the context's error, by a Build
 // whose context was cancelled: the store keeps what was committed before,
-// and running the same build again adds the rest (see Builder.Abort).
+// and running the same build again adds the rest (see Builder.Interrupt).
 var ErrInterrupted = errors.New("build interrupted")
 
 // BuildOptions configure Build.
@@ -52,6 +52,11 @@ type BuildOptions struct {
 	Games func(yield func(*pgn.Game) error) error
 	// Progress, if not nil, is called with the pipeline's progress.
 	Progress func(ingest.Progress)
+	// Committed, if not nil, is called after each commit with the games
+	// this build committed so far (Stats.Games): those a Ctrl-C keeps.
+	// A build commits at least every 30 s while it adds games, and when
+	// its runs waiting for a commit are many (Options.CommitRuns).
+	Committed func(games int64)
 	// ReindexProgress, if not nil, is called as a store written before
 	// the game index existed (format version 8 or less) is indexed, before
 	// the reading starts (see Reindex), with the games indexed so far and
@@ -123,9 +128,13 @@ type StoreInfo struct {
 //   - store.ErrLocked, store.ErrIncompatible, store.ErrNotStore (test with
 //     errors.Is): the store could not be opened; nothing was read or
 //     written;
-//   - ErrInterrupted: ctx was cancelled. The build stops at once, keeping
-//     only what was committed (Builder.Abort); Stats.Uncommitted counts
-//     the games dropped, which running the same build again adds;
+//   - ErrInterrupted: ctx was cancelled (before the input was read to
+//     its end and every game committed: cancelled during the last commit,
+//     the build completes it and carries on). The build stops as soon as it
+//     has committed the runs it wrote already (Builder.Interrupt: at most
+//     30 s of work, see BuildOptions.Committed), keeping what was
+//     committed; Stats.Uncommitted counts the games dropped, which
+//     running the same build again adds;
 //   - any other error: reading an input or writing the store failed (an
 //     I/O error); what was committed before stays, whole.
 func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
@@ -169,6 +178,7 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 	}
 	start := time.Now()
 	b := NewBuilder(st, o.Options, workers) // sized by the same plan
+	b.onCommit = o.Committed
 	sum, runErr := ingestInto(ctx, b, o, workers, plan.ChunkBuffers)
 	if runErr == nil && o.Compact && st.Meta().Runs >= compactAfter {
 		o.phase(PhaseCompact, sum)
@@ -199,13 +209,15 @@ func (o *BuildOptions) Plan() (MemoryPlan, error) {
 }
 
 // ingestInto runs the pipeline on o.Inputs into b, with workers workers
-// and buffers chunk buffers, and finishes b. When
-// ctx is cancelled it aborts b: flushing the tables the workers hold could
-// take seconds, and running the build again adds the games dropped (the games stored are
-// skipped). It returns the pipeline's summary.
+// and buffers chunk buffers, and finishes b. When ctx is cancelled it
+// interrupts b: the runs written already are committed (at most
+// commitInterval of work), the tables the workers hold are dropped
+// (writing them could take seconds), and running the build again adds
+// the games dropped (the games stored are skipped). It returns the
+// pipeline's summary.
 func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers, buffers int) (*ingest.Summary, error) {
-	stopAbort := context.AfterFunc(ctx, b.Abort)
-	defer stopAbort()
+	stopInterrupt := context.AfterFunc(ctx, b.Interrupt)
+	defer stopInterrupt()
 	var sum *ingest.Summary
 	var err error
 	if o.Games != nil {
@@ -214,7 +226,7 @@ func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers, buffer
 		sum, err = ingest.Run(ctx, o.Inputs, ingest.Options{Workers: workers, Buffers: buffers, Progress: o.Progress}, b.Sink)
 	}
 	if ctx.Err() != nil {
-		b.Abort() // AfterFunc's call may still be on its way
+		b.Interrupt() // AfterFunc's call may still be on its way
 	}
 	o.phase(PhaseWrite, sum)
 	// Whole games only ever reach a table, so what the workers hold is
@@ -222,9 +234,11 @@ func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers, buffer
 	if ferr := b.Finish(); ferr != nil && err == nil {
 		err = ferr
 	}
-	if err == nil && ctx.Err() != nil {
+	if err == nil && ctx.Err() != nil && b.Stats().Uncommitted > 0 {
 		err = ctx.Err() // interrupted after the input ended: Finish dropped what it held
 	}
+	// Interrupted during the last commit, which went through: the input
+	// was read to its end and every game is committed, the build is done.
 	return sum, err
 }
 

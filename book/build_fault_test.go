@@ -714,8 +714,10 @@ func TestBuildIncompatibleStore(t *testing.T) {
 	}
 }
 
-// maxStop is how long a build may take to stop once interrupted.
-const maxStop = 3 * time.Second
+// maxStop is how long a build may take to stop once interrupted: it
+// commits the runs it wrote already (at most commitInterval of work, far
+// less in these tests) and drops the rest.
+const maxStop = 10 * time.Second
 
 // checkInterrupted checks an interrupted build's outcome, and that the
 // store opens and holds what it says was committed.
@@ -822,4 +824,126 @@ func TestBuildInterruptResume(t *testing.T) {
 	t.Logf("stopped %v after SIGTERM; %d games read, %d committed, %d not written", stop, first.Read, first.Stored, first.Uncommitted)
 
 	checkResumed(t, db, in, first, "interrupted run")
+}
+
+// TestInterruptCommitsRunsWritten interrupts a build at its 300th game
+// of 500, with several runs written (a tiny budget) and none committed
+// yet (a commit only every 1000 runs): the runs written are committed
+// before the build stops (book.Builder.Interrupt), so the store keeps
+// games; the games dropped are counted; running the build again ends with
+// the store of an uninterrupted build.
+func TestInterruptCommitsRunsWritten(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := buildSpec{Dir: db, Inputs: []string{champions}, MemBudget: 1 << 20, CommitRuns: 1000}.options()
+	var added atomic.Int64
+	o.Options = book.WithHook(o.Options, 1, func(p book.HookPoint, _ *rand.Rand) {
+		if p == book.HookAdd && added.Add(1) == 300 {
+			cancel()
+		}
+	})
+	res, err := book.Build(ctx, o)
+	first := outcomeOf(res, err)
+	checkInterrupted(t, db, first, 0)
+	if first.Stored == 0 || first.Uncommitted == 0 || res.Stats.Flushes < 3 {
+		t.Fatalf("interrupted at the 300th game after %d flushes: %d games committed, %d not written; want some of each",
+			res.Stats.Flushes, first.Stored, first.Uncommitted)
+	}
+	t.Logf("%d games read, %d committed in %d commits, %d not written", first.Read, first.Stored, res.Stats.Commits, first.Uncommitted)
+	checkResumed(t, db, champions, first, "interrupted run")
+}
+
+// TestTimedCommits: a build commits at least every commitEvery while it
+// adds games, whatever its runs' size: with a 20 ms interval, tables too
+// big to fill and a build slowed to a few milliseconds a game, a build
+// makes several commits, and its store equals a build's that commits
+// once. Interrupted once a commit was made, it keeps the games committed,
+// and the build run again ends with that same store.
+func TestTimedCommits(t *testing.T) {
+	spec := buildSpec{Inputs: []string{champions}, MemBudget: 256 << 20, CommitRuns: 1000}
+	slow := func(o book.Options) book.Options {
+		return book.WithHook(o, 1, func(p book.HookPoint, _ *rand.Rand) {
+			if p == book.HookAdd {
+				time.Sleep(2 * time.Millisecond)
+			}
+		})
+	}
+	once := spec
+	once.Dir = filepath.Join(t.TempDir(), "once")
+	o := once.options()
+	o.Options = book.WithCommitEvery(o.Options, -1)
+	res, err := book.Build(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Commits != 1 {
+		t.Fatalf("without timed commits: %d commits, want 1 (the tables never fill)", res.Stats.Commits)
+	}
+	want, _, _ := storetest.Digest(t, once.Dir)
+
+	timed := spec
+	timed.Dir = filepath.Join(t.TempDir(), "timed")
+	o = timed.options()
+	o.Options = slow(book.WithCommitEvery(o.Options, 20*time.Millisecond))
+	var reported atomic.Int64
+	o.Committed = func(games int64) { reported.Store(games) }
+	res, err = book.Build(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Commits < 3 || reported.Load() != res.Stats.Games || res.Stats.Games != 500 {
+		t.Errorf("20 ms commits: %d commits, %d games reported committed of %d; want several, all", res.Stats.Commits, reported.Load(), res.Stats.Games)
+	}
+	if got, _, _ := storetest.Digest(t, timed.Dir); got != want {
+		t.Errorf("the store of %d timed commits differs from one commit's", res.Stats.Commits)
+	}
+	t.Logf("%d timed commits", res.Stats.Commits)
+
+	// Interrupted once a commit is made: the games committed stay.
+	cut := spec
+	cut.Dir = filepath.Join(t.TempDir(), "cut")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o = cut.options()
+	o.Options = slow(book.WithCommitEvery(o.Options, 20*time.Millisecond))
+	o.Committed = func(int64) { cancel() }
+	res, err = book.Build(ctx, o)
+	first := outcomeOf(res, err)
+	checkInterrupted(t, cut.Dir, first, 0)
+	if first.Stored == 0 || first.Uncommitted == 0 {
+		t.Fatalf("interrupted after a timed commit: %d games committed, %d not written; want some of each", first.Stored, first.Uncommitted)
+	}
+	t.Logf("interrupted after a timed commit: %d games read, %d committed, %d not written", first.Read, first.Stored, first.Uncommitted)
+	again, err := runBuild(t, context.Background(), cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Stored+again.Stored != 500 || again.Dups < first.Stored {
+		t.Errorf("interrupted run stored %d, re-run %d (%d duplicates); one build stores 500", first.Stored, again.Stored, again.Dups)
+	}
+	if got, _, _ := storetest.Digest(t, cut.Dir); got != want {
+		t.Errorf("after the re-run the store differs from an uninterrupted build's")
+	}
+}
+
+// TestInterruptedDuringLastCommit: a build cancelled as it makes its last
+// commit (the input read to its end, every table written) completes that
+// commit: every game is stored and the build is done, without
+// book.ErrInterrupted.
+func TestInterruptedDuringLastCommit(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := buildSpec{Dir: db, Inputs: []string{champions}}.options()
+	o.Options = book.WithHook(o.Options, 1, func(p book.HookPoint, _ *rand.Rand) {
+		if p == book.HookCommit {
+			cancel()
+		}
+	})
+	res, err := book.Build(ctx, o)
+	if err != nil || res.Stats.Games != 500 || res.Stats.Uncommitted != 0 || res.Store.Meta.Games != 500 {
+		t.Fatalf("cancelled during the last commit: %v, %d games stored, %d not written; want done, 500 stored", err, res.Stats.Games, res.Stats.Uncommitted)
+	}
+	storetest.CheckAnswers(t, db, 500)
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/chessbook/chessbook/book/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
@@ -91,11 +92,24 @@ type Builder struct {
 	commitAt  int               // the number of pending runs that makes a commit (see commitRuns)
 	refs      []store.SingleRef // mergeRuns' scratch (one commit at a time)
 	aborted   atomic.Bool       // Abort was called: drop what is not committed
-	start     sync.Once
-	distinct  *distinctCounter // the positions flushed so far (under mu)
-	dedupe    *dedupe
-	inputs    map[string]uint64 // input name -> 1 + its index
-	nextGame  uint64            // the next game number to hand out; 0: not read from the store yet (under mu)
+	// interrupted: Interrupt was called: drop the units not written as
+	// runs yet, commit the runs written.
+	interrupted atomic.Bool
+	// commitEvery is the longest time between commits while the workers
+	// add games (Options.commitEvery, or commitInterval): then the workers
+	// hand over the units they hold (when they see flushGen change) and
+	// the runs pending are committed. 0: commits by size only.
+	commitEvery time.Duration
+	flushGen    atomic.Uint64 // bumped to ask every worker to hand over its unit
+	lastCommit  time.Time     // when the last batch of runs went to the committer, or the build started (flusher only)
+	// onCommit, if not nil, is called after each commit with the games
+	// committed so far (see BuildOptions.Committed).
+	onCommit func(games int64)
+	start    sync.Once
+	distinct *distinctCounter // the positions flushed so far (under mu)
+	dedupe   *dedupe
+	inputs   map[string]uint64 // input name -> 1 + its index
+	nextGame uint64            // the next game number to hand out; 0: not read from the store yet (under mu)
 }
 
 // NewBuilder returns a Builder writing to st, which must have been opened
@@ -126,8 +140,12 @@ func NewBuilder(st *store.Store, opts Options, workers int) *Builder {
 			inputs[name] = uint64(i + 1)
 		}
 	}
+	every := opts.commitEvery
+	if every == 0 {
+		every = commitInterval
+	}
 	return &Builder{st: st, opts: opts, perTable: per, unitGames: per * tally.RecordBytes / 10,
-		commitAt: commitAt, commitGames: plan.CommitGames, distinct: newDistinctCounter(),
+		commitAt: commitAt, commitGames: plan.CommitGames, distinct: newDistinctCounter(), commitEvery: max(every, 0),
 		free: make(chan *unit, workers+1), full: make(chan *unit, workers+1), done: make(chan struct{}),
 		commits: make(chan []*run), committed: make(chan struct{}),
 		dedupe: newDedupe(opts.KeepDuplicates, st.Meta().Games > 0), inputs: inputs}
@@ -139,20 +157,61 @@ func (b *Builder) newUnit() *unit {
 	return &unit{t: t}
 }
 
+// commitInterval is the longest time a build goes without a commit
+// while its workers add games (see Builder.flusher): what a crash or an
+// interruption loses is at most that much work. A commit costs a merge of
+// the runs pending and an ingestion, and adds a layer of sstables to the
+// store (store.Meta.Runs; see compactAfter).
+const commitInterval = 30 * time.Second
+
+// handOverGrace is how long the flusher waits, once it asked the
+// workers to hand over their units for a time-based commit, before it
+// commits what it has: a worker adding games hands its unit over before
+// its next game; one waiting for input keeps it for the next commit.
+const handOverGrace = time.Second
+
 // flusher writes the full tables as sorted runs, one at a time, commits
-// the runs when enough are pending, and returns the tables to the free
-// list.
+// the runs when enough are pending, or when the last commit is
+// commitEvery old (having asked the workers to hand over the tables they
+// hold), and returns the tables to the free list.
 func (b *Builder) flusher() {
 	defer close(b.done)
-	for u := range b.full {
-		b.setErr(b.spill(u))
-		b.free <- u // emptied by spill
+	var tick <-chan time.Time
+	if b.commitEvery > 0 {
+		t := time.NewTicker(min(b.commitEvery/4, handOverGrace))
+		defer t.Stop()
+		tick = t.C
+	}
+	b.lastCommit = time.Now()
+	var asked time.Time // when the workers were asked to hand over their units; zero: not asked
+	for {
+		select {
+		case u, ok := <-b.full:
+			if !ok {
+				return
+			}
+			b.setErr(b.spill(u))
+			b.free <- u // emptied by spill
+		case <-tick:
+		}
+		due := b.commitEvery > 0 && time.Since(b.lastCommit) >= b.commitEvery && !b.interrupted.Load() && !b.aborted.Load()
+		if due && asked.IsZero() {
+			asked = time.Now()
+			b.flushGen.Add(1) // each worker hands its unit over before its next game
+			continue
+		}
+		// A time-based commit waits for the units handed over (they are
+		// queued, or the grace has not passed).
+		timed := due && len(b.full) == 0 && time.Since(asked) >= min(handOverGrace, b.commitEvery)
 		b.mu.Lock()
 		var runs []*run
-		if len(b.pending) >= b.commitAt || b.pendingN >= b.commitGames {
+		if len(b.pending) >= b.commitAt || b.pendingN >= b.commitGames || (timed && len(b.pending) > 0) {
 			runs, b.pending, b.pendingN = b.pending, nil, 0
 		}
 		b.mu.Unlock()
+		if runs != nil || timed {
+			b.lastCommit, asked = time.Now(), time.Time{}
+		}
 		if runs != nil {
 			b.commits <- runs
 		}
@@ -240,8 +299,25 @@ var errAborted = errors.New("book: build aborted")
 // the build is interrupted, from any goroutine, before or during Finish.
 func (b *Builder) Abort() { b.aborted.Store(true) }
 
-// Finish flushes what every worker still holds (unless Abort was called).
-// Call it once, after the pipeline has returned.
+// Interrupt makes the Builder stop as soon as it can, keeping what is
+// written: the runs written already (and the commit under way) are
+// committed, by Finish, and what is not written as a run yet is dropped:
+// the tables the workers hold, those waiting for the flusher, and the
+// one being written. As with Abort, everything committed stays whole, the
+// games dropped are counted in Stats.Uncommitted, and running the build
+// again on the same input adds them. The runs pending are at most
+// commitEvery of work (see flusher), so committing them takes a fraction
+// of that. Call it when the build is interrupted, from any goroutine,
+// before or during Finish.
+func (b *Builder) Interrupt() { b.interrupted.Store(true) }
+
+// dropping reports whether what is not written as a run yet is to be
+// dropped: Abort or Interrupt was called.
+func (b *Builder) dropping() bool { return b.aborted.Load() || b.interrupted.Load() }
+
+// Finish flushes what every worker still holds (unless Abort or
+// Interrupt was called) and commits the runs pending (unless Abort was
+// called). Call it once, after the pipeline has returned.
 func (b *Builder) Finish() error {
 	// The flusher drains what was handed over during the build while the
 	// workers' last tables are written in parallel: nothing else is left

@@ -63,7 +63,7 @@ func (b *Builder) spill(u *unit) error {
 // writeRun writes unit u as a sorted run. It returns a nil run, and no
 // error, when the build is failing or interrupted (the unit is dropped).
 func (b *Builder) writeRun(u *unit) (*run, error) {
-	if b.err() != nil || b.aborted.Load() {
+	if b.err() != nil || b.dropping() {
 		return nil, nil
 	}
 	w := newRunWriter(b.st)
@@ -107,7 +107,11 @@ func (b *Builder) commit(runs []*run) error {
 		} else {
 			b.stats.Uncommitted += games
 		}
+		total := b.stats.Games
 		b.mu.Unlock()
+		if committed && b.onCommit != nil {
+			b.onCommit(total)
+		}
 	}()
 	if b.err() != nil || b.aborted.Load() {
 		return nil // the build is failing or interrupted: drop the rest
@@ -291,7 +295,7 @@ func (b *Builder) mergeSingles(sst *store.SSTWriter, runs []*run, seen *distinct
 }
 
 // writeRecords writes the records of unit u to the run w (see runfiles.go).
-// It stops with errAborted when Abort was called.
+// It stops with errAborted when Abort or Interrupt was called.
 func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 	be := binary.BigEndian
 	if u.ep != nil && u.ep.Len() > 0 {
@@ -336,7 +340,7 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 		}
 	}
 	err = u.t.FlushSplit(func(key []byte, h uint32, enc, hist []byte) error {
-		if b.aborted.Load() {
+		if b.dropping() {
 			return errAborted
 		}
 		u.val = be.AppendUint32(u.val[:0], h)
@@ -354,7 +358,7 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 	if err != nil {
 		return err
 	}
-	if b.aborted.Load() {
+	if b.dropping() {
 		return errAborted
 	}
 	return nil
@@ -367,7 +371,7 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 // occurrence builds (secOrder), which it sorts games by. Every record a
 // stored game has is written here, and committed with the statistics the
 // game adds. It returns the number of the first game (0 without single
-// references). It stops with errAborted when Abort was called.
+// references). It stops with errAborted when Abort or Interrupt was called.
 func (b *Builder) writeGames(w *runWriter, games *gameBatch, index *gamedb.Batch) (base uint64, err error) {
 	var kv [16]byte
 	be := binary.BigEndian
@@ -388,7 +392,7 @@ func (b *Builder) writeGames(w *runWriter, games *gameBatch, index *gamedb.Batch
 		}
 	}
 	for _, g := range games.sorted() {
-		if b.aborted.Load() {
+		if b.dropping() {
 			return 0, errAborted
 		}
 		be.PutUint64(kv[:8], uint64(g.id))

@@ -30,8 +30,11 @@
 //   - Each worker owns its unit and table: no locks on the hot path, and
 //     no allocation per move once the buffers have grown.
 //   - A flush writes its table as a sorted run to scratch files, not to
-//     the store. Runs are committed in batches (commitRuns, and at the
-//     end): merged run against run into one set of sstables of MERGE
+//     the store. Runs are committed in batches (commitRuns; at least
+//     every commitInterval, 30 s, while games are added: the workers then
+//     hand over their units however full, so that a crash or Ctrl-C loses
+//     at most that much work; at Interrupt, the runs written already; and
+//     at the end): merged run against run into one set of sstables of MERGE
 //     records, ingested together with the games they count and the new
 //     games counter in one atomic step, so the store's statistics and its
 //     games counter always agree, and incremental builds simply add up
@@ -39,8 +42,9 @@
 //     instead of ingesting every flush and leaving Pebble to merge their
 //     overlapping tables level after level, took a third off the CPU time
 //     of a 412k-game build; into a new store, a build of up to about a
-//     million games is one commit into the last level, with nothing left
-//     to compact.
+//     million games done within 30 s is one commit into the last level,
+//     with nothing left to compact (a longer one adds a layer of sstables
+//     per commit, which Build compacts from compactAfter of them).
 //   - A game is always flushed whole: units are handed over between
 //     games, and a unit's games and statistics are committed together.
 //   - Every game is stored (package gamecode, in Options.GameCoding)

@@ -1,6 +1,16 @@
 package book
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// WithCommitEvery returns o set to commit at least every d while games
+// are added (instead of every 30 s); d below 0: by size only.
+func WithCommitEvery(o Options, d time.Duration) Options {
+	o.commitEvery = d
+	return o
+}
 
 // WithoutSingles returns o set to write every position as a statistics
 // record, even in count modes whose stores keep single references: the

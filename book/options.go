@@ -2,6 +2,7 @@ package book
 
 import (
 	"math/rand/v2"
+	"time"
 
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/stats"
@@ -81,6 +82,10 @@ type Options struct {
 	// a build at chosen points (see export_test.go).
 	hook     func(hookPoint, *rand.Rand)
 	hookSeed uint64
+	// commitEvery, when not 0, is the longest time between two commits
+	// while games are added instead of commitInterval; below 0: none (the
+	// tests' way to commit often, or only by size).
+	commitEvery time.Duration
 }
 
 // hookPoint is a point of a build where Options.hook is called.

@@ -28,6 +28,7 @@ type worker struct {
 	moveIx gamecode.MoveIndexer // scratch for the game index entries
 	read   chunkGames           // the games of the chunk being read, not added yet
 	rng    *rand.Rand           // Options.hook's (tests); nil without it
+	gen    uint64               // the Builder's flushGen when the worker last looked
 
 	stats  Stats            // counters not yet added to the builder's
 	epKey  []byte           // scratch for addEP
@@ -173,11 +174,16 @@ var standardStart = board.StartPosition()
 
 // makeRoom hands the worker's unit over to the flusher, and takes a free
 // one, when a game of plies plies could grow it past the memory budget:
-// its table, or its game records. It fails when the flusher has failed:
-// the build stops.
+// its table, or its game records; or when the flusher asked for every
+// unit, for a time-based commit (Builder.flushGen). It fails when the
+// flusher has failed: the build stops.
 func (w *worker) makeRoom(plies int) error {
 	u := w.unit
-	if u.t.HasRoom(plies) && len(u.games.buf)+len(u.games.games)*pendingGameSize < w.b.unitGames ||
+	asked := false
+	if gen := w.b.flushGen.Load(); gen != w.gen {
+		w.gen, asked = gen, true
+	}
+	if !asked && u.t.HasRoom(plies) && len(u.games.buf)+len(u.games.games)*pendingGameSize < w.b.unitGames ||
 		u.t.Len() == 0 && len(u.games.games) == 0 {
 		return nil
 	}

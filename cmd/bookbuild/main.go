@@ -58,9 +58,15 @@ const usageHead = `usage: bookbuild -db DIR [flags] INPUT...
        bookbuild -db DIR -reindex [flags] [INPUT...]   (index the stored games for players and search first)
        bookbuild merge -db OUT [flags] STORE...   (stores built separately merged into one: 'bookbuild merge -h')
        bookbuild savings [flags] INPUT...   (every encoding measured on the input: 'bookbuild savings -h')
+       bookbuild [flags] INPUT...   (no -db: a dry run; the games are replayed and counted, nothing is stored)
 
 INPUT is a PGN file (plain, .zst, .gz or .bz2, detected by content), a directory (its PGN files,
 in name order) or - for stdin. Flags may come before or after the inputs.
+
+Exit status: 0 done (a dry run too: it says so on stderr, even with -q); 1 failed (I/O, an input
+cut short, a store in use or incompatible); 2 bad usage, or no game kept: no input holds a game,
+or every game read was skipped or filtered out (one line says why, even with -q; a store the run
+created is removed); 130 interrupted (the store keeps what was committed: run it again to finish).
 
 flags:
 `
@@ -75,7 +81,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("bookbuild", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c := &config{}
-	fs.StringVar(&c.db, "db", "", "the book store directory (created if missing); without it the input is only replayed")
+	fs.StringVar(&c.db, "db", "", "the book store directory (created if missing); without it a dry run: the input is only replayed, nothing is stored")
 	fs.IntVar(&c.build.MaxPly, "max-ply", 0, "record only the first N plies of each game (0: all)")
 	cli.EnumVar(fs, &c.count, "count", "game", "what a game adds to a position it reaches twice, `MODE`: game (once, under the move played at its first visit, like the lichess explorer) or occurrence (every visit, like polyglot make-book)", "game", "occurrence")
 	fs.IntVar(&c.build.MinRating, "min-rating", 0, "keep only games where both players are rated at least this")
@@ -84,11 +90,11 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.until, "until", "", "keep only games dated on or before this `DATE` (a year or month: to its end)")
 	fs.StringVar(&c.speeds, "speeds", "", "keep only games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+stats.SpeedList)
 	fs.BoolVar(&c.build.StandardStartOnly, "standard-start-only", false, "skip games that start from a FEN")
-	fs.BoolVar(&c.compact, "compact", true, "compact the store when done if it holds 6 or more sorted runs (each commit of a build adds one; a build into a new store of up to about a million games leaves one): lookups look into one run, and the store is smallest (-compact=false never compacts)")
+	fs.BoolVar(&c.compact, "compact", true, "compact the store when done if it holds 6 or more sorted runs (each commit of a build adds one: a build commits at least every 30 s, and every -commit-runs flushes): lookups look into one run, and the store is smallest (-compact=false never compacts)")
 	fs.BoolVar(&c.build.KeepDuplicates, "keep-duplicates", false, "store and count every copy of a game found more than once in the input (as polyglot make-book does); by default a game is counted once")
 	cli.EnumVar(fs, &c.coding, "game-coding", "indexed", "how stored games code their moves, `CODING`: indexed (each move as its number among the legal moves: the fastest build) or ranked (a move model: game records 10-15% smaller, game coding about 2.5 times slower); a store may hold both", "indexed", "ranked")
 	fs.IntVar(&c.memMiB, "mem", 1024, "memory budget in MiB for the whole process: aggregation tables, store cache, buffers (fewer -workers run when it cannot afford them)")
-	fs.IntVar(&c.build.CommitRuns, "commit-runs", 0, "commit to the store every N flushes of the memory budget (0: 64, or fewer with a small -mem); fewer lose less to a crash or an interrupt and leave more sorted runs in the store")
+	fs.IntVar(&c.build.CommitRuns, "commit-runs", 0, "commit to the store every N flushes of the memory budget (0: 64, or fewer with a small -mem), and at least every 30 s; fewer lose less to a crash and leave more sorted runs in the store (Ctrl-C commits what is flushed, then stops)")
 	fs.IntVar(&c.workers, "workers", 0, "replay goroutines (0: one per CPU)")
 	fs.BoolVar(&c.reindex, "reindex", false, "write the game index (bookquery players, search) of every game the store holds, replacing the one it has, then add the inputs if any: for a store an older bookbuild wrote (a build into it indexes it too)")
 	fs.StringVar(&c.cpuProf, "cpuprofile", "", "write a CPU profile to this file")
@@ -254,7 +260,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	bo.Progress, bo.Phase, bo.ReindexProgress = prog.Input, phase, reindexProgress
+	bo.Committed = func(games int64) { prog.SetNote(fmt.Sprintf("%d committed", games)) }
+	built := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			// The runs written already are being committed; a second
+			// Ctrl-C ends the process at once (commits are atomic: the
+			// store keeps those made).
+			stop()
+			prog.Line("interrupted: committing the games written already (Ctrl-C again stops at once)...")
+		case <-built:
+		}
+	}()
 	res, err := book.Build(ctx, bo)
+	close(built)
 	prog.End(err)
 	empty := emptyInputs(c.inputs, res.Summary)
 	if err == nil && len(empty) == len(slices.Compact(slices.Sorted(slices.Values(c.inputs)))) {
@@ -271,9 +291,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "bookbuild: warning: no games found in %s%s; the other inputs were read\n", in, notPGNDetail(nil))
 		}
 	}
+	// Games were read, and every one was skipped or filtered out: nothing
+	// stored (or, without a store, nothing replayed). A store this run
+	// made is removed, one that was there is left as it was.
+	noneKept := err == nil && res.Summary != nil && allLeftOut(res.Summary, res.Stats)
+	info := res.Store
+	if noneKept && newStore {
+		info = nil // removed below: the summary does not show it
+	}
 	if res.Summary != nil {
 		if !c.progress.Quiet {
-			printSummary(stdout, res.Summary, res.Stats, res.Store)
+			printSummary(stdout, res.Summary, res.Stats, info)
 		}
 		if c.report != "" {
 			if werr := writeReport(c.report, res.Summary, res.Stats, empty); werr != nil {
@@ -282,7 +310,87 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if noneKept {
+		where := ""
+		switch {
+		case c.db == "":
+			where = "; dry run (no -db): nothing is stored anyway"
+		case newStore:
+			removeStore(c.db, newDir, stderr)
+			where = "; the store this run created in " + c.db + " was removed"
+		default:
+			where = "; nothing was added to the store " + c.db
+		}
+		fmt.Fprintf(stderr, "bookbuild: no game %s: %s%s\n", map[bool]string{true: "replayed", false: "stored"}[c.db == ""],
+			leftOutDetail(res.Summary, res.Stats), where)
+		return 2
+	}
+	if err == nil && ctx.Err() != nil && c.db != "" {
+		fmt.Fprintln(stderr, "bookbuild: interrupted as the build ended: every game read was committed, the build is complete")
+	}
+	if err == nil && c.db == "" {
+		// Said even with -q: an exit status of 0 must not pass for a build.
+		fmt.Fprintf(stderr, "bookbuild: dry run: no -db given, so the %d games were only replayed and nothing was stored; to store them: bookbuild -db DIR %s\n",
+			res.Summary.Ingested, inputsHint(c.inputs))
+	}
 	return exitStatus(err, res, stderr)
+}
+
+// allLeftOut reports whether the run read games and kept none: every one
+// was skipped (not replayable) or, with a store (bs not nil), filtered
+// out or refused by the game codec. A run that found its games already
+// stored (duplicates) or failed to commit them kept them.
+func allLeftOut(s *ingest.Summary, bs *book.Stats) bool {
+	if s.Games == 0 {
+		return false
+	}
+	if bs == nil {
+		return s.Ingested == 0
+	}
+	return bs.Games == 0 && bs.Duplicates == 0 && bs.Uncommitted == 0
+}
+
+// leftOutDetail says why no game of the run was kept (see allLeftOut):
+// "all 112 games read were skipped (unsupported variant: 112)", the
+// reasons and filters by count.
+func leftOutDetail(s *ingest.Summary, bs *book.Stats) string {
+	var parts []string
+	if n := s.SkippedTotal(); n > 0 {
+		var why []string
+		for r, k := range s.Skipped {
+			if k > 0 {
+				why = append(why, fmt.Sprintf("%s: %d", ingest.SkipReason(r), k))
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%d skipped (%s)", n, strings.Join(why, ", ")))
+	}
+	if bs != nil {
+		if n := bs.FilteredTotal(); n > 0 {
+			var why []string
+			for f, k := range bs.Filtered {
+				if k > 0 {
+					why = append(why, fmt.Sprintf("%s: %d", book.Filter(f), k))
+				}
+			}
+			parts = append(parts, fmt.Sprintf("%d left out by the filters (%s)", n, strings.Join(why, ", ")))
+		}
+		if bs.Unstorable > 0 {
+			parts = append(parts, fmt.Sprintf("%d the game codec refused", bs.Unstorable))
+		}
+	}
+	if len(parts) == 1 {
+		return fmt.Sprintf("all %d games read were %s", s.Games, strings.TrimPrefix(parts[0], fmt.Sprint(s.Games, " ")))
+	}
+	return fmt.Sprintf("none of the %d games read was kept: %s", s.Games, strings.Join(parts, ", "))
+}
+
+// inputsHint is the inputs as a command line shows them: the first two,
+// then "...".
+func inputsHint(inputs []string) string {
+	if len(inputs) > 2 {
+		return strings.Join(inputs[:2], " ") + " ..."
+	}
+	return strings.Join(inputs, " ")
 }
 
 // reindex writes the game index of the store in dir (book.Reindex) and
@@ -384,6 +492,11 @@ func exitStatus(err error, res *book.BuildResult, stderr io.Writer) int {
 	case errors.Is(err, book.ErrInterrupted):
 		if res.Stats == nil || res.Store == nil {
 			fmt.Fprintln(stderr, "bookbuild: interrupted")
+			return 130
+		}
+		if res.Stats.Uncommitted == 0 {
+			fmt.Fprintf(stderr, "bookbuild: interrupted: every game read was committed (%d games in all); "+
+				"run the same command again to read the rest, if any (the games stored are skipped)\n", res.Store.Meta.Games)
 			return 130
 		}
 		fmt.Fprintf(stderr, "bookbuild: interrupted: the store keeps what was committed before (%d games in all); "+

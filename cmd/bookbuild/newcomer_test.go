@@ -125,6 +125,21 @@ func TestQuiet(t *testing.T) {
 	}
 }
 
+// TestDryRun: without -db the games are replayed and counted, and a line
+// on stderr, also with -q, says that nothing was stored and how to store
+// them; exit 0.
+func TestDryRun(t *testing.T) {
+	want := "bookbuild: dry run: no -db given, so the 500 games were only replayed and nothing was stored; to store them: bookbuild -db DIR " + champions + "\n"
+	code, out, errOut := runCLI(t, champions)
+	if code != 0 || errOut != want || !strings.Contains(out, "games replayed:  500") {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant 0, %q", code, errOut, out, want)
+	}
+	code, out, errOut = runCLI(t, "-q", champions)
+	if code != 0 || out != "" || errOut != want {
+		t.Errorf("-q: exit %d, stdout %q, stderr %q; want 0, %q", code, out, errOut, want)
+	}
+}
+
 // TestFlagErrors: a mistyped flag, or a value an enumerated flag does not
 // take: exit 2, one line saying what is wrong (and what was meant, or
 // the values taken), one saying where the help is; no usage.

@@ -212,6 +212,16 @@ func TestTrickyFiles(t *testing.T) {
 					}
 					return
 				}
+				if code == 2 && strings.HasPrefix(errOut.String(), "bookbuild: no game stored: all ") {
+					// Every game skipped (Chess960, say): nothing kept.
+					if _, err := os.Stat(db); err == nil || strings.Count(errOut.String(), "\n") != 1 {
+						t.Errorf("no game kept: store left: %v, stderr %q; want no store, one line", err == nil, errOut.String())
+					}
+					if s := parseSummary(t, out.String()); s.reconcile() != nil || s.stored != 0 || s.skipped != s.read {
+						t.Errorf("no game kept, but the summary says otherwise:\n%s", out.String())
+					}
+					return
+				}
 				if code != 0 && code != 1 {
 					t.Fatalf("exit %d: %s", code, errOut.String())
 				}
@@ -284,18 +294,24 @@ func TestTrickyAllAtOnce(t *testing.T) {
 }
 
 // TestChess960Skipped: the TCEC DFRC file's games are all Chess960, and
-// skipped as an unsupported variant, each reported with its line.
+// skipped as an unsupported variant, each reported with its line. No game
+// is kept: exit 2, one line saying why (also with -q), the store the run
+// made removed, one that was there kept as it was; the report is written.
 func TestChess960Skipped(t *testing.T) {
 	path := filepath.Join(testutil.SharedData(t), "tricky", "tcec_S24_DFRC2_League1.pgn")
 	db := filepath.Join(t.TempDir(), "db")
 	report := filepath.Join(t.TempDir(), "report.json")
 	code, out, errOut := runCLI(t, "-db", db, "-report", report, path)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
+	why := "bookbuild: no game stored: all 112 games read were skipped (unsupported variant: 112)"
+	if want := why + "; the store this run created in " + db + " was removed\n"; code != 2 || errOut != want {
+		t.Fatalf("exit %d, stderr %q; want 2, %q", code, errOut, want)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("the store the run made was left behind (%v)", err)
 	}
 	s := parseSummary(t, out)
-	if s.read != 112 || s.skipped != 112 || s.byReason["unsupported variant"] != 112 || s.stored != 0 {
-		t.Fatalf("want 112 games read, all skipped as unsupported variant:\n%s", out)
+	if s.read != 112 || s.skipped != 112 || s.byReason["unsupported variant"] != 112 || s.stored != 0 || s.storeGames != -1 {
+		t.Fatalf("want 112 games read, all skipped as unsupported variant, no store line:\n%s", out)
 	}
 	if want := path + `:1: unsupported variant: Variant "fischerandom"`; !strings.Contains(out, want) {
 		t.Errorf("summary lacks %q:\n%s", want, out)
@@ -308,5 +324,38 @@ func TestChess960Skipped(t *testing.T) {
 		}
 		lines[e.Line] = true
 	}
-	storetest.CheckAnswers(t, db, 0)
+	// -q: the same line, nothing else.
+	code, out, errOut = runCLI(t, "-q", "-db", db, path)
+	if want := why + "; the store this run created in " + db + " was removed\n"; code != 2 || out != "" || errOut != want {
+		t.Errorf("-q: exit %d, stdout %q, stderr %q; want 2, %q", code, out, errOut, want)
+	}
+	// Without a store: nothing replayed.
+	code, _, errOut = runCLI(t, "-q", path)
+	if want := "bookbuild: no game replayed: all 112 games read were skipped (unsupported variant: 112); dry run (no -db): nothing is stored anyway\n"; code != 2 || errOut != want {
+		t.Errorf("no -db: exit %d, stderr %q; want 2, %q", code, errOut, want)
+	}
+	// Into a store that was there: kept, as it was.
+	if code, _, errOut := runCLI(t, "-q", "-db", db, champions); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "-q", "-db", db, path)
+	if want := why + "; nothing was added to the store " + db + "\n"; code != 2 || errOut != want {
+		t.Errorf("into a store: exit %d, stderr %q; want 2, %q", code, errOut, want)
+	}
+	storetest.CheckAnswers(t, db, 500)
+	// Every game filtered out, with the Chess960 games: why, by reason.
+	db2 := filepath.Join(t.TempDir(), "db2")
+	code, _, errOut = runCLI(t, "-q", "-db", db2, "-min-rating", "3000", champions, path)
+	if want := "bookbuild: no game stored: none of the 612 games read was kept: 112 skipped (unsupported variant: 112), " +
+		"500 left out by the filters (rating: 500); the store this run created in " + db2 + " was removed\n"; code != 2 || errOut != want {
+		t.Errorf("filtered: exit %d, stderr %q; want 2, %q", code, errOut, want)
+	}
+	if _, err := os.Stat(db2); !os.IsNotExist(err) {
+		t.Errorf("the store the run made was left behind (%v)", err)
+	}
+	// A re-run that finds every game stored already kept them: exit 0.
+	if code, out, errOut := runCLI(t, "-db", db, champions); code != 0 || errOut != "" || !strings.Contains(out, "duplicates:      500") {
+		t.Errorf("re-run: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	storetest.CheckAnswers(t, db, 500)
 }

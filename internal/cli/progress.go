@@ -68,6 +68,15 @@ type Progress struct {
 	bar    *progressbar.ProgressBar
 	barKey string        // what the bar shows: the input's index, or the count's name
 	after  time.Duration // how long the work runs before it is shown
+	note   string        // shown after the input's counts (SetNote)
+}
+
+// SetNote sets what the input's progress shows after its counts, such as
+// "12000 committed"; "" shows nothing.
+func (p *Progress) SetNote(note string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.note = note
 }
 
 // NewProgress returns the display of mode (one of ProgressModes) on w.
@@ -110,7 +119,11 @@ func (p *Progress) Input(pr ingest.Progress) {
 			p.endBar(true)
 			p.newBar(key, pr.Size, true)
 		}
-		p.bar.Describe(fmt.Sprintf("%s %d games %.0f/s", pr.File, pr.Games, rate))
+		note := ""
+		if p.note != "" {
+			note = ", " + p.note
+		}
+		p.bar.Describe(fmt.Sprintf("%s %d games %.0f/s%s", pr.File, pr.Games, rate, note))
 		_ = p.bar.Set64(pr.Read)
 	case "lines":
 		if !p.lineDue() {
@@ -120,7 +133,11 @@ func (p *Progress) Input(pr ingest.Progress) {
 		if pr.Size > 0 {
 			pct = fmt.Sprintf(" %.1f%%", 100*float64(pr.Read)/float64(pr.Size))
 		}
-		p.printf("%s:%s %d games, %d plies, %.0f games/s\n", pr.File, pct, pr.Games, pr.Plies, rate)
+		note := ""
+		if p.note != "" {
+			note = ", " + p.note
+		}
+		p.printf("%s:%s %d games, %d plies, %.0f games/s%s\n", pr.File, pct, pr.Games, pr.Plies, rate, note)
 	}
 }
 

@@ -69,3 +69,18 @@ func TestProgressModes(t *testing.T) {
 		t.Errorf("-q -progress bar: mode %q", o.Mode())
 	}
 }
+
+// TestProgressNote: the input's progress line ends with the note set
+// (bookbuild's games committed), in lines and bar mode.
+func TestProgressNote(t *testing.T) {
+	for _, mode := range []string{"lines", "bar"} {
+		var b strings.Builder
+		p := NewProgress(mode, &b)
+		p.SetNote("1200 committed")
+		p.Input(ingest.Progress{File: "x.pgn", Read: 300, Size: 1000, Games: 2000, Plies: 9000})
+		p.End(nil)
+		if !strings.Contains(b.String(), "/s, 1200 committed") {
+			t.Errorf("%s: %q", mode, b.String())
+		}
+	}
+}
