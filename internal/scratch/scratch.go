@@ -9,6 +9,7 @@
 package scratch
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -26,7 +27,11 @@ func CreateLocked(parent, pattern string, dir bool) (*os.File, error) {
 		if dir {
 			var path string
 			if path, err = os.MkdirTemp(parent, pattern); err == nil {
-				if f, err = os.Open(path); err != nil {
+				if f, err = os.Open(path); errors.Is(err, fs.ErrNotExist) {
+					// Another process's RemoveStale took it before it
+					// was locked: make another.
+					continue
+				} else if err != nil {
 					_ = os.Remove(path)
 				}
 			}
