@@ -266,7 +266,14 @@ func TestRatingsAndSpeeds(t *testing.T) {
 	if code, _, errOut := runCLI(t, "-ratings", "2100", champions); code != 2 || !strings.Contains(errOut, `-ratings: unknown rating band "2100"`) {
 		t.Errorf("-ratings 2100: exit %d, %q", code, errOut)
 	}
-	if code, out, errOut := runCLI(t, "-db", filepath.Join(t.TempDir(), "db"), "-speeds", "ultraBullet,Blitz", champions); code != 0 || !strings.Contains(out, "games stored:    0") {
+	// No game of the champions has a TimeControl: every game is left out,
+	// so no store is left and the exit status is 2 (issue 37's rule).
+	db := filepath.Join(t.TempDir(), "db")
+	if code, out, errOut := runCLI(t, "-db", db, "-speeds", "ultraBullet,Blitz", champions); code != 2 || !strings.Contains(out, "games stored:    0") ||
+		!strings.Contains(errOut, "no game stored: all 500 games read were left out by the filters (speed: 500)") {
 		t.Errorf("-speeds ultraBullet,Blitz: exit %d, %s\n%s", code, errOut, out)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("-speeds ultraBullet,Blitz: the store the run created is still there (%v)", err)
 	}
 }
