@@ -139,21 +139,9 @@ func hasBinaryLine(data []byte) bool {
 	}
 }
 
-// lineCount counts line breaks as the Parser does: LF, CRLF and lone CR.
-func lineCount(b []byte) int {
-	n := 0
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '\n':
-			n++
-		case '\r':
-			if i+1 >= len(b) || b[i+1] != '\n' {
-				n++
-			}
-		}
-	}
-	return n
-}
+// lineCount counts line breaks as the Parser does: LF, CRLF and lone CR
+// (the Splitter's countLines).
+func lineCount(b []byte) int { return countLines(b) }
 
 // checkSplitEquivalence asserts that parsing data chunk by chunk, with
 // several chunk sizes and reader behaviours, calls a Visitor exactly as

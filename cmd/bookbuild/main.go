@@ -350,29 +350,29 @@ func allLeftOut(s *ingest.Summary, bs *book.Stats) bool {
 	return bs.Games == 0 && bs.Duplicates == 0 && bs.Uncommitted == 0
 }
 
+// byReason lists the non-zero counts, "reason: count", joined by commas;
+// name names index i.
+func byReason(counts []int64, name func(i int) string) string {
+	var why []string
+	for i, k := range counts {
+		if k > 0 {
+			why = append(why, fmt.Sprintf("%s: %d", name(i), k))
+		}
+	}
+	return strings.Join(why, ", ")
+}
+
 // leftOutDetail says why no game of the run was kept (see allLeftOut):
 // "all 112 games read were skipped (unsupported variant: 112)", the
 // reasons and filters by count.
 func leftOutDetail(s *ingest.Summary, bs *book.Stats) string {
 	var parts []string
 	if n := s.SkippedTotal(); n > 0 {
-		var why []string
-		for r, k := range s.Skipped {
-			if k > 0 {
-				why = append(why, fmt.Sprintf("%s: %d", ingest.SkipReason(r), k))
-			}
-		}
-		parts = append(parts, fmt.Sprintf("%d skipped (%s)", n, strings.Join(why, ", ")))
+		parts = append(parts, fmt.Sprintf("%d skipped (%s)", n, byReason(s.Skipped[:], func(r int) string { return ingest.SkipReason(r).String() })))
 	}
 	if bs != nil {
 		if n := bs.FilteredTotal(); n > 0 {
-			var why []string
-			for f, k := range bs.Filtered {
-				if k > 0 {
-					why = append(why, fmt.Sprintf("%s: %d", book.Filter(f), k))
-				}
-			}
-			parts = append(parts, fmt.Sprintf("%d left out by the filters (%s)", n, strings.Join(why, ", ")))
+			parts = append(parts, fmt.Sprintf("%d left out by the filters (%s)", n, byReason(bs.Filtered[:], func(f int) string { return book.Filter(f).String() })))
 		}
 		if bs.Unstorable > 0 {
 			parts = append(parts, fmt.Sprintf("%d the game codec refused", bs.Unstorable))
