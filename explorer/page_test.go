@@ -1076,3 +1076,46 @@ func thousands(n int) string {
 	}
 	return s
 }
+
+// TestPageBuildNotice: while the server says a build is in progress on the
+// store (the Chessbook-Build header), the page says so with the games
+// committed, and hides the notice once answers come without it.
+func TestPageBuildNotice(t *testing.T) {
+	ctx := browser(t)
+	st := championsStore(t)
+	h := NewHandlerWith(st, HandlerOptions{})
+	var building sync.Mutex
+	live := true
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		building.Lock()
+		on := live
+		building.Unlock()
+		if on {
+			w.Header().Set(BuildHeader, "in progress; 12345 games committed so far")
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	var text string
+	var hidden bool
+	if err := chromedp.Run(ctx,
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitVisible("#build", chromedp.ByQuery),
+		chromedp.Text("#build", &text, chromedp.ByQuery),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if want := "the answers are from the 12,345 games it has committed so far"; !strings.Contains(text, want) {
+		t.Errorf("the notice says %q, want it to say %q", text, want)
+	}
+	building.Lock()
+	live = false
+	building.Unlock()
+	// The next answer (a move played) comes without the header.
+	if err := chromedp.Run(ctx,
+		chromedp.Click("#moves tbody tr", chromedp.ByQuery),
+		chromedp.Poll(`document.getElementById("build").hidden`, &hidden, chromedp.WithPollingTimeout(10*time.Second)),
+	); err != nil {
+		t.Fatalf("the notice stays once the build is over: %v", err)
+	}
+}

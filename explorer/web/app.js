@@ -74,6 +74,7 @@ async function getJSON(url) {
   const early = window.chessbookEarly
   window.chessbookEarly = null
   const r = await (early && early.url === url ? early.answer : fetch(url))
+  noteBuild(r)
   let body
   try {
     body = await r.json()
@@ -86,6 +87,23 @@ async function getJSON(url) {
     throw e
   }
   return body
+}
+
+// noteBuild shows, while the server says a build is in progress on the
+// store (its Chessbook-Build header: "in progress; N games committed so
+// far"), that the answers are from the games committed so far, and hides
+// the notice once an answer comes without it.
+function noteBuild(r) {
+  const el = document.getElementById("build")
+  const h = r.headers.get("Chessbook-Build")
+  if (!h) {
+    el.hidden = true
+    return
+  }
+  const m = /(\d+) games committed/.exec(h)
+  const n = m ? Number(m[1]).toLocaleString("en-US") : "some"
+  el.textContent = `A build is adding games to this store: the answers are from the ${n} games it has committed so far.`
+  el.hidden = false
 }
 
 // positionParams returns the parameters naming the position on the board.
@@ -137,6 +155,7 @@ const api = {
     if (f.since) p.set("since", f.since)
     if (f.until) p.set("until", f.until)
     const r = await fetch("/player?" + p.toString())
+    noteBuild(r)
     const text = await r.text()
     const lines = text.split("\n").filter((l) => l.trim())
     let body
