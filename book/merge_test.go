@@ -12,14 +12,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/internal/testutil"
-	"github.com/chessbook/chessbook/keys"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -204,55 +202,13 @@ func viewOf(t *testing.T, dir string) storeView {
 		}
 		v.searches = append(v.searches, fmt.Sprintf("%+v: %d %+v", q, res.Total, all.Games))
 	}
-	v.selected = selections(t, st)
+	v.selected = storetest.Selections(t, st)
 	rep, err := gamedb.Check(ctx, st, func(p string) { t.Errorf("%s: index: %s", dir, p) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	_ = rep
 	return v
-}
-
-// selections returns what book.Select answers at every position of st
-// with 20 games or more (see storeView.selected): the games by month
-// (every game), and the moves of the games since the median month of the
-// start position's history.
-func selections(t *testing.T, st *store.Store) []string {
-	t.Helper()
-	var posKeys [][]byte
-	// Positions lists a few positions of fewer games too, some with part
-	// of their statistics: they are filtered out.
-	if err := book.Positions(context.Background(), st, 20, func(pos []byte, e *stats.Entry) error {
-		if e.Games() >= 20 {
-			posKeys = append(posKeys, bytes.Clone(pos))
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	slices.SortFunc(posKeys, bytes.Compare)
-	start := board.StartPosition()
-	all, err := book.Select(st, keys.Append(nil, &start), book.Selection{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var since stats.Period
-	if n := len(all.Months); n > 0 {
-		since = all.Months[n/2].Period
-	}
-	out := make([]string, 0, 2*len(posKeys))
-	for _, k := range posKeys {
-		every, err := book.Select(st, k, book.Selection{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		recent, err := book.Select(st, k, book.Selection{Since: since})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, fmt.Sprintf("%x months %v", k, every.Months), fmt.Sprintf("%x since %v: %v", k, since, recent.Moves))
-	}
-	return out
 }
 
 // checkClean runs the store's check on dir and fails on any problem.

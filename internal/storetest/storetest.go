@@ -4,6 +4,7 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
@@ -142,4 +143,50 @@ func IndexDigest(tb testing.TB, dir string) string {
 		fmt.Fprintln(h, l)
 	}
 	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// Selections returns what the query-time filters answer from st's
+// histories and its single references' tags (book.Select) at every
+// position of 20 games or more, in key order: the games by month (every
+// game), and the moves of the games since the median month of the start
+// position's history. Which positions are statistics records (with a
+// history) depends on a build's flushes; the answers do not: two stores
+// of the same games answer the same, and a store that lost its histories
+// (a merge that drops them) does not.
+func Selections(t testing.TB, st *store.Store) []string {
+	t.Helper()
+	var posKeys [][]byte
+	// Positions lists a few positions of fewer games too, some with part
+	// of their statistics: they are filtered out.
+	if err := book.Positions(context.Background(), st, 20, func(pos []byte, e *stats.Entry) error {
+		if e.Games() >= 20 {
+			posKeys = append(posKeys, bytes.Clone(pos))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(posKeys, bytes.Compare)
+	start := board.StartPosition()
+	all, err := book.Select(st, keys.Append(nil, &start), book.Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var since stats.Period
+	if n := len(all.Months); n > 0 {
+		since = all.Months[n/2].Period
+	}
+	out := make([]string, 0, 2*len(posKeys))
+	for _, k := range posKeys {
+		every, err := book.Select(st, k, book.Selection{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recent, err := book.Select(st, k, book.Selection{Since: since})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%x months %v", k, every.Months), fmt.Sprintf("%x since %v: %v", k, since, recent.Moves))
+	}
+	return out
 }
