@@ -321,8 +321,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		default:
 			where = "; nothing was added to the store " + c.db
 		}
-		fmt.Fprintf(stderr, "bookbuild: no game %s: %s%s\n", map[bool]string{true: "replayed", false: "stored"}[c.db == ""],
-			leftOutDetail(res.Summary, res.Stats), where)
+		what := "stored"
+		if c.db == "" {
+			what = "replayed"
+		}
+		fmt.Fprintf(stderr, "bookbuild: no game %s: %s%s\n", what, leftOutDetail(res.Summary, res.Stats), where)
 		return 2
 	}
 	if err == nil && ctx.Err() != nil && c.db != "" {
@@ -366,22 +369,30 @@ func byReason(counts []int64, name func(i int) string) string {
 // "all 112 games read were skipped (unsupported variant: 112)", the
 // reasons and filters by count.
 func leftOutDetail(s *ingest.Summary, bs *book.Stats) string {
-	var parts []string
+	type part struct {
+		n    int64
+		what string // "skipped (unsupported variant: 112)"
+	}
+	var parts []part
 	if n := s.SkippedTotal(); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d skipped (%s)", n, byReason(s.Skipped[:], func(r int) string { return ingest.SkipReason(r).String() })))
+		parts = append(parts, part{n, "skipped (" + byReason(s.Skipped[:], func(r int) string { return ingest.SkipReason(r).String() }) + ")"})
 	}
 	if bs != nil {
 		if n := bs.FilteredTotal(); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d left out by the filters (%s)", n, byReason(bs.Filtered[:], func(f int) string { return book.Filter(f).String() })))
+			parts = append(parts, part{n, "left out by the filters (" + byReason(bs.Filtered[:], func(f int) string { return book.Filter(f).String() }) + ")"})
 		}
 		if bs.Unstorable > 0 {
-			parts = append(parts, fmt.Sprintf("%d the game codec refused", bs.Unstorable))
+			parts = append(parts, part{bs.Unstorable, "refused by the game codec"})
 		}
 	}
-	if len(parts) == 1 {
-		return fmt.Sprintf("all %d games read were %s", s.Games, strings.TrimPrefix(parts[0], fmt.Sprint(s.Games, " ")))
+	if len(parts) == 1 && parts[0].n == s.Games {
+		return fmt.Sprintf("all %d games read were %s", s.Games, parts[0].what)
 	}
-	return fmt.Sprintf("none of the %d games read was kept: %s", s.Games, strings.Join(parts, ", "))
+	list := make([]string, len(parts))
+	for i, p := range parts {
+		list[i] = fmt.Sprintf("%d %s", p.n, p.what)
+	}
+	return fmt.Sprintf("none of the %d games read was kept: %s", s.Games, strings.Join(list, ", "))
 }
 
 // inputsHint is the inputs as a command line shows them: the first two,
