@@ -266,3 +266,40 @@ func (v *visits) first(pos *board.Position, h uint64) bool {
 	v.positions = append(v.positions, *pos)
 	return true
 }
+
+// CountRule walks the plies of a game that count under a store's rule
+// (its max-ply and count mode: the builder's rule, plyCounter), for the
+// readers that measure what a game adds without building (the savings
+// report's sample). Make it with NewCountRule; it is reused from game to
+// game, one at a time.
+type CountRule struct{ c plyCounter }
+
+// NewCountRule returns the rule of a store built with max-ply maxPly and
+// count mode mode.
+func NewCountRule(maxPly int, mode store.CountMode) *CountRule {
+	r := &CountRule{}
+	r.c.setRule(maxPly, mode)
+	return r
+}
+
+// Each calls fn for each ply of the game from start playing moves that
+// the game counts, in order: the position before the move (valid during
+// the call only), the move, and the position's keys.Hash. An error from
+// fn stops the walk and is returned.
+func (r *CountRule) Each(start *board.Position, moves []board.Move, fn func(pos *board.Position, m board.Move, hash uint64) error) error {
+	pos := *start
+	r.c.start(&pos)
+	for n, m := range moves {
+		counted, over := r.c.take(n, &pos, m)
+		if over {
+			return nil
+		}
+		if counted {
+			if err := fn(&pos, m, r.c.hash); err != nil {
+				return err
+			}
+		}
+		pos.Play(m)
+	}
+	return nil
+}

@@ -212,9 +212,8 @@ type sampledGame struct {
 
 // sampler measures the positions of sampled games: one per worker.
 type sampler struct {
-	st      *store.Store
-	maxPly  int
-	perGame bool // count a position once per game (store.CountGame)
+	st   *store.Store
+	rule *book.CountRule // the store's counting rule (max-ply, count mode)
 
 	positions, entries        moment
 	keyBits, fenBits, counted float64 // sums over the counted positions
@@ -224,17 +223,15 @@ type sampler struct {
 	// ones, near the start, are looked up once.
 	cache map[string]*stats.Entry
 	// reused between games
-	key  []byte
-	seen map[string]bool
-	e    stats.Entry
+	key []byte
+	e   stats.Entry
 }
 
 // cacheMax bounds a sampler's cache of statistics.
 const cacheMax = 1 << 15
 
 func newSampler(st *store.Store, meta store.Meta) *sampler {
-	return &sampler{st: st, maxPly: meta.MaxPly, perGame: meta.CountMode != store.CountOccurrence,
-		cache: map[string]*stats.Entry{}, seen: map[string]bool{}}
+	return &sampler{st: st, rule: book.NewCountRule(meta.MaxPly, meta.CountMode), cache: map[string]*stats.Entry{}}
 }
 
 // merge adds what o measured to s.
@@ -250,32 +247,20 @@ func (s *sampler) merge(o *sampler) {
 
 // game measures the positions that the stored game g counts.
 func (s *sampler) game(g *pgn.Game) error {
-	clear(s.seen)
 	var positions, entries float64
-	pos := g.Start
-	for ply, m := range g.Moves {
-		if s.maxPly > 0 && ply >= s.maxPly {
-			break
+	err := s.rule.Each(&g.Start, g.Moves, func(pos *board.Position, m board.Move, hash uint64) error {
+		s.key = keys.Append(s.key[:0], pos)
+		games, moveGames, err := s.lookup(s.key, store.SingleHashOf(hash), m)
+		if err != nil {
+			return err
 		}
-		s.key = keys.Append(s.key[:0], &pos)
-		counts := true
-		if s.perGame {
-			if s.seen[string(s.key)] {
-				counts = false
-			} else {
-				s.seen[string(s.key)] = true
-			}
-		}
-		if counts {
-			games, moveGames, err := s.lookup(s.key, store.SingleHashOf(keys.Hash(&pos)), m)
-			if err != nil {
-				return err
-			}
-			positions += 1 / float64(games)
-			entries += 1 / float64(moveGames)
-			s.sizes(&pos, len(s.key))
-		}
-		pos.Play(m)
+		positions += 1 / float64(games)
+		entries += 1 / float64(moveGames)
+		s.sizes(pos, len(s.key))
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	s.positions.add(positions)
 	s.entries.add(entries)
