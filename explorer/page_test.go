@@ -816,7 +816,9 @@ func TestPageLayout(t *testing.T) {
 		}
 		st = openStore(t, buildStore(t, championsPGN, wide))
 	}
-	var opts HandlerOptions
+	// A real book (Scid's) where ../shared/data is there; else a small
+	// one made here, with moves at the positions the subtests visit.
+	opts := HandlerOptions{Book: smallBook(t), BookName: "small.bin"}
 	if data := testutil.SharedDataIfAny(t); data != "" {
 		b, err := polyglot.OpenBook(filepath.Join(data, "books", "scid_gm2600.bin"))
 		if err != nil {
@@ -1118,4 +1120,38 @@ func TestPageBuildNotice(t *testing.T) {
 	); err != nil {
 		t.Fatalf("the notice stays once the build is over: %v", err)
 	}
+}
+
+// smallBook returns a Polyglot book of a few main lines: moves, with
+// falling weights, at the start position and after 1.e4, 1.d4, 1.e4 c5
+// and 1.d4 Nf6 2.c4.
+func smallBook(t *testing.T) *polyglot.Book {
+	t.Helper()
+	lines := map[string][]string{
+		"":               {"e2e4", "d2d4", "c2c4", "g1f3", "b2b3"},
+		"e2e4":           {"c7c5", "e7e5", "e7e6", "c7c6"},
+		"d2d4":           {"g8f6", "d7d5", "e7e6"},
+		"e2e4 c7c5":      {"g1f3", "b1c3", "c2c3"},
+		"d2d4 g8f6 c2c4": {"e7e6", "g7g6", "c7c5"},
+	}
+	var entries []polyglot.Entry
+	for line, moves := range lines {
+		p := board.StartPosition()
+		for _, u := range strings.Fields(line) {
+			m, err := p.ParseUCI(u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Play(m)
+		}
+		for i, u := range moves {
+			m, err := p.ParseUCI(u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			entries = append(entries, polyglot.Entry{Key: polyglot.Key(&p), Move: polyglot.EncodeMove(&p, m), Weight: uint16(100 - 15*i)})
+		}
+	}
+	polyglot.SortEntries(entries)
+	return polyglot.NewBook(entries)
 }
