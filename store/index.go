@@ -62,8 +62,9 @@ func (w *SSTWriter) SetGameIndex(version int) { w.gameIndex = version }
 func (w *SSTWriter) ReplaceIndex() { w.replaceIndex = true }
 
 // ClearIndex deletes every game index record and marks the store as
-// having no index ([Meta].GameIndex 0), in one synced write: the first
-// step of a reindex, which a crash may repeat.
+// having no index ([Meta].GameIndex 0), in one synced write: the store is
+// then as an older bookbuild left it (the tests make such stores with it;
+// a reindex replaces the index in its ingestion instead, ReplaceIndex).
 func (s *Store) ClearIndex() error {
 	if s.closed.Load() {
 		return ErrClosed
