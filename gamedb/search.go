@@ -287,6 +287,26 @@ func (db *DB) filterSummaries(ctx context.Context, q *Query, set *numSet, keep f
 	opening := []byte(Normalize(q.Opening))
 	var ix gamecode.MoveIndexer
 	var line []board.Position
+	var later []foundGame // the games whose records must tell (recordBatch)
+	readLater := func() error {
+		for i, g := range later {
+			if i%256 == 255 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			ply, _, err := db.reachInRecord(t, g.num)
+			if err != nil {
+				return err
+			}
+			if ply >= 0 {
+				g.ply = ply
+				keep(g)
+			}
+		}
+		later = later[:0]
+		return nil
+	}
 	filter := func(num uint64, s *Summary) error {
 		if !q.Filter.keeps(s) || (q.Result != pgn.NoResult && s.Result != q.Result) {
 			return nil
@@ -323,22 +343,38 @@ func (db *DB) filterSummaries(ctx context.Context, q *Query, set *numSet, keep f
 			case notReached:
 				return nil
 			case unknown:
-				// Read the record now: the games whose summaries
-				// cannot tell are not kept for later.
-				if ply, _, err = db.reachInRecord(t, num); err != nil || ply < 0 {
-					return err
+				// The games whose summaries cannot tell have their
+				// records read in batches (recordBatch), apart from
+				// the scan of the summaries: reading each in the
+				// middle of that scan costs half as much again.
+				later = append(later, g)
+				if len(later) == recordBatch {
+					return readLater()
 				}
+				return nil
 			}
 			g.ply = ply
 		}
 		keep(g)
 		return nil
 	}
+	var err error
 	if set == nil {
-		return db.allSummaries(ctx, filter)
+		err = db.allSummaries(ctx, filter)
+	} else {
+		err = db.summariesOf(ctx, set.each, filter)
 	}
-	return db.summariesOf(ctx, set.each, filter)
+	if err != nil {
+		return err
+	}
+	return readLater()
 }
+
+// recordBatch is how many games whose summaries cannot tell whether they
+// reach a search's position filterSummaries holds before it reads their
+// records: memory stays bounded, and the records are read apart from the
+// summaries' scan.
+const recordBatch = 4096
 
 // summaryLine appends to line the positions of the plies summary s codes,
 // from the start.
