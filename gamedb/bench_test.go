@@ -12,6 +12,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -205,7 +206,7 @@ func BenchmarkSearchTags(b *testing.B) {
 	ctx := context.Background()
 	timed(b, func(int) error {
 		_, err := d.db.Search(ctx, gamedb.Query{ECOFrom: gamedb.ParseECO([]byte("B20")), ECOTo: gamedb.ParseECO([]byte("B99")),
-			MinRating: 2600, Sort: gamedb.ByRating, Limit: 20})
+			Filter: filter.Filter{MinRating: 2600}, Sort: gamedb.ByRating, Limit: 20})
 		return err
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/store"
@@ -196,15 +197,15 @@ func TestTreeFilters(t *testing.T) {
 	}
 	const player = "EricRosen"
 	for _, c := range []struct {
-		f    gamedb.Filter
+		f    filter.Filter
 		keep func(g *oGame) bool
 	}{
-		{gamedb.Filter{}, func(*oGame) bool { return true }},
-		{gamedb.Filter{Speeds: 1 << 2}, func(g *oGame) bool { return speed(g.tags["TimeControl"]) == 2 }},
-		{gamedb.Filter{Speeds: 1<<0 | 1<<1}, func(g *oGame) bool { s := speed(g.tags["TimeControl"]); return s == 0 || s == 1 }},
-		{gamedb.Filter{Modes: gamedb.Casual}, func(g *oGame) bool { return strings.HasPrefix(g.tags["Event"], "Casual") }},
-		{gamedb.Filter{Modes: gamedb.Rated}, func(g *oGame) bool { return !strings.HasPrefix(g.tags["Event"], "Casual") }},
-		{gamedb.Filter{Since: 20240101}, func(g *oGame) bool { return oDate(g.tags["Date"]) >= 20240101 }},
+		{filter.Filter{}, func(*oGame) bool { return true }},
+		{filter.Filter{Speeds: 1 << 2}, func(g *oGame) bool { return speed(g.tags["TimeControl"]) == 2 }},
+		{filter.Filter{Speeds: 1<<0 | 1<<1}, func(g *oGame) bool { s := speed(g.tags["TimeControl"]); return s == 0 || s == 1 }},
+		{filter.Filter{Modes: filter.Casual}, func(g *oGame) bool { return strings.HasPrefix(g.tags["Event"], "Casual") }},
+		{filter.Filter{Modes: filter.Rated}, func(g *oGame) bool { return !strings.HasPrefix(g.tags["Event"], "Casual") }},
+		{filter.Filter{Since: 20240101}, func(g *oGame) bool { return oDate(g.tags["Date"]) >= 20240101 }},
 	} {
 		for color, tag := range []string{"White", "Black"} {
 			want := 0

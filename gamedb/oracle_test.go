@@ -24,6 +24,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/pgn"
@@ -414,7 +415,7 @@ func oracleData(t *testing.T, path string, trees int, deep bool) {
 		short := strings.Fields(strings.NewReplacer(",", " ").Replace(name))[0] // the family name
 		search("player "+short, gamedb.Query{Player: short}, count(func(g *oGame) bool { return has("White", short)(g) || has("Black", short)(g) }))
 		search("white "+short, gamedb.Query{White: short}, count(has("White", short)))
-		search("black "+short+" since 2000", gamedb.Query{Black: short, Filter: gamedb.Filter{Since: 20000101}},
+		search("black "+short+" since 2000", gamedb.Query{Black: short, Filter: filter.Filter{Since: 20000101}},
 			count(func(g *oGame) bool { return has("Black", short)(g) && oDate(g.tags["Date"]) >= 20000101 }))
 		search("white "+short+" winning", gamedb.Query{White: short, Result: pgn.WhiteWins},
 			count(func(g *oGame) bool { return has("White", short)(g) && g.result == "1-0" }))
@@ -426,17 +427,17 @@ func oracleData(t *testing.T, path string, trees int, deep bool) {
 		search("result "+r.text, gamedb.Query{Result: r.r}, count(func(g *oGame) bool { return g.result == r.text }))
 	}
 	mid := oDate(games[len(games)/2].tags["Date"]) / 10000 * 10000
-	search(fmt.Sprintf("until %d", mid/10000), gamedb.Query{Filter: gamedb.Filter{Until: stats.Date(mid + 1231)}},
+	search(fmt.Sprintf("until %d", mid/10000), gamedb.Query{Filter: filter.Filter{Until: stats.Date(mid + 1231)}},
 		count(func(g *oGame) bool { d := oDate(g.tags["Date"]); return d > 0 && d <= mid+1231 }))
-	search(fmt.Sprintf("since %d", mid/10000), gamedb.Query{Filter: gamedb.Filter{Since: stats.Date(mid)}},
+	search(fmt.Sprintf("since %d", mid/10000), gamedb.Query{Filter: filter.Filter{Since: stats.Date(mid)}},
 		count(func(g *oGame) bool { return oDate(g.tags["Date"]) >= mid }))
 	ev := slices.SortedFunc(maps.Keys(events), func(a, b string) int { return cmp.Compare(events[b].white, events[a].white) })[0]
 	search("event "+ev, gamedb.Query{Event: ev}, count(has("Event", ev)))
 	search("eco B20-B99", gamedb.Query{ECOFrom: gamedb.ParseECO([]byte("B20")), ECOTo: gamedb.ParseECO([]byte("B99"))},
 		count(func(g *oGame) bool { e := g.tags["ECO"]; return len(e) == 3 && e >= "B20" && e <= "B99" }))
-	search("min-rating 2500", gamedb.Query{MinRating: 2500},
+	search("min-rating 2500", gamedb.Query{Filter: filter.Filter{MinRating: 2500}},
 		count(func(g *oGame) bool { return oElo(g.tags["WhiteElo"]) >= 2500 && oElo(g.tags["BlackElo"]) >= 2500 }))
-	search("min-plies 100", gamedb.Query{MinPlies: 100}, count(func(g *oGame) bool { return len(g.sans) >= 100 }))
+	search("min-plies 100", gamedb.Query{Filter: filter.Filter{MinPlies: 100}}, count(func(g *oGame) bool { return len(g.sans) >= 100 }))
 
 	// Player trees, at the start and after the player's most common
 	// line of two plies.

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
@@ -45,13 +46,10 @@ type Query struct {
 	// the name of the deepest named position (see explorer.OpeningOf).
 	// The search gives it the positions of a game's summary.
 	Openings func(line []board.Position) (eco, name string)
-	// MinRating and MaxRating keep the games whose players are both rated
-	// at least MinRating and at most MaxRating (0: no bound; with a
-	// bound, games with an unrated player are left out).
-	MinRating, MaxRating int
-	// MinPlies and MaxPlies bound the games' length (0: no bound).
-	MinPlies, MaxPlies int
-	Filter
+	// Filter selects the games by speed, rating band, mode, date, the
+	// players' ratings (MinRating and MaxRating: both players) and length
+	// (MinPlies and MaxPlies).
+	filter.Filter
 	// Position keeps the games that reach it (transpositions included);
 	// nil: any.
 	Position *board.Position
@@ -171,8 +169,7 @@ func (db *DB) Search(ctx context.Context, q Query) (*SearchResult, error) {
 	}
 	filters := q.nameFilters()
 	needSummary := q.Result != pgn.NoResult || q.ECOFrom != 0 || q.ECOTo != 0 || q.Opening != "" ||
-		q.MinRating != 0 || q.MaxRating != 0 || q.MinPlies != 0 || q.MaxPlies != 0 ||
-		q.Speeds != 0 || q.Bands != 0 || q.Modes != 0 || q.Position != nil || q.Sort != ByDate ||
+		!q.DatesOnly() || q.Position != nil || q.Sort != ByDate ||
 		len(filters) == 0 || filters[0].dict != Players
 	var err error
 	if !needSummary {
@@ -266,7 +263,7 @@ func (db *DB) searchPostings(ctx context.Context, q *Query, filters []nameFilter
 				return nil
 			}
 		}
-		if q.keepsDate(p.Date) {
+		if q.KeepsDate(p.Date) {
 			keep(foundGame{num: p.Num, date: p.Date, ply: -1})
 		}
 		return nil
@@ -308,19 +305,10 @@ func (db *DB) filterSummaries(ctx context.Context, q *Query, set *numSet, keep f
 		return nil
 	}
 	filter := func(num uint64, s *Summary) error {
-		if !q.Filter.keeps(s) || (q.Result != pgn.NoResult && s.Result != q.Result) {
+		if !keeps(&q.Filter, s) || (q.Result != pgn.NoResult && s.Result != q.Result) {
 			return nil
 		}
 		if (q.ECOFrom != 0 || q.ECOTo != 0) && (s.ECO == 0 || s.ECO < q.ECOFrom || (q.ECOTo != 0 && s.ECO > q.ECOTo)) {
-			return nil
-		}
-		if q.MinRating != 0 && (s.WhiteElo < q.MinRating || s.BlackElo < q.MinRating) {
-			return nil
-		}
-		if q.MaxRating != 0 && (s.WhiteElo == 0 || s.BlackElo == 0 || s.WhiteElo > q.MaxRating || s.BlackElo > q.MaxRating) {
-			return nil
-		}
-		if (q.MinPlies != 0 && s.Plies < q.MinPlies) || (q.MaxPlies != 0 && s.Plies > q.MaxPlies) {
 			return nil
 		}
 		if len(opening) > 0 {

@@ -8,64 +8,18 @@ import (
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
-// Modes of a game, for filters: a bit set, 0 meaning both.
-const (
-	Rated  = 1 << iota // every game but casual ones
-	Casual             // games whose Event starts with "Casual" (lichess's casual games)
-)
-
-// Filter selects games by their summaries, as the lichess explorer's
-// speeds, modes, since and until (and ratings) do. The zero Filter
-// selects every game.
-type Filter struct {
-	// Speeds keeps games of these speeds: bit s for the speed s of
-	// stats.Cell (package book numbers them: ultraBullet 0 ... correspondence
-	// 5; book.SpeedSet has the same bits); games without a usable
-	// TimeControl have none. 0: every game.
-	Speeds uint8
-	// Bands keeps games of these rating bands (bit b for stats.Cell band
-	// b, as book.Selection.Bands); 0: every game.
-	Bands uint16
-	// Modes keeps Rated or Casual games; 0: both.
-	Modes uint8
-	// Since and Until keep the games dated in [Since, Until] (0: no
-	// bound; with a bound, undated games are left out). A date known to
-	// the month or year only compares as its first day.
-	Since, Until stats.Date
-}
-
 // keeps reports whether f keeps the game of summary s (its dates are
 // checked by the caller when it has them from postings).
-func (f *Filter) keeps(s *Summary) bool {
-	if f.Speeds != 0 && (s.Cell.Speed() > 7 || f.Speeds&(1<<s.Cell.Speed()) == 0) {
-		return false
-	}
-	if f.Bands != 0 && (s.Cell.RatingBand() > 15 || f.Bands&(1<<s.Cell.RatingBand()) == 0) {
-		return false
-	}
-	if f.Modes != 0 {
-		mode := uint8(Rated)
-		if s.Casual {
-			mode = Casual
-		}
-		if f.Modes&mode == 0 {
-			return false
-		}
-	}
-	return f.keepsDate(s.Date)
-}
-
-func (f *Filter) keepsDate(d stats.Date) bool {
-	if f.Since == 0 && f.Until == 0 {
-		return true
-	}
-	return d != 0 && (f.Since == 0 || d >= f.Since) && (f.Until == 0 || d <= f.Until)
+func keeps(f *filter.Filter, s *Summary) bool {
+	return f.Keeps(&filter.Game{Cell: s.Cell, Date: s.Date, WhiteElo: s.WhiteElo, BlackElo: s.BlackElo,
+		Plies: s.Plies, Casual: s.Casual, FromFEN: s.FromFEN})
 }
 
 // TreeQuery asks for a player's opening tree (PlayerTree).
@@ -77,7 +31,9 @@ type TreeQuery struct {
 	Color int
 	// Position is the position whose moves are wanted; nil: the start.
 	Position *board.Position
-	Filter
+	// Filter selects the games counted (by speed, rating band, mode and
+	// date: those the player's tree takes).
+	filter.Filter
 	// Recent is the number of recent games wanted (lichess: 8 at most,
 	// the default there); 0: none.
 	Recent int
@@ -231,7 +187,7 @@ func (db *DB) PlayerTree(ctx context.Context, q TreeQuery) (*Tree, error) {
 	tree.PlayerGames = len(ps)
 	nums := make([]uint64, 0, len(ps))
 	for _, p := range ps {
-		if q.keepsDate(p.Date) {
+		if q.KeepsDate(p.Date) {
 			nums = append(nums, p.Num)
 		}
 	}
@@ -247,7 +203,7 @@ func (db *DB) PlayerTree(ctx context.Context, q TreeQuery) (*Tree, error) {
 		*list = append(*list, g)
 	}
 	err = db.summaries(ctx, nums, func(num uint64, s *Summary) error {
-		if !q.Filter.keeps(s) {
+		if !keeps(&q.Filter, s) {
 			return nil
 		}
 		_, next, st, err := t.inSummary(&ix, s)
