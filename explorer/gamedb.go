@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
@@ -189,11 +187,11 @@ type SearchFilters struct {
 	Result                            string // 1-0, 0-1 or 1/2-1/2
 	ECO                               string // B90, or a range B20-B99
 	Opening                           string // the opening name contains it
-	Since, Until                      string // dates (book.ParseDateBound)
-	MinRating, MaxRating              string // both players
-	MinPlies, MaxPlies                string
-	Speeds, Ratings, Modes            string // the explorer's filters
 	Sort                              string // date (default), rating or plies
+	// Values are the filters of the games: speeds, ratings, modes, since
+	// and until (dates by day), minRating and maxRating (both players),
+	// minPlies and maxPlies (filter.Parse of kind filter.Index).
+	filter.Values
 }
 
 // Query parses f into a gamedb.Query (without its position and page).
@@ -225,25 +223,12 @@ func (f *SearchFilters) Query(flags bool) (gamedb.Query, error) {
 	if q.ECOFrom, q.ECOTo, err = ParseECORange(f.ECO); err != nil {
 		return q, badParam(name("eco"), f.ECO, err.Error())
 	}
-	if q.Filter, err = f.Filter(flags); err != nil {
+	src := filter.FromParams
+	if flags {
+		src = filter.FromFlags
+	}
+	if q.Filter, err = filter.Parse(f.Values, filter.Index, src); err != nil {
 		return q, err
-	}
-	if q.Since != 0 && q.Until != 0 && q.Since > q.Until {
-		return q, fmt.Errorf("%w: %s %s is after %s %s", ErrBadInput, name("since"), f.Since, name("until"), f.Until)
-	}
-	for _, b := range []struct {
-		param, text string
-		n           *int
-	}{{"minRating", f.MinRating, &q.MinRating}, {"maxRating", f.MaxRating, &q.MaxRating}, {"minPlies", f.MinPlies, &q.MinPlies}, {"maxPlies", f.MaxPlies, &q.MaxPlies}} {
-		if *b.n, err = ParseCount(name(b.param), b.text, 0, 1<<20); err != nil {
-			return q, err
-		}
-	}
-	if q.MaxRating != 0 && q.MinRating > q.MaxRating {
-		return q, fmt.Errorf("%w: %s %d is above %s %d", ErrBadInput, name("minRating"), q.MinRating, name("maxRating"), q.MaxRating)
-	}
-	if q.MaxPlies != 0 && q.MinPlies > q.MaxPlies {
-		return q, fmt.Errorf("%w: %s %d is above %s %d", ErrBadInput, name("minPlies"), q.MinPlies, name("maxPlies"), q.MaxPlies)
 	}
 	switch f.Sort {
 	case "", "date":
@@ -261,49 +246,13 @@ func (f *SearchFilters) Query(flags bool) (gamedb.Query, error) {
 	return q, nil
 }
 
-// Filter parses the explorer's filters of f (speeds, ratings, modes,
-// since, until) into a gamedb.Filter, for a search (Query) or a player's
-// tree (gamedb.TreeQuery). Errors are as Query's.
-func (f *SearchFilters) Filter(flags bool) (gamedb.Filter, error) {
-	name := func(p string) string { return paramName(p, flags) }
-	var g gamedb.Filter
-	speeds, err := stats.ParseSpeeds(f.Speeds)
-	if err != nil {
-		return g, badParam(name("speeds"), f.Speeds, err.Error())
-	}
-	bands, err := stats.ParseRatingBands(f.Ratings)
-	if err != nil {
-		return g, badParam(name("ratings"), f.Ratings, err.Error())
-	}
-	g.Speeds, g.Bands = uint8(speeds), uint16(bands)
-	if g.Modes, err = ParseModes(f.Modes); err != nil {
-		return g, badParam(name("modes"), f.Modes, err.Error())
-	}
-	if g.Since, _, err = book.ParseDateBound(f.Since, false); err != nil {
-		return g, badParam(name("since"), f.Since, err.Error())
-	}
-	if g.Until, _, err = book.ParseDateBound(f.Until, true); err != nil {
-		return g, badParam(name("until"), f.Until, err.Error())
-	}
-	return g, nil
-}
-
 // paramName is the API's parameter p ("minRating") as the command's flags
 // name it ("-min-rating") when flags is set.
 func paramName(p string, flags bool) string {
 	if !flags {
 		return p
 	}
-	var b strings.Builder
-	b.WriteByte('-')
-	for _, r := range p {
-		if unicode.IsUpper(r) {
-			b.WriteByte('-')
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return filter.FlagName(p)
 }
 
 // hasName reports whether q filters by a name (player, event or site):
@@ -342,24 +291,6 @@ func ParseECORange(s string) (from, to uint16, err error) {
 		return 0, 0, errors.New("the range ends before it starts")
 	}
 	return from, to, nil
-}
-
-// ParseModes parses a comma-separated list of modes (rated, casual) into
-// gamedb.Rated and gamedb.Casual bits.
-func ParseModes(s string) (uint8, error) {
-	var m uint8
-	for _, v := range strings.Split(s, ",") {
-		switch strings.ToLower(strings.TrimSpace(v)) {
-		case "":
-		case "rated":
-			m |= gamedb.Rated
-		case "casual":
-			m |= gamedb.Casual
-		default:
-			return 0, fmt.Errorf("unknown mode %s (want rated, casual)", strconv.Quote(v))
-		}
-	}
-	return m, nil
 }
 
 // NoNameSuggestions returns the closest spellings of the name that err

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
@@ -110,14 +111,14 @@ func parsePlayer(r *http.Request) (line []board.Position, tq gamedb.TreeQuery, e
 		return nil, tq, err
 	}
 	tq.Position = &line[len(line)-1]
-	if tq.Moves, err = ParseCount("moves", q.Get("moves"), 0, 1<<20); err != nil {
+	if tq.Moves, err = filter.ParseCount("moves", q.Get("moves"), 0, 1<<20); err != nil {
 		return nil, tq, err
 	}
-	if tq.Recent, err = ParseCount("recentGames", q.Get("recentGames"), MaxPlayerRecent, MaxPlayerRecent); err != nil {
+	if tq.Recent, err = filter.ParseCount("recentGames", q.Get("recentGames"), MaxPlayerRecent, MaxPlayerRecent); err != nil {
 		return nil, tq, err
 	}
-	f := SearchFilters{Speeds: q.Get("speeds"), Modes: q.Get("modes"), Since: q.Get("since"), Until: q.Get("until")}
-	if tq.Filter, err = f.Filter(false); err != nil {
+	v := filter.Values{Speeds: q.Get("speeds"), Modes: q.Get("modes"), Since: q.Get("since"), Until: q.Get("until")}
+	if tq.Filter, err = filter.Parse(v, filter.Index, filter.FromParams); err != nil {
 		return nil, tq, err
 	}
 	return line, tq, nil
@@ -132,7 +133,7 @@ func (s *server) players(w http.ResponseWriter, r *http.Request) {
 		if gamedb.Normalize(q.Get("name")) == "" {
 			err = badParam("name", q.Get("name"), "give a name, or part of it, with a letter or a digit")
 		} else {
-			limit, err = ParseCount("limit", q.Get("limit"), DefaultNames, MaxNames)
+			limit, err = filter.ParseCount("limit", q.Get("limit"), DefaultNames, MaxNames)
 		}
 	}
 	if err == nil && limit == 0 {
@@ -221,17 +222,17 @@ func parseSearch(r *http.Request) (gq gamedb.Query, page, perPage int, format st
 		return gq, 0, 0, "", err
 	}
 	f := SearchFilters{Player: q.Get("player"), White: q.Get("white"), Black: q.Get("black"), Event: q.Get("event"), Site: q.Get("site"),
-		Result: q.Get("result"), ECO: q.Get("eco"), Opening: q.Get("opening"), Since: q.Get("since"), Until: q.Get("until"),
-		MinRating: q.Get("minRating"), MaxRating: q.Get("maxRating"), MinPlies: q.Get("minPlies"), MaxPlies: q.Get("maxPlies"),
-		Speeds: q.Get("speeds"), Ratings: q.Get("ratings"), Modes: q.Get("modes"), Sort: q.Get("sort")}
+		Result: q.Get("result"), ECO: q.Get("eco"), Opening: q.Get("opening"), Sort: q.Get("sort"),
+		Values: filter.Values{Since: q.Get("since"), Until: q.Get("until"), MinRating: q.Get("minRating"), MaxRating: q.Get("maxRating"),
+			MinPlies: q.Get("minPlies"), MaxPlies: q.Get("maxPlies"), Speeds: q.Get("speeds"), Ratings: q.Get("ratings"), Modes: q.Get("modes")}}
 	if gq, err = f.Query(false); err != nil {
 		return gq, 0, 0, "", err
 	}
-	if page, err = ParseCount("page", q.Get("page"), 1, 1<<20); err == nil && page == 0 {
+	if page, err = filter.ParseCount("page", q.Get("page"), 1, 1<<20); err == nil && page == 0 {
 		err = badParam("page", "0", "pages count from 1")
 	}
 	if err == nil {
-		perPage, err = ParseCount("perPage", q.Get("perPage"), DefaultPerPage, MaxPerPage)
+		perPage, err = filter.ParseCount("perPage", q.Get("perPage"), DefaultPerPage, MaxPerPage)
 	}
 	if err == nil && perPage == 0 {
 		err = badParam("perPage", "0", "a page lists at least one game")

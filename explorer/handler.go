@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
@@ -37,7 +38,7 @@ import (
 // moves=N lists the N most played moves (the totals still count every
 // move), and on ours moves may also be SAN text instead of a count,
 // moves=e4+e5+Nf3 (Notation Movetext). The filters (speeds, ratings,
-// since, until) are read by Filters.Selection.
+// since, until) are read by filter.Parse.
 // history=true embeds /lichess/history's months in /lichess's answer, as
 // the lichess explorer does. The answers of /lichess and /masters validate
 // under the lichess API's own schemas (schema_test.go): a player without a
@@ -61,7 +62,7 @@ import (
 const MaxPlayPlies = 1000
 
 // maxEcho bounds what an error message quotes of a request.
-const maxEcho = 200
+const maxEcho = filter.MaxEcho
 
 // Source gives each request the store it reads: a *store.Store, or a
 // *store.Live that follows a build.
@@ -388,13 +389,15 @@ func parseRequest(r *http.Request, ep endpoint) (*request, error) {
 	if req.line, err = requestLine(fen, q.Get("play"), sans); err != nil {
 		return nil, err
 	}
-	f := Filters{Since: q.Get("since"), Until: q.Get("until")}
+	v := filter.Values{Since: q.Get("since"), Until: q.Get("until")}
 	if ep.filters {
-		f.Speeds, f.Ratings = q.Get("speeds"), q.Get("ratings")
+		v.Speeds, v.Ratings = q.Get("speeds"), q.Get("ratings")
 	}
-	if req.query.Sel, err = f.Selection(""); err != nil {
+	sel, err := filter.Parse(v, filter.History, filter.FromParams)
+	if err != nil {
 		return nil, err
 	}
+	req.query.Sel = Selection(sel)
 	switch h := q.Get("history"); h {
 	case "", "false":
 	case "true":
@@ -403,12 +406,12 @@ func parseRequest(r *http.Request, ep endpoint) (*request, error) {
 		return nil, badParam("history", h, "want true or false")
 	}
 	if slices.Contains(ep.params, "topGames") {
-		if req.query.TopGames, err = ParseCount("topGames", q.Get("topGames"), ep.defTop, MaxGames); err != nil {
+		if req.query.TopGames, err = filter.ParseCount("topGames", q.Get("topGames"), ep.defTop, MaxGames); err != nil {
 			return nil, err
 		}
 	}
 	if slices.Contains(ep.params, "recentGames") {
-		if req.query.RecentGames, err = ParseCount("recentGames", q.Get("recentGames"), ep.defRecent, MaxGames); err != nil {
+		if req.query.RecentGames, err = filter.ParseCount("recentGames", q.Get("recentGames"), ep.defRecent, MaxGames); err != nil {
 			return nil, err
 		}
 	}
@@ -500,10 +503,10 @@ func (s *server) games(w http.ResponseWriter, r *http.Request) {
 	req, err := parseRequest(r, endpoint{params: gamesParams, sanMoves: true, defTop: DefaultGames, defRecent: DefaultGames, filters: true})
 	var page, perPage int
 	if err == nil {
-		page, err = ParseCount("page", req.q.Get("page"), 0, 1<<20)
+		page, err = filter.ParseCount("page", req.q.Get("page"), 0, 1<<20)
 	}
 	if err == nil {
-		perPage, err = ParseCount("perPage", req.q.Get("perPage"), DefaultPerPage, MaxPerPage)
+		perPage, err = filter.ParseCount("perPage", req.q.Get("perPage"), DefaultPerPage, MaxPerPage)
 	}
 	if err == nil && perPage == 0 {
 		err = badParam("perPage", "0", "a page lists at least one game")

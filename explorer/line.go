@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/filter"
 )
 
 // The query side's one reader of move lines: bookquery's -fen and -moves,
@@ -49,8 +50,8 @@ type LineOptions struct {
 // ErrBadInput is matched (errors.Is) by every error that blames the
 // input of a query: a bad FEN, a move that cannot be played, a bad game
 // id or parameter. bookquery exits with status 2 on them, the API answers
-// 400.
-var ErrBadInput = errors.New("bad input")
+// 400. It is filter.ErrBadInput, which the filters' errors match too.
+var ErrBadInput = filter.ErrBadInput
 
 // FENError is the error for a FEN that does not give a legal position.
 type FENError struct {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/internal/querytest"
 	"github.com/chessbook/chessbook/store"
 )
@@ -132,13 +133,11 @@ func TestUnselectableNotices(t *testing.T) {
 	if total == 0 || len(all.Notices) != 0 {
 		t.Fatalf("unfiltered: %d games, notices %q", total, all.Notices)
 	}
-	var f Filters
-	f.Speeds = "blitz"
-	sel, err := f.Selection("")
+	f, err := filter.Parse(filter.Values{Speeds: "blitz"}, filter.History, filter.FromParams)
 	if err != nil {
 		t.Fatal(err)
 	}
-	blitz, err := x.Moves(line, Query{Sel: sel})
+	blitz, err := x.Moves(line, Query{Sel: Selection(f)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,11 +145,10 @@ func TestUnselectableNotices(t *testing.T) {
 	if len(blitz.Moves) != 0 || len(blitz.Notices) != 1 || blitz.Notices[0] != want {
 		t.Errorf("speeds=blitz: %d moves, notices %q; want none and %q", len(blitz.Moves), blitz.Notices, want)
 	}
-	f = Filters{Ratings: "0,1000,1200,1400,1600,1800,2000,2200,2500"}
-	if sel, err = f.Selection(""); err != nil {
+	if f, err = filter.Parse(filter.Values{Ratings: "0,1000,1200,1400,1600,1800,2000,2200,2500"}, filter.History, filter.FromParams); err != nil {
 		t.Fatal(err)
 	}
-	rated, err := x.Moves(line, Query{Sel: sel})
+	rated, err := x.Moves(line, Query{Sel: Selection(f)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/internal/querytest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/polyglot"
@@ -732,12 +733,12 @@ func pageNarrow(t *testing.T, ctx context.Context, base string, st *store.Store)
 // have no TimeControl), with the server's notice as the reason.
 func pageUnavailableFilters(t *testing.T, ctx context.Context, base string, st *store.Store) {
 	t.Helper()
-	var f Filters
-	f.Speeds = strings.Join([]string{"ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"}, ",")
-	sel, err := f.Selection("")
+	f, err := filter.Parse(filter.Values{Speeds: strings.Join([]string{"ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"}, ",")},
+		filter.History, filter.FromParams)
 	if err != nil {
 		t.Fatal(err)
 	}
+	sel := Selection(f)
 	line, err := requestLine("", "", "")
 	if err != nil {
 		t.Fatal(err)

@@ -3,16 +3,16 @@ package explorer
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/stats"
 )
 
-// The filters and list sizes of a query, read the same way from the
-// command's flags and the API's parameters (the lichess explorer's names:
-// speeds, ratings, since, until, topGames, recentGames).
+// The list sizes of a query, read the same way from the command's flags
+// and the API's parameters (the lichess explorer's names: topGames,
+// recentGames); its filters (speeds, ratings, since, until) are a
+// filter.Filter of kind filter.History, read by filter.Parse.
 
 // DefaultGames is how many top and how many recent games a query lists
 // unless it asks otherwise, as the lichess explorer does.
@@ -45,50 +45,15 @@ func NewQuery() Query {
 	return Query{TopGames: DefaultGames, RecentGames: DefaultGames, Performance: true}
 }
 
-// Filters are the filters of a query as text: the lichess explorer's
-// parameters, the command's flags.
-type Filters struct {
-	Speeds  string // "blitz,rapid": lichess's speeds (stats.ParseSpeeds)
-	Ratings string // "2000,2200": lichess's rating band floors (stats.ParseRatingBands)
-	Since   string // "2024-01" (a month) or "1952" (a year)
-	Until   string // as Since, both included
+// Selection returns the book.Selection of filter f (a History filter):
+// its speeds, rating bands and months.
+func Selection(f filter.Filter) book.Selection {
+	return book.Selection{Speeds: f.Speeds, Bands: f.Bands, Since: f.SincePeriod(), Until: f.UntilPeriod()}
 }
 
-// Selection parses f into a Selection. Errors match ErrBadInput and name
-// the parameter (with the command's flags: name "-speeds" and so on).
-func (f Filters) Selection(prefix string) (book.Selection, error) {
-	var sel book.Selection
-	var err error
-	if sel.Speeds, err = stats.ParseSpeeds(f.Speeds); err != nil {
-		return sel, badParam(prefix+"speeds", f.Speeds, err.Error())
-	}
-	if sel.Bands, err = stats.ParseRatingBands(f.Ratings); err != nil {
-		return sel, badParam(prefix+"ratings", f.Ratings, err.Error())
-	}
-	if sel.Since, err = ParsePeriod(f.Since, false); err != nil {
-		return sel, badParam(prefix+"since", f.Since, err.Error())
-	}
-	if sel.Until, err = ParsePeriod(f.Until, true); err != nil {
-		return sel, badParam(prefix+"until", f.Until, err.Error())
-	}
-	if sel.Since != 0 && sel.Until != 0 && sel.Since > sel.Until {
-		return sel, fmt.Errorf("%w: %ssince %s is after %suntil %s", ErrBadInput, prefix, f.Since, prefix, f.Until)
-	}
-	return sel, nil
-}
-
-// ParamError is the error for a query parameter (or flag) with a bad value.
-type ParamError struct {
-	Name, Value, Reason string
-}
-
-// Error implements error.
-func (e *ParamError) Error() string {
-	return fmt.Sprintf("%s=%s: %s", e.Name, quoteBounded(e.Value), e.Reason)
-}
-
-// Unwrap returns ErrBadInput.
-func (e *ParamError) Unwrap() error { return ErrBadInput }
+// ParamError is the error for a query parameter (or flag) with a bad
+// value: filter's, which the filters' errors are too.
+type ParamError = filter.ParamError
 
 func badParam(name, value, reason string) error {
 	return &ParamError{Name: name, Value: value, Reason: reason}
@@ -96,15 +61,7 @@ func badParam(name, value, reason string) error {
 
 // quoteBounded quotes at most maxEcho bytes of s; a short value of plain
 // characters is not quoted (moves=-1).
-func quoteBounded(s string) string {
-	if len(s) <= maxEcho && s != "" && !strings.ContainsAny(s, " \"") && strconv.Quote(s) == `"`+s+`"` {
-		return s
-	}
-	if len(s) > maxEcho {
-		return strconv.Quote(s[:maxEcho]) + fmt.Sprintf("... (%d bytes more)", len(s)-maxEcho)
-	}
-	return strconv.Quote(s)
-}
+func quoteBounded(s string) string { return filter.Quote(s) }
 
 // ParsePeriod parses a month ("2024-01" or "2024.01") or a year ("2024")
 // into a period, with book.ParseDateBound; "" is no bound. A year stands
@@ -126,19 +83,6 @@ func ParsePeriod(s string, end bool) (stats.Period, error) {
 		return stats.Period(d.Year() << 4), nil
 	}
 	return stats.Period(d.Year()<<4 | d.Month()), nil
-}
-
-// ParseCount parses a count parameter ("topGames=10"): a whole number from
-// 0 to most; "" gives def.
-func ParseCount(name, s string, def, most int) (int, error) {
-	if s == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 0 || n > most {
-		return 0, badParam(name, s, fmt.Sprintf("want a whole number from 0 to %d", most))
-	}
-	return n, nil
 }
 
 // FormatPeriod formats a period as the lichess explorer's month,

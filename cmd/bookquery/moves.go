@@ -10,7 +10,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/explorer"
-	"github.com/chessbook/chessbook/stats"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -67,7 +67,7 @@ func runMoves(e *env, args []string) error {
 // queryFlags are the flags of a query's filters and list sizes, as the
 // lichess explorer's parameters.
 type queryFlags struct {
-	f           explorer.Filters
+	f           *filter.Flags
 	top, recent int
 }
 
@@ -81,21 +81,20 @@ func addQueryFlags(fs *flag.FlagSet) *queryFlags {
 	return qf
 }
 
-// addFilters defines the filter flags only.
+// addFilters defines the filter flags only: a query of the store's
+// histories (by month).
 func (qf *queryFlags) addFilters(fs *flag.FlagSet) {
-	fs.StringVar(&qf.f.Speeds, "speeds", "", "count only games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+stats.SpeedList)
-	fs.StringVar(&qf.f.Ratings, "ratings", "", "count only games whose players' mean rating is in these `BANDS`: some of "+stats.RatingBandList)
-	fs.StringVar(&qf.f.Since, "since", "", "count only games played in or after this `MONTH`: YYYY-MM (or YYYY.MM) or a year YYYY (the store counts games by month)")
-	fs.StringVar(&qf.f.Until, "until", "", "count only games played in or before this `MONTH` (a year: to its December)")
+	qf.f = filter.AddFlags(fs, filter.History, filter.Speeds|filter.Ratings|filter.Dates, "count only games")
 }
 
 // query returns the query the flags give. Errors match explorer.ErrBadInput.
 func (qf *queryFlags) query() (explorer.Query, error) {
 	q := explorer.Query{TopGames: qf.top, RecentGames: qf.recent, Performance: true}
-	var err error
-	if q.Sel, err = qf.f.Selection("-"); err != nil {
+	sel, err := qf.f.Filter()
+	if err != nil {
 		return q, err
 	}
+	q.Sel = explorer.Selection(sel)
 	for _, c := range []struct {
 		name string
 		n    int

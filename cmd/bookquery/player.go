@@ -11,10 +11,9 @@ import (
 	"syscall"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamedb"
-	"github.com/chessbook/chessbook/stats"
 )
 
 // The player command: a player's opening tree (gamedb.PlayerTree), the
@@ -38,10 +37,7 @@ func runPlayer(e *env, args []string) error {
 	color := fs.String("color", "", "the player's color: white or black")
 	fen := fs.String("fen", "", "the position in FEN (default: the start position)")
 	moves := fs.String("moves", "", `moves to play from the position, in SAN or UCI`)
-	speeds := fs.String("speeds", "", "count only games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+stats.SpeedList)
-	modes := fs.String("modes", "", "count only games of these `MODES`: rated, casual (a game whose Event starts with \"Casual\" is casual)")
-	since := fs.String("since", "", "count only games played on or after DATE: "+book.DateForms)
-	until := fs.String("until", "", "count only games played on or before DATE (a year or a month: to its end)")
+	filters := filter.AddFlags(fs, filter.Index, filter.Speeds|filter.Modes|filter.Dates, "count only games")
 	recent := fs.Int("recent", 8, "list the N most recent games (0 to 8)")
 	if err := e.parse(fs, args); err != nil {
 		return err
@@ -64,9 +60,8 @@ func runPlayer(e *env, args []string) error {
 	if *recent < 0 || *recent > 8 {
 		return badInput("-recent %d: want 0 to 8", *recent)
 	}
-	f := explorer.SearchFilters{Speeds: *speeds, Modes: *modes, Since: *since, Until: *until}
 	var err error
-	if q.Filter, err = f.Filter(true); err != nil {
+	if q.Filter, err = filters.Filter(); err != nil {
 		return err
 	}
 	line, err := movesLine(*fen, *moves)

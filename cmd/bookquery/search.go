@@ -12,12 +12,11 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/explorer"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/pgn"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -146,9 +145,9 @@ type searchJSON = explorer.SearchPage
 // searchFlags are the flags of search.
 type searchFlags struct {
 	player, white, black, event, site, result, eco, opening *string
-	since, until, fen, moves, speeds, ratings, modes, sort  *string
-	format                                                  *string
-	minRating, maxRating, minPlies, maxPlies, page, perPage *int
+	fen, moves, sort, format                                *string
+	page, perPage                                           *int
+	filters                                                 *filter.Flags
 }
 
 // maxPerPage bounds search's -per-page.
@@ -156,38 +155,29 @@ const maxPerPage = 10000
 
 func addSearchFlags(fs *flag.FlagSet) *searchFlags {
 	return &searchFlags{
-		player:    fs.String("player", "", "games of the player with either color: every spelling whose letters and digits (case and accents ignored) contain NAME's"),
-		white:     fs.String("white", "", "games of the player with White (as -player)"),
-		black:     fs.String("black", "", "games of the player with Black (as -player)"),
-		event:     fs.String("event", "", "games of the events whose name contains TEXT (as -player)"),
-		site:      fs.String("site", "", "games of the sites whose name contains TEXT (as -player; a URL site is known by its host, lichess.org)"),
-		result:    fs.String("result", "", "games with this result: 1-0, 0-1 or 1/2-1/2"),
-		eco:       fs.String("eco", "", "games whose ECO tag is this code (B90) or in this range (B20-B99)"),
-		opening:   fs.String("opening", "", "games whose opening (the lichess name of the deepest named position of their first 24 plies) contains TEXT"),
-		since:     fs.String("since", "", "games played on or after DATE: "+book.DateForms),
-		until:     fs.String("until", "", "games played on or before DATE (a year or a month: to its end)"),
-		minRating: fs.Int("min-rating", 0, "games whose players are both rated N or more"),
-		maxRating: fs.Int("max-rating", 0, "games whose players are both rated N or less (games with an unrated player are left out)"),
-		minPlies:  fs.Int("min-plies", 0, "games of N plies (half-moves) or more"),
-		maxPlies:  fs.Int("max-plies", 0, "games of N plies or fewer"),
-		fen:       fs.String("fen", "", "games that reach this position (transpositions included)"),
-		moves:     fs.String("moves", "", `games that reach the position after these moves (from -fen, or the start), in SAN or UCI`),
-		speeds:    fs.String("speeds", "", "games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+stats.SpeedList),
-		ratings:   fs.String("ratings", "", "games whose players' mean rating is in these `BANDS`: some of "+stats.RatingBandList),
-		modes:     fs.String("modes", "", "games of these `MODES`: rated, casual (a game whose Event starts with \"Casual\", as lichess names them, is casual; every other rated)"),
-		sort:      fs.String("sort", "date", "the order: date (newest first), rating (the highest mean rating of both players first) or plies (the longest first)"),
-		page:      fs.Int("page", 1, "list page N (from 1)"),
-		perPage:   fs.Int("per-page", 20, fmt.Sprintf("games per page (1 to %d; 0: every game on one page)", maxPerPage)),
-		format:    fs.String("format", "text", "the output `FORMAT`: text, json (as -json) or pgn (the page's games, whole)"),
+		player:  fs.String("player", "", "games of the player with either color: every spelling whose letters and digits (case and accents ignored) contain NAME's"),
+		white:   fs.String("white", "", "games of the player with White (as -player)"),
+		black:   fs.String("black", "", "games of the player with Black (as -player)"),
+		event:   fs.String("event", "", "games of the events whose name contains TEXT (as -player)"),
+		site:    fs.String("site", "", "games of the sites whose name contains TEXT (as -player; a URL site is known by its host, lichess.org)"),
+		result:  fs.String("result", "", "games with this result: 1-0, 0-1 or 1/2-1/2"),
+		eco:     fs.String("eco", "", "games whose ECO tag is this code (B90) or in this range (B20-B99)"),
+		opening: fs.String("opening", "", "games whose opening (the lichess name of the deepest named position of their first 24 plies) contains TEXT"),
+		fen:     fs.String("fen", "", "games that reach this position (transpositions included)"),
+		moves:   fs.String("moves", "", `games that reach the position after these moves (from -fen, or the start), in SAN or UCI`),
+		sort:    fs.String("sort", "date", "the order: date (newest first), rating (the highest mean rating of both players first) or plies (the longest first)"),
+		page:    fs.Int("page", 1, "list page N (from 1)"),
+		perPage: fs.Int("per-page", 20, fmt.Sprintf("games per page (1 to %d; 0: every game on one page)", maxPerPage)),
+		format:  fs.String("format", "text", "the output `FORMAT`: text, json (as -json) or pgn (the page's games, whole)"),
+		filters: filter.AddFlags(fs, filter.Index,
+			filter.Dates|filter.MinRating|filter.MaxRating|filter.Plies|filter.Speeds|filter.Ratings|filter.Modes, "games"),
 	}
 }
 
 // query returns the search the flags ask for.
 func (f *searchFlags) query() (gamedb.Query, error) {
 	sf := explorer.SearchFilters{Player: *f.player, White: *f.white, Black: *f.black, Event: *f.event, Site: *f.site,
-		Result: *f.result, ECO: *f.eco, Opening: *f.opening, Since: *f.since, Until: *f.until,
-		MinRating: strconv.Itoa(*f.minRating), MaxRating: strconv.Itoa(*f.maxRating), MinPlies: strconv.Itoa(*f.minPlies), MaxPlies: strconv.Itoa(*f.maxPlies),
-		Speeds: *f.speeds, Ratings: *f.ratings, Modes: *f.modes, Sort: *f.sort}
+		Result: *f.result, ECO: *f.eco, Opening: *f.opening, Sort: *f.sort, Values: f.filters.Values()}
 	q, err := sf.Query(true)
 	if err != nil {
 		return q, err
