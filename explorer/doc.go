@@ -15,8 +15,10 @@
 //     Every error of a query's input matches ErrBadInput: bookquery exits
 //     with status 2 on it, the API answers 400.
 //   - query.go: the rest of a query, read the same way from the command's
-//     flags and the API's parameters: Filters (speeds, ratings, since,
-//     until) into a book.Selection, the game list sizes (Query).
+//     flags and the API's parameters: its filters (speeds, ratings, since,
+//     until: a filter.Filter by month, read by package filter's one
+//     parser, which the search's and player's filters share), the game
+//     list sizes (Query). A bad value's error is a ParamError, filter's.
 //   - moves.go and games.go: the lookups in the store, through an
 //     Explorer: the moves of a position with their statistics (how each is
 //     computed is told at the top of moves.go), the top and recent games

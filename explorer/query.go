@@ -1,7 +1,6 @@
 package explorer
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/chessbook/chessbook/book"
@@ -62,28 +61,6 @@ func badParam(name, value, reason string) error {
 // quoteBounded quotes at most maxEcho bytes of s; a short value of plain
 // characters is not quoted (moves=-1).
 func quoteBounded(s string) string { return filter.Quote(s) }
-
-// ParsePeriod parses a month ("2024-01" or "2024.01") or a year ("2024")
-// into a period, with book.ParseDateBound; "" is no bound. A year stands
-// for its first month when it starts a range (undated-month games of the
-// year included: they sort before January) and for December when it ends
-// one (end true). A day is refused: the store counts games by month.
-func ParsePeriod(s string, end bool) (stats.Period, error) {
-	d, prec, err := book.ParseDateBound(s, end)
-	switch {
-	case errors.Is(err, book.ErrDateForm):
-		return 0, errors.New("want a month YYYY-MM (or YYYY.MM) or a year YYYY")
-	case err != nil:
-		return 0, fmt.Errorf("%w (a month is YYYY-MM)", err)
-	case d == 0:
-		return 0, nil
-	case prec == book.DayPrecision:
-		return 0, fmt.Errorf("want a month YYYY-MM or a year YYYY: the store counts games by month, not by day")
-	case prec == book.YearPrecision && !end:
-		return stats.Period(d.Year() << 4), nil
-	}
-	return stats.Period(d.Year()<<4 | d.Month()), nil
-}
 
 // FormatPeriod formats a period as the lichess explorer's month,
 // "2024-01"; a period known to its year only is "2024".

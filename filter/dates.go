@@ -29,7 +29,7 @@ const DateForms = "YYYY, YYYY-MM or YYYY-MM-DD (or with dots, as PGN writes date
 var ErrDateForm = errors.New("want a date " + DateForms)
 
 // ParseDateBound parses one end of a date range, as every filter's since
-// and until take it (Parse; ParsePeriod for months): a
+// and until take it (Parse; a filter by month refuses a day): a
 // year (2024), a month (2024-01 or 2024.01) or a day (2024-01-31 or
 // 2024.01.31), with one kind of separator; "" is no bound (the zero
 // Date). The date must be real: a month from 01 to 12, a day the month
