@@ -82,10 +82,10 @@
 // date, cell, reference and the mean rating the references rank by, read
 // from its tags by tagsOf), the position's part (the lowest ply, by move
 // numbers; the mover's rating; the first-seen stamp with the ply from the
-// game's start), and which plies count (plyCounter: those before
+// game's start), and which plies count (counting.Counter: those before
 // Options.MaxPly from the game's start; with store.CountGame only the
 // first visit of each position, under the move played then, with
-// store.CountOccurrence every visit). countedPositions walks a game's
+// store.CountOccurrence every visit). counting.Walker walks a game's
 // counted positions; the builder walks the moves it parsed, the readers
 // the moves they decode, under the max-ply and count mode the store
 // records.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/chessbook/chessbook/book/counting"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,9 +14,9 @@ import (
 	"sync/atomic"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/book/internal/tally"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/internal/scratch"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
@@ -388,7 +389,7 @@ func replayChunk(ctx context.Context, st *store.Store, agg *spillAggregator, cla
 type replayWorker struct {
 	st     *store.Store
 	agg    *spillAggregator
-	counts countedPositions
+	counts counting.Walker
 	table  *tally.Table
 	found  []bool
 	hasher keys.Hasher
@@ -398,7 +399,7 @@ type replayWorker struct {
 func newReplayWorker(st *store.Store, agg *spillAggregator) *replayWorker {
 	w := &replayWorker{st: st, agg: agg, table: tally.NewTable(agg.spillOccurrences)}
 	m := st.Meta()
-	w.counts.setRule(m.MaxPly, m.CountMode)
+	w.counts.SetRule(m.MaxPly, m.CountMode)
 	return w
 }
 
@@ -434,16 +435,16 @@ func (w *replayWorker) game(j *replayJob) error {
 		}
 	}
 	it := &w.counts
-	it.reset(&g.Start, g.Moves, gameCountOf(&g, j.id, j.stamp))
-	for it.next() {
-		h := store.SingleHashOf(it.hash)
+	it.Reset(&g.Start, g.Moves, counting.CountOf(&g, j.id, j.stamp))
+	for it.Next() {
+		h := store.SingleHashOf(it.Hash)
 		if _, ok := slices.BinarySearch(hs, h); !ok {
 			continue
 		}
-		w.key = keys.Append(w.key[:0], &it.pos)
-		occ := *it.occurrence()
+		w.key = keys.Append(w.key[:0], &it.Pos)
+		occ := *it.Occurrence()
 		occ.Hash = h
-		w.table.AddOccurrence(w.key, it.move, &occ)
+		w.table.AddOccurrence(w.key, it.Move, &occ)
 	}
 	return nil
 }

@@ -186,7 +186,7 @@ func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 	at, lost := -1, false
 	g, err := gamecode.DecodeGameUntil(rec, func(_ int, q *board.Position, _ board.Move) bool {
 		if keys.Hash(q) == s.hash && keys.Equal(q, s.p) {
-			at = plyOf(q)
+			at = counting.PlyOf(q)
 			return true
 		}
 		lost = !s.target.ReachableFrom(q)
@@ -205,7 +205,7 @@ func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 		q.Play(m)
 	}
 	if keys.Equal(&q, s.p) {
-		return plyOf(&q), nil
+		return counting.PlyOf(&q), nil
 	}
 	return -1, nil
 }

@@ -1,4 +1,4 @@
-package book
+package build
 
 import (
 	"context"
@@ -9,19 +9,20 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/chessbook/chessbook/book/counting"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/store"
 )
 
-// ErrInterrupted is returned, wrapping the context's error, by a Build
+// ErrInterrupted is returned, wrapping the context's error, by a Run
 // whose context was cancelled: the store keeps what was committed before,
 // and running the same build again adds the rest (see Builder.Interrupt).
 var ErrInterrupted = errors.New("build interrupted")
 
-// BuildOptions configure Build.
-type BuildOptions struct {
+// RunOptions configure Run.
+type RunOptions struct {
 	// Options are what the book records; Options.Inputs are also the
 	// inputs read, in order (PGN files, plain or compressed, or "-" for
 	// stdin; see ingest.Run).
@@ -31,7 +32,7 @@ type BuildOptions struct {
 	Dir string
 	// Workers is the number of replay goroutines; 0 means one per CPU.
 	// A build runs fewer when Options.Memory cannot afford them (see
-	// PlanMemory; BuildResult.Plan says how many ran).
+	// PlanMemory; Result.Plan says how many ran).
 	Workers int
 	// Compact compacts the store once everything is committed when it
 	// has taken compactAfter commits or more since it was last compacted
@@ -92,8 +93,8 @@ func (p Phase) String() string {
 	return "phase?"
 }
 
-// BuildResult is what a build did, as far as it went.
-type BuildResult struct {
+// Result is what a build did, as far as it went.
+type Result struct {
 	// Plan is how the build spent its memory budget (without a store,
 	// only its workers and chunk buffers count).
 	Plan MemoryPlan
@@ -114,13 +115,13 @@ type StoreInfo struct {
 	Size int64      // bytes on disk, as du counts them (store.DirSize)
 }
 
-// Build runs a whole build: it opens (or creates) the store at o.Dir,
+// Run runs a whole build: it opens (or creates) the store at o.Dir,
 // replays o.Inputs through the ingest pipeline into a Builder, finishes
 // it, compacts the store if asked, and closes it. Everything is sized
 // from PlanMemory(o.Memory, o.Workers, o.CommitRuns): the tables, the
 // number of workers, the pipeline's buffers, the store's cache and
 // memtable; and unless the process has a Go memory limit already (see
-// runtime/debug.SetMemoryLimit), Build sets the plan's GoLimit for its
+// runtime/debug.SetMemoryLimit), Run sets the plan's GoLimit for its
 // duration, so that the process stays within o.Memory. It returns what
 // was done even when it fails part way, with the first error:
 //
@@ -132,13 +133,13 @@ type StoreInfo struct {
 //     its end and every game committed: cancelled during the last commit,
 //     the build completes it and carries on). The build stops as soon as it
 //     has committed the runs it wrote already (Builder.Interrupt: at most
-//     30 s of work, see BuildOptions.Committed), keeping what was
+//     30 s of work, see RunOptions.Committed), keeping what was
 //     committed; Stats.Uncommitted counts the games dropped, which
 //     running the same build again adds;
 //   - any other error: reading an input or writing the store failed (an
 //     I/O error); what was committed before stays, whole.
-func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
-	res := &BuildResult{}
+func Run(ctx context.Context, o RunOptions) (*Result, error) {
+	res := &Result{}
 	plan, err := o.Plan()
 	if err != nil {
 		return res, err
@@ -171,7 +172,7 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 	if needsReindex(st) {
 		// The games stored before the index existed are indexed first,
 		// so that the store's index covers every game after this build.
-		if err := Reindex(ctx, st, o.ReindexProgress); err != nil {
+		if err := gamedb.Reindex(ctx, st, gamedb.ReindexOptions{Facts: counting.GameFacts, Progress: o.ReindexProgress}); err != nil {
 			_ = st.Close()
 			return res, interrupted(ctx, err)
 		}
@@ -200,7 +201,7 @@ func Build(ctx context.Context, o BuildOptions) (*BuildResult, error) {
 // PlanMemory(o.Memory, o.Workers or one per CPU, o.CommitRuns). A caller
 // that tells its user what the budget affords (fewer workers than asked
 // for, see MemoryPlan.Reduced) before the build calls it first.
-func (o *BuildOptions) Plan() (MemoryPlan, error) {
+func (o *RunOptions) Plan() (MemoryPlan, error) {
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -215,7 +216,7 @@ func (o *BuildOptions) Plan() (MemoryPlan, error) {
 // (writing them could take seconds), and running the build again adds
 // the games dropped (the games stored are skipped). It returns the
 // pipeline's summary.
-func ingestInto(ctx context.Context, b *Builder, o BuildOptions, workers, buffers int) (*ingest.Summary, error) {
+func ingestInto(ctx context.Context, b *Builder, o RunOptions, workers, buffers int) (*ingest.Summary, error) {
 	stopInterrupt := context.AfterFunc(ctx, b.Interrupt)
 	defer stopInterrupt()
 	var sum *ingest.Summary
@@ -283,7 +284,7 @@ func feedGames(ctx context.Context, b *Builder, games func(yield func(*pgn.Game)
 }
 
 // phase calls o.Phase, if set.
-func (o *BuildOptions) phase(p Phase, sum *ingest.Summary) {
+func (o *RunOptions) phase(p Phase, sum *ingest.Summary) {
 	if o.Phase != nil {
 		o.Phase(p, sum)
 	}
@@ -341,3 +342,10 @@ type nullSink struct{}
 
 func (nullSink) Game(*pgn.Game) error   { return nil }
 func (nullSink) Skip(*ingest.GameError) {}
+
+// needsReindex reports whether st holds games that its game index does
+// not cover.
+func needsReindex(st *store.Store) bool {
+	m := st.Meta()
+	return m.GameIndex != gamedb.Version && m.Games > 0
+}

@@ -1,4 +1,4 @@
-package book_test
+package build_test
 
 import (
 	"bytes"
@@ -220,7 +220,7 @@ func noCrash(t *testing.T, stderr string) {
 	}
 }
 
-const champions = "../testdata/champions500.pgn"
+const champions = "../../testdata/champions500.pgn"
 
 // mountTmpfs mounts a tmpfs of the given size (mount's syntax: 8m, 1g) on a
 // new directory, unmounted when the test ends, or skips the test when that

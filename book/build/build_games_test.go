@@ -1,4 +1,4 @@
-package book_test
+package build_test
 
 import (
 	"context"
@@ -39,7 +39,7 @@ func (s *recordSink) Skip(*ingest.GameError) {}
 // and the game index). The input is given twice, so that half its games
 // are duplicates (kept, in one case).
 func TestBuildFromGames(t *testing.T) {
-	in := "../testdata/champions500.pgn"
+	in := "../../testdata/champions500.pgn"
 	inputs := []string{in, in}
 	sink := &recordSink{}
 	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 1}, func(int) ingest.Sink { return sink }); err != nil {
@@ -100,7 +100,7 @@ func TestBuildFromGames(t *testing.T) {
 // TestContentIDOfCopies checks that ContentID is the id a build stores a
 // game under, and that a game's copies share it.
 func TestContentIDOfCopies(t *testing.T) {
-	in := "../testdata/champions500.pgn"
+	in := "../../testdata/champions500.pgn"
 	dir := filepath.Join(t.TempDir(), "db")
 	if _, err := book.Build(context.Background(), book.BuildOptions{Options: book.Options{Inputs: []string{in}}, Dir: dir}); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package book
+package build
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/chessbook/chessbook/book/internal/tally"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/store"
 )
@@ -103,7 +103,7 @@ type Builder struct {
 	flushGen    atomic.Uint64 // bumped to ask every worker to hand over its unit
 	lastCommit  time.Time     // when the last batch of runs went to the committer, or the build started (flusher only)
 	// onCommit, if not nil, is called after each commit with the games
-	// committed so far (see BuildOptions.Committed).
+	// committed so far (see RunOptions.Committed).
 	onCommit func(games int64)
 	start    sync.Once
 	distinct *distinctCounter // the positions flushed so far (under mu)
@@ -276,7 +276,7 @@ func (b *Builder) Sink(i int) ingest.Sink {
 		go b.committer()
 	})
 	w := &worker{b: b, unit: b.newUnit(), hasher: newContentHasher()}
-	w.counts.setRule(b.opts.MaxPly, b.opts.CountMode)
+	w.counts.SetRule(b.opts.MaxPly, b.opts.CountMode)
 	b.mu.Lock()
 	if b.opts.hook != nil {
 		w.rng = rand.New(rand.NewPCG(b.opts.hookSeed, uint64(len(b.workers))))

@@ -1,4 +1,4 @@
-package book
+package build
 
 import (
 	"cmp"
@@ -7,7 +7,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/chessbook/chessbook/book/internal/tally"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"

@@ -1,4 +1,4 @@
-package book_test
+package build_test
 
 import (
 	"context"
@@ -53,7 +53,7 @@ func movesAt(t *testing.T, st *store.Store, fen string) (map[string]uint64, stat
 // (10...Be4), not also under the move of its second visit (12...Bd6); in
 // -count occurrence mode both visits count.
 func TestCountGameFirstVisit(t *testing.T) {
-	in := filepath.Join("testdata", "timofeeva_pustovoitova.pgn")
+	in := filepath.Join("..", "testdata", "timofeeva_pustovoitova.pgn")
 	for _, c := range []struct {
 		mode store.CountMode
 		want string

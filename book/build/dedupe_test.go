@@ -1,4 +1,4 @@
-package book
+package build
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package book_test
+package build_test
 
 import (
 	"cmp"
@@ -29,7 +29,7 @@ func ExampleBuild() {
 	db := filepath.Join(dir, "db")
 
 	res, err := book.Build(context.Background(), book.BuildOptions{
-		Options: book.Options{Inputs: []string{"../testdata/champions500.pgn"}},
+		Options: book.Options{Inputs: []string{"../../testdata/champions500.pgn"}},
 		Dir:     db,
 	})
 	if err != nil {

@@ -1,10 +1,10 @@
-package book
+package build
 
 import (
 	"fmt"
 	"unsafe"
 
-	"github.com/chessbook/chessbook/book/internal/tally"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/pgn"
 )

@@ -1,4 +1,4 @@
-package book
+package build
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chessbook/chessbook/book/internal/tally"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/store"
 )
@@ -114,7 +114,7 @@ func TestBuildClampsWorkers(t *testing.T) {
 			}
 		}
 	}()
-	in := filepath.Join("..", "testdata", "champions500.pgn")
+	in := filepath.Join("..", "..", "testdata", "champions500.pgn")
 	res, err := Build(context.Background(), BuildOptions{Options: Options{Inputs: []string{in}, Memory: MinMemory},
 		Dir: filepath.Join(t.TempDir(), "db"), Workers: 100000})
 	close(stop)
@@ -164,7 +164,7 @@ func TestUnitGamesBounded(t *testing.T) {
 // TestCommitOnPendingGames: however many runs a commit may take, a commit
 // is made once the runs waiting hold CommitGames games.
 func TestCommitOnPendingGames(t *testing.T) {
-	in := filepath.Join("..", "testdata", "champions500.pgn")
+	in := filepath.Join("..", "..", "testdata", "champions500.pgn")
 	for _, tc := range []struct {
 		games   int
 		commits func(int64) bool

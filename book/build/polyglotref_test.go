@@ -1,4 +1,4 @@
-package book_test
+package build_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package book_test
+package build_test
 
 import (
 	"context"
@@ -224,7 +224,7 @@ func TestReferenceBookPlayers(t *testing.T) {
 // once per position, at the first visit), the start position's games equal
 // the games ingested, each counted under the first move it played.
 func TestStartPositionCountsEveryGame(t *testing.T) {
-	st, _, bs := build(t, book.Options{CountMode: store.CountGame}, "../testdata/champions500.pgn")
+	st, _, bs := build(t, book.Options{CountMode: store.CountGame}, "../../testdata/champions500.pgn")
 	start := board.StartPosition()
 	e, ok, err := book.Entry(st, keys.Encode(&start))
 	if err != nil || !ok {

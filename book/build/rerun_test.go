@@ -1,4 +1,4 @@
-package book_test
+package build_test
 
 import (
 	"bytes"
@@ -41,7 +41,7 @@ func buildInto(t *testing.T, dir string, opts book.Options, inputs ...string) bo
 // (also split differently, and with duplicates kept): the second run finds
 // every game already stored and the store stays byte for byte the same.
 func TestRerunChangesNothing(t *testing.T) {
-	in := "../testdata/champions500.pgn"
+	in := "../../testdata/champions500.pgn"
 	for _, opts := range []book.Options{
 		{CountMode: store.CountGame},
 		{CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}},
@@ -72,7 +72,7 @@ func TestRerunChangesNothing(t *testing.T) {
 // flushed units), then the whole input is built into it. The result must
 // equal one uninterrupted build: nothing lost, nothing counted twice.
 func TestResumeAfterPartialBuild(t *testing.T) {
-	in := "../testdata/champions500.pgn"
+	in := "../../testdata/champions500.pgn"
 	data, err := os.ReadFile(in)
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +114,7 @@ func TestResumeAfterPartialBuild(t *testing.T) {
 // of the second copy through that filter. The store must equal a build of
 // the file once.
 func TestDuplicatesAfterCommitInOneRun(t *testing.T) {
-	in := "../testdata/champions500.pgn"
+	in := "../../testdata/champions500.pgn"
 	once := filepath.Join(t.TempDir(), "once")
 	buildInto(t, once, book.Options{CountMode: store.CountGame}, in)
 	want, _, _ := storetest.Digest(t, once)
@@ -135,7 +135,7 @@ func TestDuplicatesAfterCommitInOneRun(t *testing.T) {
 // uninterrupted build. (A compressed input cut anywhere fails to read on,
 // which marks its last game as cut; plain text is cut inside a line.)
 func TestResumeAfterCutInput(t *testing.T) {
-	in := "../testdata/champions500.pgn"
+	in := "../../testdata/champions500.pgn"
 	data, err := os.ReadFile(in)
 	if err != nil {
 		t.Fatal(err)

@@ -1,15 +1,16 @@
-package book
+package build
 
 import (
 	"crypto/sha256"
 	"fmt"
+	"github.com/chessbook/chessbook/book/counting"
 	"math/rand/v2"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/book/internal/tally"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
@@ -30,9 +31,9 @@ type worker struct {
 	rng    *rand.Rand           // Options.hook's (tests); nil without it
 	gen    uint64               // the Builder's flushGen when the worker last looked
 
-	stats  Stats            // counters not yet added to the builder's
-	epKey  []byte           // scratch for addEP
-	counts countedPositions // the positions a game counts (see addMoves)
+	stats  Stats           // counters not yet added to the builder's
+	epKey  []byte          // scratch for addEP
+	counts counting.Walker // the positions a game counts (see addMoves)
 }
 
 // A worker takes a chunk of input in two steps (see ingest.OrderedSink),
@@ -49,7 +50,7 @@ type worker struct {
 
 // Game implements ingest.Sink: it reads g into the chunk's games.
 func (w *worker) Game(g *pgn.Game) error {
-	tags := tagsOf(g)
+	tags := counting.TagsOf(g)
 	if f, drop := w.b.opts.filter(g, &tags); drop {
 		w.stats.Filtered[f]++
 		return nil
@@ -77,7 +78,7 @@ func (w *worker) Game(g *pgn.Game) error {
 		return nil
 	}
 	recEnd := len(c.recs)
-	c.recs = gamedb.AppendEntry(c.recs, g, tags.facts(nums[:numbered]), &w.moveIx)
+	c.recs = gamedb.AppendEntry(c.recs, g, tags.Facts(nums[:numbered]), &w.moveIx)
 	rg := readGame{sum: sum, stamp: w.seenStamp(g), rec: off, recEnd: recEnd, entEnd: len(c.recs),
 		moves: len(c.moves), start: -1, result: g.Result, tags: tags}
 	c.moves = append(c.moves, g.Moves...)
@@ -149,7 +150,7 @@ func (w *worker) addGame(g *readGame) error {
 	if g.start >= 0 {
 		start = &c.starts[g.start]
 	}
-	w.addMoves(start, moves, newGameCount(g.result, g.tags, g.id, g.stamp), uint32(len(gb.games)-1))
+	w.addMoves(start, moves, counting.NewCount(g.result, g.tags, g.id, g.stamp), uint32(len(gb.games)-1))
 	return nil
 }
 
@@ -196,14 +197,14 @@ func (w *worker) makeRoom(plies int) error {
 }
 
 // addMoves adds the moves of a game that counts count to the unit's
-// table, one occurrence per position counted (see countedPositions): the
+// table, one occurrence per position counted (see counting.Walker): the
 // game starts from start and plays moves, and is game local of the unit's
 // games. In CountGame mode a game counts once per position: at its first
 // visit, under the move it played then; a later visit of the same position
 // (a repetition) adds nothing, whatever move it plays. So a position's
 // total is the number of games that played on from it. In CountOccurrence
 // mode every visit counts.
-func (w *worker) addMoves(start *board.Position, moves []board.Move, count gameCount, local uint32) {
+func (w *worker) addMoves(start *board.Position, moves []board.Move, count counting.Count, local uint32) {
 	o := &w.b.opts
 	t := w.unit.t
 	if o.MaxPly > 0 && len(moves) > o.MaxPly {
@@ -212,15 +213,15 @@ func (w *worker) addMoves(start *board.Position, moves []board.Move, count gameC
 	// Positions are hashed, not keyed: the table keys those it must.
 	t.StartGame(start, moves)
 	it := &w.counts
-	it.reset(start, moves, count)
-	for it.next() {
-		occ := it.occurrence()
+	it.Reset(start, moves, count)
+	for it.Next() {
+		occ := it.Occurrence()
 		occ.Local = local
-		occ.Hash = store.SingleHashOf(it.hash)
-		t.AddPly(it.ply, occ)
+		occ.Hash = store.SingleHashOf(it.Hash)
+		t.AddPly(it.Ply, occ)
 		w.unit.positions++
-		if it.pos.EPSquare() != board.NoSquare {
-			w.addEP(&it.pos, it.move, occ)
+		if it.Pos.EPSquare() != board.NoSquare {
+			w.addEP(&it.Pos, it.Move, occ)
 		}
 	}
 }
@@ -263,28 +264,28 @@ func (w *worker) seenStamp(g *pgn.Game) uint64 {
 // content (a pipeline that deduplicates games itself filters them first,
 // as a build does, so that the copy it keeps is the one a build stores).
 func (o *Options) Leaves(g *pgn.Game) (Filter, bool) {
-	t := tagsOf(g)
+	t := counting.TagsOf(g)
 	return o.filter(g, &t)
 }
 
 // filter reports whether game g, whose tags t are read already (its
-// speed and rating band in t.cell), is left out, and by which filter.
-func (o *Options) filter(g *pgn.Game, t *gameTags) (Filter, bool) {
+// speed and rating band in t.Cell), is left out, and by which filter.
+func (o *Options) filter(g *pgn.Game, t *counting.Tags) (Filter, bool) {
 	if o.StandardStartOnly && g.FromFEN {
 		return FilterFEN, true
 	}
-	if o.MinRating > 0 && (t.white < o.MinRating || t.black < o.MinRating) {
+	if o.MinRating > 0 && (t.White < o.MinRating || t.Black < o.MinRating) {
 		return FilterRating, true
 	}
-	if o.Bands != 0 && !o.Bands.Has(t.cell.RatingBand()) { // NoRatingBand without both ratings
+	if o.Bands != 0 && !o.Bands.Has(t.Cell.RatingBand()) { // NoRatingBand without both ratings
 		return FilterRating, true
 	}
 	if o.Since != 0 || o.Until != 0 {
-		if d := t.date; !d.Known() || (o.Since != 0 && d < o.Since) || (o.Until != 0 && d > o.Until) {
+		if d := t.Date; !d.Known() || (o.Since != 0 && d < o.Since) || (o.Until != 0 && d > o.Until) {
 			return FilterDate, true
 		}
 	}
-	if o.Speeds != 0 && !o.Speeds.Has(t.cell.Speed()) { // NoSpeed without a usable TimeControl
+	if o.Speeds != 0 && !o.Speeds.Has(t.Cell.Speed()) { // NoSpeed without a usable TimeControl
 		return FilterSpeed, true
 	}
 	return 0, false
@@ -328,7 +329,7 @@ type readGame struct {
 	entEnd          int // the index entry is recs[recEnd:entEnd]
 	moves, movesEnd int
 	start           int32
-	tags            gameTags
+	tags            counting.Tags
 	result          pgn.Result
 	state           gameState
 }

@@ -1,4 +1,4 @@
-package book
+package counting
 
 import (
 	"bytes"
@@ -13,71 +13,77 @@ import (
 
 // The counting rule: what one game adds to the positions it counts. The
 // builder counts with it as it adds a game to its table, and the readers
-// that rebuild a single reference's statistics (Entry, Selected,
-// Positions) count with it as they replay the game from its record: a
-// store keeps most positions as single references (see singles.go), so
+// that rebuild a single reference's statistics (book.Lookup, book.Select,
+// book.Positions) count with it as they replay the game from its record: a
+// store keeps most positions as single references (see package book), so
 // readers and builder must count alike, and they do by sharing this file:
 //
-//   - the game's part (gameCount): its result, date, cell, stored id and
+//   - the game's part (Count): its result, date, cell, stored id and
 //     the mean rating its references rank by, read from its tags by
-//     tagsOf, the same at every position it counts;
-//   - the position's part (gameCount.at): the ply the move was played at
-//     (plyOf: by move numbers, for the lowest-ply statistic), the mover's
+//     TagsOf, the same at every position it counts;
+//   - the position's part (Count.At): the ply the move was played at
+//     (PlyOf: by move numbers, for the lowest-ply statistic), the mover's
 //     rating, and the first-seen stamp with the ply from the game's start;
-//   - which plies count (plyCounter): those before Options.MaxPly, from
+//   - which plies count (Counter): those before build.Options.MaxPly, from
 //     the game's start; with store.CountGame only the first visit of each
 //     position (visits), under the move played then, with
 //     store.CountOccurrence every visit (a reader that looks for one
-//     position, visitor.visit, stops at its first visit, which either
+//     position, book's visitor.visit, stops at its first visit, which either
 //     mode counts);
-//   - countedPositions walks a game's moves under that rule, one counted
+//   - Walker walks a game's moves under that rule, one counted
 //     position at a time (allocation-free once its buffers have grown).
 
-// gameTags is what the counting rule reads from a game's tags: the
+// Tags is what the counting rule reads from a game's tags: the
 // players' ratings (0: unknown), its date and its cell (speed and rating
 // band).
-type gameTags struct {
-	white, black int
-	date         stats.Date
-	cell         stats.Cell
+type Tags struct {
+	White, Black int
+	Date         stats.Date
+	Cell         stats.Cell
 }
 
-// tagsOf reads g's WhiteElo, BlackElo, Date and TimeControl tags.
-func tagsOf(g *pgn.Game) gameTags {
-	t := gameTags{white: rating(g.Tag("WhiteElo")), black: rating(g.Tag("BlackElo")), date: stats.ParseDate(string(g.Tag("Date")))}
-	t.cell = gameCell(g, t.white, t.black)
+// TagsOf reads g's WhiteElo, BlackElo, Date and TimeControl tags.
+func TagsOf(g *pgn.Game) Tags {
+	t := Tags{White: rating(g.Tag("WhiteElo")), Black: rating(g.Tag("BlackElo")), Date: stats.ParseDate(string(g.Tag("Date")))}
+	t.Cell = CellOf(g, t.White, t.Black)
 	return t
 }
 
-// gameCount is what one game adds to each position it counts: occ holds
-// the game's part, and at completes it for one position.
-type gameCount struct {
-	occ          stats.Occurrence
-	white, black int    // the players' ratings, for the mover's
-	stamp        uint64 // the game's first-seen stamp without its ply (see worker.seenStamp); 0: none
+// CellOf returns the cell of game g, whose players are rated white and
+// black: its speed (from TimeControl) and rating band (see stats.CellOf).
+func CellOf(g *pgn.Game, white, black int) stats.Cell {
+	return stats.CellOf(g.Tag("TimeControl"), white, black)
 }
 
-// newGameCount returns what a game of result r and tags t, stored as id
+// Count is what one game adds to each position it counts: occ holds
+// the game's part, and At completes it for one position.
+type Count struct {
+	occ          stats.Occurrence
+	white, black int    // the players' ratings, for the mover's
+	stamp        uint64 // the game's first-seen stamp without its ply (see build's worker.seenStamp); 0: none
+}
+
+// NewCount returns what a game of result r and tags t, stored as id
 // with first-seen stamp stamp (0: none), adds to each position it counts.
-func newGameCount(r pgn.Result, t gameTags, id store.GameID, stamp uint64) gameCount {
-	return gameCount{
-		occ: stats.Occurrence{Result: r, Date: t.date, Cell: t.cell,
-			Game: stats.GameRef{ID: uint64(id), Rating: averageRating(t.white, t.black), Date: t.date}},
-		white: t.white, black: t.black, stamp: stamp,
+func NewCount(r pgn.Result, t Tags, id store.GameID, stamp uint64) Count {
+	return Count{
+		occ: stats.Occurrence{Result: r, Date: t.Date, Cell: t.Cell,
+			Game: stats.GameRef{ID: uint64(id), Rating: averageRating(t.White, t.Black), Date: t.Date}},
+		white: t.White, black: t.Black, stamp: stamp,
 	}
 }
 
-// gameCountOf is newGameCount for the decoded game g.
-func gameCountOf(g *pgn.Game, id store.GameID, stamp uint64) gameCount {
-	return newGameCount(g.Result, tagsOf(g), id, stamp)
+// CountOf is NewCount for the decoded game g.
+func CountOf(g *pgn.Game, id store.GameID, stamp uint64) Count {
+	return NewCount(g.Result, TagsOf(g), id, stamp)
 }
 
-// at returns what the game adds for the move played at ply n of the game
+// At returns what the game adds for the move played at ply n of the game
 // (from its start, 0 for its first move) by side, from a position at ply
-// absPly (see plyOf): the lowest-ply statistic takes absPly, the
+// absPly (see PlyOf): the lowest-ply statistic takes absPly, the
 // first-seen stamp the game's stamp with n; the mover's rating is side's.
 // The occurrence is c's own, valid until the next call.
-func (c *gameCount) at(n, absPly int, side board.Color) *stats.Occurrence {
+func (c *Count) At(n, absPly int, side board.Color) *stats.Occurrence {
 	o := &c.occ
 	o.Ply = absPly
 	o.MoverRating = c.white
@@ -90,11 +96,11 @@ func (c *gameCount) at(n, absPly int, side board.Color) *stats.Occurrence {
 	return o
 }
 
-// plyOf returns the ply of position p in its game, counted from White's
+// PlyOf returns the ply of position p in its game, counted from White's
 // first move (ply 0) by p's move number and side to move: a game set up
 // from a FEN at move 20 with White to move starts at ply 38, as a game
 // from the start position reaches that move at ply 38.
-func plyOf(p *board.Position) int {
+func PlyOf(p *board.Position) int {
 	ply := 2 * (p.FullMoveNumber() - 1)
 	if p.SideToMove() == board.Black {
 		ply++
@@ -122,118 +128,118 @@ func rating(v []byte) int {
 	return n
 }
 
-// plyCounter tells which plies of a game count, one ply at a time, in
+// Counter tells which plies of a game count, one ply at a time, in
 // order: those before maxPly (0: all), and with perGame only the first
 // visit of each position. It also hashes the positions (keys.Hash),
 // incrementally. A caller that has the game's moves uses
-// countedPositions; one that decodes a record uses it from the decoder's
+// Walker; one that decodes a record uses it from the decoder's
 // callback (see gamecode.DecodeGameUntil).
-type plyCounter struct {
+type Counter struct {
 	maxPly  int
 	perGame bool
 	visits  visits
 	zobrist keys.Hasher
-	// hash is the keys.Hash of the position of the last ply taken.
-	hash uint64
+	// Hash is the keys.Hash of the position of the last ply taken.
+	Hash uint64
 }
 
-// setRule sets the counter to the rule of a store built with max-ply
+// SetRule sets the counter to the rule of a store built with max-ply
 // maxPly and count mode mode.
-func (c *plyCounter) setRule(maxPly int, mode store.CountMode) {
+func (c *Counter) SetRule(maxPly int, mode store.CountMode) {
 	c.maxPly, c.perGame = maxPly, mode != store.CountOccurrence
 }
 
-// start starts a game at position p.
-func (c *plyCounter) start(p *board.Position) {
+// Start starts a game at position p.
+func (c *Counter) Start(p *board.Position) {
 	c.visits.reset()
 	c.zobrist.Reset(p)
 }
 
-// within reports whether the game counts anything at ply n (from its
+// Within reports whether the game counts anything at ply n (from its
 // start): whether n is before the max-ply.
-func (c *plyCounter) within(n int) bool { return c.maxPly == 0 || n < c.maxPly }
+func (c *Counter) Within(n int) bool { return c.maxPly == 0 || n < c.maxPly }
 
-// counts reports whether the game counts the move it plays from pos, whose
+// Counts reports whether the game counts the move it plays from pos, whose
 // keys.Hash is h, a ply within the max-ply: always, or with perGame only at
 // pos's first visit (which it records). Call it once per ply, in order.
-func (c *plyCounter) counts(pos *board.Position, h uint64) bool {
+func (c *Counter) Counts(pos *board.Position, h uint64) bool {
 	return !c.perGame || c.visits.first(pos, h)
 }
 
-// take takes ply n of the game, move m played from pos, before pos plays
+// Take takes ply n of the game, move m played from pos, before pos plays
 // it: counted reports whether the game counts m at pos, over that the
-// game counts nothing from this ply on (the max-ply); then c.hash is
+// game counts nothing from this ply on (the max-ply); then c.Hash is
 // pos's keys.Hash (unless over).
-func (c *plyCounter) take(n int, pos *board.Position, m board.Move) (counted, over bool) {
-	if !c.within(n) {
+func (c *Counter) Take(n int, pos *board.Position, m board.Move) (counted, over bool) {
+	if !c.Within(n) {
 		return false, true
 	}
-	c.hash = c.zobrist.Hash(pos)
-	counted = c.counts(pos, c.hash)
+	c.Hash = c.zobrist.Hash(pos)
+	counted = c.Counts(pos, c.Hash)
 	c.zobrist.Play(pos, m)
 	return counted, false
 }
 
-// countedPositions iterates over the positions a game counts, with the
+// Walker iterates over the positions a game counts, with the
 // moves played there and what the game adds:
 //
-//	it.reset(start, moves, count)
-//	for it.next() {
-//		// it.pos, it.move, it.ply, it.hash, it.occurrence()
+//	it.Reset(start, moves, count)
+//	for it.Next() {
+//		// it.Pos, it.Move, it.Ply, it.Hash, it.Occurrence()
 //	}
-type countedPositions struct {
-	plyCounter
-	count gameCount
+type Walker struct {
+	Counter
+	count Count
 	moves []board.Move
-	// pos is the position of the current counted ply, before its move;
-	// move is that move and ply its ply from the game's start.
-	pos  board.Position
-	move board.Move
-	ply  int
-	// played is true after next found a position: pos has yet to play
-	// move.
+	// Pos is the position of the current counted ply, before its move;
+	// Move is that move and Ply its ply from the game's start.
+	Pos  board.Position
+	Move board.Move
+	Ply  int
+	// played is true after next found a position: Pos has yet to play
+	// Move.
 	played bool
 }
 
-// reset starts the iteration over the positions counted of the game
-// that starts at start and plays moves, which adds count; plyCounter's
+// Reset starts the iteration over the positions counted of the game
+// that starts at start and plays moves, which adds count; Counter's
 // rule must be set.
-func (it *countedPositions) reset(start *board.Position, moves []board.Move, count gameCount) {
-	it.start(start)
+func (it *Walker) Reset(start *board.Position, moves []board.Move, count Count) {
+	it.Start(start)
 	it.count = count
 	it.moves = moves
-	it.pos = *start
-	it.ply = 0
+	it.Pos = *start
+	it.Ply = 0
 	it.played = false
 }
 
-// next moves to the next counted position and reports whether there was
+// Next moves to the next counted position and reports whether there was
 // one.
-func (it *countedPositions) next() bool {
+func (it *Walker) Next() bool {
 	// take's steps, written out: this is the builder's hot path.
 	if it.played {
-		it.zobrist.Play(&it.pos, it.move)
-		it.pos.Play(it.move)
-		it.ply++
+		it.zobrist.Play(&it.Pos, it.Move)
+		it.Pos.Play(it.Move)
+		it.Ply++
 	}
-	for ; it.ply < len(it.moves) && it.within(it.ply); it.ply++ {
-		it.move = it.moves[it.ply]
-		it.hash = it.zobrist.Hash(&it.pos)
-		if it.counts(&it.pos, it.hash) {
+	for ; it.Ply < len(it.moves) && it.Within(it.Ply); it.Ply++ {
+		it.Move = it.moves[it.Ply]
+		it.Hash = it.zobrist.Hash(&it.Pos)
+		if it.Counts(&it.Pos, it.Hash) {
 			it.played = true
 			return true
 		}
-		it.zobrist.Play(&it.pos, it.move)
-		it.pos.Play(it.move)
+		it.zobrist.Play(&it.Pos, it.Move)
+		it.Pos.Play(it.Move)
 	}
 	it.played = false
 	return false
 }
 
-// occurrence returns what the game adds at the current position, valid
+// Occurrence returns what the game adds at the current position, valid
 // until the next call.
-func (it *countedPositions) occurrence() *stats.Occurrence {
-	return it.count.at(it.ply, plyOf(&it.pos), it.pos.SideToMove())
+func (it *Walker) Occurrence() *stats.Occurrence {
+	return it.count.At(it.Ply, PlyOf(&it.Pos), it.Pos.SideToMove())
 }
 
 // visits holds the positions a game reached since its last irreversible
@@ -267,18 +273,18 @@ func (v *visits) first(pos *board.Position, h uint64) bool {
 	return true
 }
 
-// CountRule walks the plies of a game that count under a store's rule
-// (its max-ply and count mode: the builder's rule, plyCounter), for the
+// Rule walks the plies of a game that count under a store's rule
+// (its max-ply and count mode: the builder's rule, Counter), for the
 // readers that measure what a game adds without building (the savings
-// report's sample). Make it with NewCountRule; it is reused from game to
+// report's sample). Make it with NewRule; it is reused from game to
 // game, one at a time.
-type CountRule struct{ c plyCounter }
+type Rule struct{ c Counter }
 
-// NewCountRule returns the rule of a store built with max-ply maxPly and
+// NewRule returns the rule of a store built with max-ply maxPly and
 // count mode mode.
-func NewCountRule(maxPly int, mode store.CountMode) *CountRule {
-	r := &CountRule{}
-	r.c.setRule(maxPly, mode)
+func NewRule(maxPly int, mode store.CountMode) *Rule {
+	r := &Rule{}
+	r.c.SetRule(maxPly, mode)
 	return r
 }
 
@@ -286,16 +292,16 @@ func NewCountRule(maxPly int, mode store.CountMode) *CountRule {
 // the game counts, in order: the position before the move (valid during
 // the call only), the move, and the position's keys.Hash. An error from
 // fn stops the walk and is returned.
-func (r *CountRule) Each(start *board.Position, moves []board.Move, fn func(pos *board.Position, m board.Move, hash uint64) error) error {
+func (r *Rule) Each(start *board.Position, moves []board.Move, fn func(pos *board.Position, m board.Move, hash uint64) error) error {
 	pos := *start
-	r.c.start(&pos)
+	r.c.Start(&pos)
 	for n, m := range moves {
-		counted, over := r.c.take(n, &pos, m)
+		counted, over := r.c.Take(n, &pos, m)
 		if over {
 			return nil
 		}
 		if counted {
-			if err := fn(&pos, m, r.c.hash); err != nil {
+			if err := fn(&pos, m, r.c.Hash); err != nil {
 				return err
 			}
 		}

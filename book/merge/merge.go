@@ -1,4 +1,4 @@
-package book
+package merge
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package book_test
+package merge_test
 
 import (
 	"context"

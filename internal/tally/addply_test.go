@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/chessbook/chessbook/book/internal/tally"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
