@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"github.com/chessbook/chessbook/book/counting"
+	"github.com/chessbook/chessbook/internal/runfiles"
 	"os"
 	"path/filepath"
 	"slices"
@@ -458,29 +459,29 @@ func (w *replayWorker) flush() error {
 }
 
 // spillAggregator holds the sorted runs the replay workers spill: each a
-// secPositions section of position key -> SingleHash + encoded
+// runfiles.Positions section of position key -> SingleHash + encoded
 // stats.Entry.
 type spillAggregator struct {
 	scratch          *tempScratch
 	spillOccurrences int // per replay worker
 	mu               sync.Mutex
-	runs             []*run
+	runs             []*runfiles.Run
 }
 
 // spill writes t's positions to a new run and empties t.
 func (a *spillAggregator) spill(t *tally.Table) error {
-	rw := newRunWriter(a.scratch)
+	rw := runfiles.NewWriter(a.scratch)
 	var val []byte
 	err := t.FlushSplit(func(key []byte, hash uint32, enc, _ []byte) error {
 		val = binary.BigEndian.AppendUint32(val[:0], hash)
 		val = append(val, enc...)
-		return rw.add(secPositions, key, val)
+		return rw.Add(runfiles.Positions, key, val)
 	}, nil)
 	if err != nil {
-		rw.abort()
+		rw.Abort()
 		return err
 	}
-	r, err := rw.finish()
+	r, err := rw.Finish()
 	if err != nil {
 		return err
 	}
@@ -493,7 +494,7 @@ func (a *spillAggregator) spill(t *tally.Table) error {
 // remove removes the runs' files.
 func (a *spillAggregator) remove() {
 	for _, r := range a.runs {
-		r.remove(a.scratch)
+		r.Remove(a.scratch)
 	}
 	a.runs = nil
 }
@@ -534,7 +535,7 @@ func joinRecords(ctx context.Context, st *store.Store, agg *spillAggregator, lon
 		ok = it.Next()
 		return nil
 	}
-	err = mergeSection(agg.scratch, agg.runs, secPositions, pairwise(mergePositionValues), func(k, v []byte) error {
+	err = runfiles.MergeSection(agg.scratch, agg.runs, runfiles.Positions, runfiles.Pairwise(runfiles.MergePositionValues), func(k, v []byte) error {
 		if len(v) < 4 {
 			return fmt.Errorf("replayed position %x: short record", k)
 		}

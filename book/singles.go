@@ -51,11 +51,11 @@ func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, err er
 func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.Occurrence)) (found bool, err error) {
 	var v visitor
 	m := st.Meta()
-	v.SetRule(m.MaxPly, m.CountMode)
 	// The first ply at which a game reaches pos is counted in either
 	// count mode (it is pos's first visit), and visit looks for no other:
-	// it need not tell first visits from repetitions.
-	v.perGame = false
+	// it need not tell first visits from repetitions, so it counts every
+	// visit (the rule of store.CountOccurrence) under the store's max-ply.
+	v.SetRule(m.MaxPly, store.CountOccurrence)
 	p, err := keys.Decode(pos)
 	if err != nil {
 		return false, nil // not a position: no game reaches it

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/chessbook/chessbook/book/counting"
 	"math/bits"
 	"runtime"
 	"sync"

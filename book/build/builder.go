@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/store"
 )
 

@@ -4,11 +4,12 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"github.com/chessbook/chessbook/internal/runfiles"
 	"slices"
 	"sync"
 
-	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/gamedb"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -66,21 +67,36 @@ func (b *Builder) writeRun(u *unit) (*run, error) {
 	if b.err() != nil || b.dropping() {
 		return nil, nil
 	}
-	w := newRunWriter(b.st)
+	w := runfiles.NewWriter(b.st)
 	if err := b.writeRecords(w, u); err != nil {
-		w.abort()
+		w.Abort()
 		if err == errAborted {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("flushing to the store: %w", err)
 	}
-	r, err := w.finish()
+	f, err := w.Finish()
 	if err != nil {
 		return nil, fmt.Errorf("flushing to the store: %w", err)
 	}
-	r.games = slices.Clone(u.games.games)
-	r.positions = u.positions
-	return r, nil
+	return &run{Run: f, games: slices.Clone(u.games.games), positions: u.positions}, nil
+}
+
+// run is a sorted run (package internal/runfiles) waiting for its
+// commit, with what it counts.
+type run struct {
+	*runfiles.Run
+	games     []pendingGame // the run's games (for dedupe.release; offsets are stale)
+	positions int64         // occurrences added
+}
+
+// files returns the runs' files, for their merges.
+func files(runs []*run) []*runfiles.Run {
+	fs := make([]*runfiles.Run, len(runs))
+	for i, r := range runs {
+		fs[i] = r.Run
+	}
+	return fs
 }
 
 // commit merges runs into one set of sstables and ingests them with the
@@ -94,7 +110,7 @@ func (b *Builder) commit(runs []*run) error {
 	defer func() {
 		var games, positions int64
 		for _, r := range runs {
-			r.remove(b.st)
+			r.Remove(b.st)
 			games += int64(len(r.games))
 			positions += r.positions
 			b.dedupe.release(r.games, committed)
@@ -146,7 +162,7 @@ func (b *Builder) commit(runs []*run) error {
 	}()
 	go func() {
 		defer wg.Done()
-		errs[2] = mergeSection(b.st, runs, secHistory, mergeHistories(), func(k, v []byte) error {
+		errs[2] = runfiles.MergeSection(b.st, files(runs), runfiles.History, runfiles.MergeHistories(), func(k, v []byte) error {
 			if b.aborted.Load() {
 				return errAborted
 			}
@@ -155,7 +171,7 @@ func (b *Builder) commit(runs []*run) error {
 	}()
 	go func() {
 		defer wg.Done()
-		errs[3] = mergeSection(b.st, runs, secIndex, pairwise(store.MergeTally), func(k, v []byte) error {
+		errs[3] = runfiles.MergeSection(b.st, files(runs), runfiles.Index, runfiles.Pairwise(store.MergeTally), func(k, v []byte) error {
 			return gamedb.Put(ssts[3], k, v)
 		})
 	}()
@@ -207,54 +223,54 @@ func (b *Builder) commit(runs []*run) error {
 // stops with errAborted when Abort was called.
 func (b *Builder) mergeRuns(sst *store.SSTWriter, runs []*run, seen *distinctCounter) error {
 	be64 := binary.BigEndian.Uint64
-	bad := func(sec section, k, v []byte) error {
-		return fmt.Errorf("sorted runs: bad %s record %x -> %x", sectionNames[sec], k, v)
+	bad := func(sec runfiles.Section, k, v []byte) error {
+		return fmt.Errorf("sorted runs: bad %s record %x -> %x", sec, k, v)
 	}
-	err := mergeSection(b.st, runs, secEP, pairwise(stats.MergeEncoded), func(k, v []byte) error {
+	err := runfiles.MergeSection(b.st, files(runs), runfiles.EP, runfiles.Pairwise(stats.MergeEncoded), func(k, v []byte) error {
 		if len(k) < 2 {
-			return bad(secEP, k, v)
+			return bad(runfiles.EP, k, v)
 		}
 		return sst.MergeEPTrusted(int(k[0]), k[1:], v)
 	})
 	if err != nil {
 		return err
 	}
-	err = mergeSection(b.st, runs, secGames, nil, func(k, v []byte) error {
+	err = runfiles.MergeSection(b.st, files(runs), runfiles.Games, nil, func(k, v []byte) error {
 		if b.aborted.Load() {
 			return errAborted
 		}
 		if len(k) != 8 {
-			return bad(secGames, k, v)
+			return bad(runfiles.Games, k, v)
 		}
 		return sst.SetGame(store.GameID(be64(k)), v)
 	})
 	if err != nil {
 		return err
 	}
-	err = mergeSection(b.st, runs, secNumbers, nil, func(k, v []byte) error {
+	err = runfiles.MergeSection(b.st, files(runs), runfiles.Numbers, nil, func(k, v []byte) error {
 		if len(k) != 8 || len(v) != 16 {
-			return bad(secNumbers, k, v)
+			return bad(runfiles.Numbers, k, v)
 		}
 		return sst.SetGameNumber(be64(k), store.GameID(be64(v)), be64(v[8:]))
 	})
 	if err != nil {
 		return err
 	}
-	err = mergeSection(b.st, runs, secOrder, nil, func(k, v []byte) error {
+	err = runfiles.MergeSection(b.st, files(runs), runfiles.Order, nil, func(k, v []byte) error {
 		if len(k) != 16 {
-			return bad(secOrder, k, v)
+			return bad(runfiles.Order, k, v)
 		}
 		return sst.SetGameOrder(be64(k), store.GameID(be64(k[8:])))
 	})
 	if err != nil {
 		return err
 	}
-	return mergeSection(b.st, runs, secPositions, pairwise(mergePositionValues), func(k, v []byte) error {
+	return runfiles.MergeSection(b.st, files(runs), runfiles.Positions, runfiles.Pairwise(runfiles.MergePositionValues), func(k, v []byte) error {
 		if b.aborted.Load() {
 			return errAborted
 		}
 		if len(v) < 4 {
-			return bad(secPositions, k, v)
+			return bad(runfiles.Positions, k, v)
 		}
 		seen.addHash(binary.BigEndian.Uint32(v))
 		return sst.MergeTrusted(k, v[4:])
@@ -274,7 +290,7 @@ func (b *Builder) mergeSingles(sst *store.SSTWriter, runs []*run, seen *distinct
 		refs = refs[:0]
 		return err
 	}
-	err := mergeRefs(b.st, runs, func(h uint32, num uint64) error {
+	err := runfiles.MergeRefs(b.st, files(runs), func(h uint32, num uint64) error {
 		if len(refs) > 0 && store.SingleBucket(refs[0].Hash) != store.SingleBucket(h) {
 			if b.aborted.Load() {
 				return errAborted
@@ -296,11 +312,11 @@ func (b *Builder) mergeSingles(sst *store.SSTWriter, runs []*run, seen *distinct
 
 // writeRecords writes the records of unit u to the run w (see runfiles.go).
 // It stops with errAborted when Abort or Interrupt was called.
-func (b *Builder) writeRecords(w *runWriter, u *unit) error {
+func (b *Builder) writeRecords(w *runfiles.Writer, u *unit) error {
 	be := binary.BigEndian
 	if u.ep != nil && u.ep.Len() > 0 {
 		err := u.ep.Flush(func(key, enc []byte) error {
-			return w.add(secEP, key, enc)
+			return w.Add(runfiles.EP, key, enc)
 		})
 		if err != nil {
 			return err
@@ -319,7 +335,7 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 			slices.Sort(group)
 		}
 		for _, x := range group {
-			if err := w.addSingle(x); err != nil {
+			if err := w.AddSingle(x); err != nil {
 				return err
 			}
 		}
@@ -327,7 +343,7 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 		return nil
 	}
 	if base != 0 && b.singles() {
-		w.setBase(base)
+		w.SetBase(base)
 		single = func(h, local uint32) error {
 			x := uint64(h)<<32 | uint64(local)
 			if len(group) > 0 && group[0]>>32 != uint64(h) {
@@ -345,10 +361,10 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 		}
 		u.val = be.AppendUint32(u.val[:0], h)
 		u.val = append(u.val, enc...)
-		if err := w.add(secPositions, key, u.val); err != nil {
+		if err := w.Add(runfiles.Positions, key, u.val); err != nil {
 			return err
 		}
-		return w.add(secHistory, key, hist)
+		return w.Add(runfiles.History, key, hist)
 	}, single)
 	if err != nil || single == nil {
 		return err
@@ -365,14 +381,14 @@ func (b *Builder) writeRecords(w *runWriter, u *unit) error {
 }
 
 // writeGames writes what the store keeps of each game of games to the
-// run w: its record under its id (secGames), and the game numbers that
-// single references know the games by (secNumbers, numbered in arrival
+// run w: its record under its id (runfiles.Games), and the game numbers that
+// single references know the games by (runfiles.Numbers, numbered in arrival
 // order, their index in games.games) and the game order index of -count
-// occurrence builds (secOrder), which it sorts games by. Every record a
+// occurrence builds (runfiles.Order), which it sorts games by. Every record a
 // stored game has is written here, and committed with the statistics the
 // game adds. It returns the number of the first game (0 without single
 // references). It stops with errAborted when Abort or Interrupt was called.
-func (b *Builder) writeGames(w *runWriter, games *gameBatch, index *gamedb.Batch) (base uint64, err error) {
+func (b *Builder) writeGames(w *runfiles.Writer, games *gameBatch, index *gamedb.Batch) (base uint64, err error) {
 	var kv [16]byte
 	be := binary.BigEndian
 	index.Reset()
@@ -383,7 +399,7 @@ func (b *Builder) writeGames(w *runWriter, games *gameBatch, index *gamedb.Batch
 			be.PutUint64(kv[8:], g.stamp)
 			var k [8]byte
 			be.PutUint64(k[:], base+uint64(i))
-			if err := w.add(secNumbers, k[:], kv[:]); err != nil {
+			if err := w.Add(runfiles.Numbers, k[:], kv[:]); err != nil {
 				return 0, err
 			}
 			if err := index.Add(base+uint64(i), games.buf[g.end:g.entEnd]); err != nil {
@@ -396,7 +412,7 @@ func (b *Builder) writeGames(w *runWriter, games *gameBatch, index *gamedb.Batch
 			return 0, errAborted
 		}
 		be.PutUint64(kv[:8], uint64(g.id))
-		if err := w.add(secGames, kv[:8], games.buf[g.off:g.end]); err != nil {
+		if err := w.Add(runfiles.Games, kv[:8], games.buf[g.off:g.end]); err != nil {
 			return 0, err
 		}
 	}
@@ -405,7 +421,7 @@ func (b *Builder) writeGames(w *runWriter, games *gameBatch, index *gamedb.Batch
 			return 0, err
 		}
 	}
-	err = index.Records(func(k, v []byte) error { return w.add(secIndex, k, v) })
+	err = index.Records(func(k, v []byte) error { return w.Add(runfiles.Index, k, v) })
 	index.Reset()
 	if err != nil {
 		return 0, err
@@ -430,7 +446,7 @@ func (b *Builder) numbers(n int) uint64 {
 // store.SSTWriter.SetGameOrder), those with a first-seen stamp, to the run
 // w, in stamp order. It sorts games in place: their records are written
 // already.
-func writeOrder(w *runWriter, games []pendingGame) error {
+func writeOrder(w *runfiles.Writer, games []pendingGame) error {
 	slices.SortFunc(games, func(x, y pendingGame) int {
 		if c := cmp.Compare(x.stamp, y.stamp); c != 0 {
 			return c
@@ -444,7 +460,7 @@ func writeOrder(w *runWriter, games []pendingGame) error {
 		}
 		binary.BigEndian.PutUint64(k[:8], g.stamp)
 		binary.BigEndian.PutUint64(k[8:], uint64(g.id))
-		if err := w.add(secOrder, k[:], nil); err != nil {
+		if err := w.Add(runfiles.Order, k[:], nil); err != nil {
 			return err
 		}
 	}

@@ -2,10 +2,11 @@ package build
 
 import (
 	"fmt"
+	"github.com/chessbook/chessbook/internal/runfiles"
 	"unsafe"
 
-	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/pgn"
 )
 
@@ -48,9 +49,9 @@ const (
 	// per worker (one being parsed, one queued, one being filled).
 	chunkBuffersPerWorker = 3
 	// runWriterBytes is the buffers of one sorted-run writer (a flush).
-	runWriterBytes = 7 * runWriteBuffer
+	runWriterBytes = 7 * runfiles.WriteBuffer
 	// runReaderBytes is the buffers of one run read by a commit's merge.
-	runReaderBytes = 7 * runReadBuffer
+	runReaderBytes = 7 * runfiles.ReadBuffer
 	// sstWriterBytes is one sstable writer's buffers (data, index and
 	// value blocks, compression).
 	sstWriterBytes = 4 << 20
@@ -66,10 +67,6 @@ const (
 	// resident memory of a build was 57 MiB above its Go heap's goal,
 	// 24 of them the cache and memtable: this leaves a margin.
 	codeBytes = 24 << 20
-	// runWriteBuffer and runReadBuffer are the buffers of one section of
-	// a sorted run, written and read.
-	runWriteBuffer = 128 << 10
-	runReadBuffer  = 64 << 10
 )
 
 // pendingGameSize is what a unit holds for each game besides its record.

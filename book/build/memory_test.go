@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/store"
 )
 

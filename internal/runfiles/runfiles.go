@@ -1,4 +1,9 @@
-package build
+// Package runfiles holds sorted runs: records sorted by key in scratch
+// files, merged run against run. The build (package book/build) writes
+// its flushes as runs and commits them by merging them into sstables; the
+// read side (book.Positions) spills what it tallies to runs and merges
+// them with the store's records.
+package runfiles
 
 import (
 	"bufio"
@@ -17,7 +22,7 @@ import (
 
 // Sorted runs. A flush does not write to the store: it writes its unit's
 // records, sorted, to a run (a few files in the store's scratch
-// directory). Runs are committed in batches (Builder.commit): their
+// directory). Runs are committed in batches (build's Builder.commit): their
 // records are merged, run against run, into one sstable set ingested with
 // the games they count and the new Meta in one atomic ingestion. Most
 // builds commit once, at the end, into a store that holds nothing under
@@ -30,75 +35,85 @@ import (
 // length, the key, a uvarint value length and the value, in increasing
 // key order (each key once in a run):
 //
-//	secEP         file (1 byte) + position key -> encoded stats.Entry
-//	secGames      game id (8 bytes, big-endian) -> game record
-//	secHistory    position key -> encoded stats.History
-//	secNumbers    game number (8 bytes, big-endian) -> id (8) + stamp (8)
-//	secOrder      stamp (8) + id (8) -> empty
-//	secPositions  position key -> SingleHash (4 bytes) + encoded stats.Entry
+//	EP         file (1 byte) + position key -> encoded stats.Entry
+//	Games      game id (8 bytes, big-endian) -> game record
+//	History    position key -> encoded stats.History
+//	Numbers    game number (8 bytes, big-endian) -> id (8) + stamp (8)
+//	Order      stamp (8) + id (8) -> empty
+//	Positions  position key -> SingleHash (4 bytes) + encoded stats.Entry
 //	              (an export's spilled runs, see spill.go, hold a flag
 //	              there instead)
-//	secIndex      game index key (package gamedb) -> its value
+//	Index      game index key (package gamedb) -> its value
 //
-// except secSingles, the biggest: a sequence of little-endian uint64s,
+// except Singles, the biggest: a sequence of little-endian uint64s,
 // each a SingleHash << 32 | the game's number minus the run's base, in
 // increasing order.
 //
 // Keys of different runs are merged by byte order, which for the
 // big-endian numbers is numeric order; equal keys of different runs merge
-// their entries (secEP, secHistory, secPositions) or tallies (secIndex's
+// their entries (EP, History, Positions) or tallies (Index's
 // dictionaries) and are a bug anywhere else.
-type section int
+type Section int
+
+// WriteBuffer and ReadBuffer are the buffers of one section of a sorted
+// run, written and read (the build's memory plan counts them).
+const (
+	WriteBuffer = 128 << 10
+	ReadBuffer  = 64 << 10
+)
 
 const (
-	secEP section = iota
-	secGames
-	secHistory
-	secNumbers
-	secOrder
-	secPositions
-	secSingles
-	secIndex
+	EP Section = iota
+	Games
+	History
+	Numbers
+	Order
+	Positions
+	Singles
+	Index
 	numSections
 )
 
+// String names the section, for errors.
+func (s Section) String() string { return sectionNames[s] }
+
 var sectionNames = [numSections]string{"en-passant records", "games", "histories", "game numbers", "game order", "positions", "single references", "game index"}
 
-// run is a flush's sorted records, waiting in scratch files to be
-// committed, and what they count.
-type run struct {
-	paths     [numSections]string // "": the section is empty
-	games     []pendingGame       // the run's games (for dedupe.release; offsets are stale)
-	positions int64               // occurrences added
-	base      uint64              // the number of the run's first game (see secSingles)
+// Run is a flush's sorted records, waiting in scratch files to be
+// committed (the build keeps what they count beside it), or a reader's
+// spilled positions.
+type Run struct {
+	paths [numSections]string // "": the section is empty
+	base  uint64              // the number of the run's first game (see Singles)
 }
 
-// runWriter writes one run.
-type runWriter struct {
-	st    scratchFiles
-	r     *run
+// Writer writes one run.
+type Writer struct {
+	st    Scratch
+	r     *Run
 	files [numSections]vfs.File
 	bufs  [numSections]*bufio.Writer
 	last  [numSections][]byte
 	tmp   [2 * binary.MaxVarintLen64]byte
 }
 
-// scratchFiles is where runs are written: a store's scratch directory
+// Scratch is where runs are written: a store's scratch directory
 // (*store.Store, for a build), or a temporary directory (tempScratch, for
 // a reader of a store open read-only).
-type scratchFiles interface {
+type Scratch interface {
 	CreateScratch() (vfs.File, string, error)
 	OpenScratch(path string) (vfs.File, error)
 	RemoveScratch(path string) error
 }
 
-func newRunWriter(st scratchFiles) *runWriter {
-	return &runWriter{st: st, r: &run{}}
+// NewWriter returns a writer of a new run in st.
+func NewWriter(st Scratch) *Writer {
+	return &Writer{st: st, r: &Run{}}
 }
 
-// add appends the record key -> value to section sec, whose keys must
+// Add appends the record key -> value to section sec, whose keys must
 // come in increasing order.
-func (w *runWriter) add(sec section, key, value []byte) error {
+func (w *Writer) Add(sec Section, key, value []byte) error {
 	b, first, err := w.buf(sec)
 	if err != nil {
 		return err
@@ -120,7 +135,7 @@ func (w *runWriter) add(sec section, key, value []byte) error {
 
 // buf returns the writer of section sec, creating its file on first use
 // (first true).
-func (w *runWriter) buf(sec section) (b *bufio.Writer, first bool, err error) {
+func (w *Writer) buf(sec Section) (b *bufio.Writer, first bool, err error) {
 	if b := w.bufs[sec]; b != nil {
 		return b, false, nil
 	}
@@ -129,15 +144,15 @@ func (w *runWriter) buf(sec section) (b *bufio.Writer, first bool, err error) {
 		return nil, false, err
 	}
 	w.files[sec], w.r.paths[sec] = f, path
-	w.bufs[sec] = bufio.NewWriterSize(f, runWriteBuffer)
+	w.bufs[sec] = bufio.NewWriterSize(f, WriteBuffer)
 	return w.bufs[sec], true, nil
 }
 
-// addSingles writes the sorted single references v (hash << 32 | game
-// number - base) to secSingles.
-func (w *runWriter) addSingles(v []uint64, base uint64) error {
+// AddSingles writes the sorted single references v (hash << 32 | game
+// number - base) to Singles.
+func (w *Writer) AddSingles(v []uint64, base uint64) error {
 	for _, x := range v {
-		if err := w.addSingle(x); err != nil {
+		if err := w.AddSingle(x); err != nil {
 			return err
 		}
 	}
@@ -145,11 +160,11 @@ func (w *runWriter) addSingles(v []uint64, base uint64) error {
 	return nil
 }
 
-// addSingle writes the single reference x (hash << 32 | game number -
-// base), which must follow those written before in order, to secSingles;
-// the caller sets the run's base (setBase).
-func (w *runWriter) addSingle(x uint64) error {
-	b, _, err := w.buf(secSingles)
+// AddSingle writes the single reference x (hash << 32 | game number -
+// base), which must follow those written before in order, to Singles;
+// the caller sets the run's base (SetBase).
+func (w *Writer) AddSingle(x uint64) error {
+	b, _, err := w.buf(Singles)
 	if err != nil {
 		return err
 	}
@@ -161,12 +176,12 @@ func (w *runWriter) addSingle(x uint64) error {
 	return nil
 }
 
-// setBase sets the number of the run's first game, which its single
+// SetBase sets the number of the run's first game, which its single
 // references count from.
-func (w *runWriter) setBase(base uint64) { w.r.base = base }
+func (w *Writer) SetBase(base uint64) { w.r.base = base }
 
-// finish closes the run's files and returns it.
-func (w *runWriter) finish() (*run, error) {
+// Finish closes the run's files and returns it.
+func (w *Writer) Finish() (*Run, error) {
 	var first error
 	for sec, b := range w.bufs {
 		if b == nil {
@@ -182,24 +197,24 @@ func (w *runWriter) finish() (*run, error) {
 		}
 	}
 	if first != nil {
-		w.r.remove(w.st)
+		w.r.Remove(w.st)
 		return nil, first
 	}
 	return w.r, nil
 }
 
-// abort closes and removes the run's files.
-func (w *runWriter) abort() {
+// Abort closes and removes the run's files.
+func (w *Writer) Abort() {
 	for _, f := range w.files {
 		if f != nil {
 			_ = f.Close()
 		}
 	}
-	w.r.remove(w.st)
+	w.r.Remove(w.st)
 }
 
-// remove removes the run's files.
-func (r *run) remove(st scratchFiles) {
+// Remove removes the run's files.
+func (r *Run) Remove(st Scratch) {
 	for i, p := range r.paths {
 		if p != "" {
 			_ = st.RemoveScratch(p)
@@ -259,13 +274,13 @@ func (r *runReader) field(dst []byte) ([]byte, error) {
 	return dst, nil
 }
 
-// combiner merges the values vals of one key (at least two), appending
+// Combiner merges the values vals of one key (at least two), appending
 // the result to dst.
-type combiner func(dst []byte, vals [][]byte) ([]byte, error)
+type Combiner func(dst []byte, vals [][]byte) ([]byte, error)
 
-// pairwise returns a combiner that folds the values with merge, which
+// Pairwise returns a combiner that folds the values with merge, which
 // appends the merge of a and b to dst.
-func pairwise(merge func(dst, a, b []byte) ([]byte, error)) combiner {
+func Pairwise(merge func(dst, a, b []byte) ([]byte, error)) Combiner {
 	var a, b []byte
 	return func(dst []byte, vals [][]byte) ([]byte, error) {
 		a = append(a[:0], vals[0]...)
@@ -280,8 +295,8 @@ func pairwise(merge func(dst, a, b []byte) ([]byte, error)) combiner {
 	}
 }
 
-// mergeHistories is the combiner of histories (see stats.MergeHistories).
-func mergeHistories() combiner {
+// MergeHistories is the combiner of histories (see stats.MergeHistories).
+func MergeHistories() Combiner {
 	var rows stats.History
 	return func(dst []byte, vals [][]byte) ([]byte, error) {
 		var err error
@@ -290,11 +305,11 @@ func mergeHistories() combiner {
 	}
 }
 
-// mergeSection merges section sec of runs in key order and calls emit
+// MergeSection merges section sec of runs in key order and calls emit
 // once per key, with the values of equal keys combined by combine (nil:
 // equal keys are an error). The slices given to emit are valid until it
 // returns.
-func mergeSection(st scratchFiles, runs []*run, sec section, combine combiner, emit func(key, value []byte) error) error {
+func MergeSection(st Scratch, runs []*Run, sec Section, combine Combiner, emit func(key, value []byte) error) error {
 	h, err := openSection(st, runs, sec, func(f sectionFile) *runReader { return &runReader{sectionFile: f} },
 		func(a, b *runReader) bool {
 			if c := bytes.Compare(a.key, b.key); c != 0 {
@@ -364,7 +379,7 @@ type readerHeap[R sectionReader] struct {
 // openSection opens section sec of every run that has it, wraps each file
 // with wrap, reads each reader's first record and returns them as a heap.
 // The heap's readers are the caller's to close (readerHeap.close).
-func openSection[R sectionReader](st scratchFiles, runs []*run, sec section, wrap func(sectionFile) R, less func(a, b R) bool) (*readerHeap[R], error) {
+func openSection[R sectionReader](st Scratch, runs []*Run, sec Section, wrap func(sectionFile) R, less func(a, b R) bool) (*readerHeap[R], error) {
 	h := &readerHeap[R]{less: less}
 	for i, rn := range runs {
 		if rn.paths[sec] == "" {
@@ -375,7 +390,7 @@ func openSection[R sectionReader](st scratchFiles, runs []*run, sec section, wra
 			h.close()
 			return nil, err
 		}
-		r := wrap(sectionFile{f: f, br: bufio.NewReaderSize(f, runReadBuffer), run: i})
+		r := wrap(sectionFile{f: f, br: bufio.NewReaderSize(f, ReadBuffer), run: i})
 		if err := r.next(); err != nil {
 			r.close()
 			if err == io.EOF {
@@ -438,9 +453,9 @@ func (h *readerHeap[R]) close() {
 	h.rs = nil
 }
 
-// mergePositionValues merges two secPositions values: the hash, and the
+// MergePositionValues merges two Positions values: the hash, and the
 // entries merged.
-func mergePositionValues(dst, a, b []byte) ([]byte, error) {
+func MergePositionValues(dst, a, b []byte) ([]byte, error) {
 	if len(a) < 4 || len(b) < 4 {
 		return dst, errors.New("short position record")
 	}
@@ -448,17 +463,17 @@ func mergePositionValues(dst, a, b []byte) ([]byte, error) {
 	return stats.MergeEncoded(dst, a[4:], b[4:])
 }
 
-// mergeRefs merges the single references of runs (section secSingles)
+// MergeRefs merges the single references of runs (section Singles)
 // in (hash, game number) order and calls emit with each.
 //
 // Most of a store's positions are single references, so this merge sees
 // the most records: it reads them in blocks and merges with a tournament
 // tree of plain integer keys (one comparison per level of the tree, where
 // a heap makes two through an indirect call).
-func mergeRefs(st *store.Store, runs []*run, emit func(h uint32, num uint64) error) error {
+func MergeRefs(st *store.Store, runs []*Run, emit func(h uint32, num uint64) error) error {
 	runs = slices.Clone(runs)
-	slices.SortFunc(runs, func(a, b *run) int { return cmp.Compare(a.base, b.base) })
-	h, err := openSection(st, runs, secSingles, func(f sectionFile) *refReader {
+	slices.SortFunc(runs, func(a, b *Run) int { return cmp.Compare(a.base, b.base) })
+	h, err := openSection(st, runs, Singles, func(f sectionFile) *refReader {
 		return &refReader{sectionFile: f, base: runs[f.run].base}
 	}, func(a, b *refReader) bool { return false }) // merged below, not as a heap
 	if err != nil {
@@ -493,7 +508,7 @@ func mergeRefs(st *store.Store, runs []*run, emit func(h uint32, num uint64) err
 		case io.EOF:
 			keys[w] = ^uint64(0)
 		default:
-			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[secSingles], err)
+			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[Singles], err)
 		}
 		t.update(w)
 	}

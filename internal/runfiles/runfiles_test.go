@@ -1,4 +1,4 @@
-package build
+package runfiles
 
 import (
 	"cmp"
@@ -34,15 +34,15 @@ func TestMergeRuns(t *testing.T) {
 	st := openScratchStore(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	want := map[string]stats.Entry{}
-	var runs []*run
+	var runs []*Run
 	type ref struct {
 		h   uint32
 		num uint64
 	}
 	var wantRefs []ref
 	bases := []uint64{500, 1, 9000} // runs are not in number order
-	for ri, base := range bases {
-		w := newRunWriter(st)
+	for _, base := range bases {
+		w := NewWriter(st)
 		keys := map[string]bool{}
 		for len(keys) < 200 {
 			keys[fmt.Sprintf("pos%03d", rng.IntN(300))] = true
@@ -63,7 +63,7 @@ func TestMergeRuns(t *testing.T) {
 			want[k] = old
 			val := binary.BigEndian.AppendUint32(nil, 7)
 			val = e.AppendEncode(val)
-			if err := w.add(secPositions, []byte(k), val); err != nil {
+			if err := w.Add(Positions, []byte(k), val); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -74,18 +74,17 @@ func TestMergeRuns(t *testing.T) {
 			wantRefs = append(wantRefs, ref{h, base + local})
 		}
 		slices.Sort(packed)
-		if err := w.addSingles(packed, base); err != nil {
+		if err := w.AddSingles(packed, base); err != nil {
 			t.Fatal(err)
 		}
-		r, err := w.finish()
+		r, err := w.Finish()
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.games = make([]pendingGame, ri) // not read by the merge
 		runs = append(runs, r)
 	}
 	var gotKeys []string
-	err := mergeSection(st, runs, secPositions, pairwise(mergePositionValues), func(k, v []byte) error {
+	err := MergeSection(st, runs, Positions, Pairwise(MergePositionValues), func(k, v []byte) error {
 		gotKeys = append(gotKeys, string(k))
 		if binary.BigEndian.Uint32(v) != 7 {
 			return fmt.Errorf("key %s: hash %x", k, v[:4])
@@ -112,7 +111,7 @@ func TestMergeRuns(t *testing.T) {
 		return cmp.Compare(a.num, b.num)
 	})
 	var gotRefs []ref
-	if err := mergeRefs(st, runs, func(h uint32, num uint64) error {
+	if err := MergeRefs(st, runs, func(h uint32, num uint64) error {
 		gotRefs = append(gotRefs, ref{h, num})
 		return nil
 	}); err != nil {
@@ -122,8 +121,8 @@ func TestMergeRuns(t *testing.T) {
 		t.Fatalf("merged %d references, want %d, or out of order", len(gotRefs), len(wantRefs))
 	}
 
-	// A run cut short is an error naming the section, not a panic.
-	path := runs[1].paths[secPositions]
+	// A run cut short is an error naming the Section, not a panic.
+	path := runs[1].paths[Positions]
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
@@ -131,12 +130,12 @@ func TestMergeRuns(t *testing.T) {
 	if err := os.Truncate(path, fi.Size()-3); err != nil {
 		t.Fatal(err)
 	}
-	err = mergeSection(st, runs, secPositions, pairwise(mergePositionValues), func(k, v []byte) error { return nil })
+	err = MergeSection(st, runs, Positions, Pairwise(MergePositionValues), func(k, v []byte) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "positions") {
 		t.Fatalf("truncated run: %v, want an error about the positions", err)
 	}
 	for _, r := range runs {
-		r.remove(st)
+		r.Remove(st)
 	}
 }
 
