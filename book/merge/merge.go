@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/chessbook/chessbook/book/build"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -27,8 +28,8 @@ import (
 // and histories included), the same game records, the same game index
 // answers. See Merge.
 
-// MergeOptions configure Merge.
-type MergeOptions struct {
+// Options configure Merge.
+type Options struct {
 	// MemBudget, when not 0, sets the aggregation tables' memory in bytes
 	// of the builds that replay a store (see Options.MemBudget); 0: the
 	// default budget's share.
@@ -54,8 +55,8 @@ type MergeOptions struct {
 	Workers int
 }
 
-// MergeStats are what a merge did.
-type MergeStats struct {
+// Stats are what a merge did.
+type Stats struct {
 	Stores     int64 // stores merged
 	Games      int64 // games in the merged store
 	Duplicates int64 // games of a store that an earlier store holds (default mode): stored and counted once
@@ -67,14 +68,14 @@ type MergeStats struct {
 	Records       int64 // records written to the merged store
 }
 
-// ErrMergeMismatch is wrapped by Merge's error when the stores were built
+// ErrMismatch is wrapped by Merge's error when the stores were built
 // with build options that change what their numbers mean (MaxPly,
 // CountMode, KeepDuplicates) and differ: one store can not hold both.
-var ErrMergeMismatch = errors.New("stores built with different options")
+var ErrMismatch = errors.New("stores built with different options")
 
-// ErrMergeTarget is wrapped by Merge's error when the destination is not
+// ErrTarget is wrapped by Merge's error when the destination is not
 // a new store: it holds games, or it is one of the stores merged.
-var ErrMergeTarget = errors.New("merge destination must be a new or empty store")
+var ErrTarget = errors.New("merge destination must be a new or empty store")
 
 // Merge merges the stores at srcs (opened read-only, in this order) into
 // a new store at dst (which must not exist, or be empty: a store with no
@@ -87,7 +88,7 @@ var ErrMergeTarget = errors.New("merge destination must be a new or empty store"
 // united, the game numbers (in the game number records, the single
 // references and the game index) are moved past those of the stores
 // before, and in -count occurrence stores the first-seen stamps too (see
-// MergeOptions.KeepStamps). A store that shares games with an earlier one
+// Options.KeepStamps). A store that shares games with an earlier one
 // cannot be copied: its records count those games, and what one game added
 // to a position (its lowest ply, first-seen stamp, top games) cannot be
 // taken out again. Such a store is rebuilt from its game records, its
@@ -103,11 +104,11 @@ var ErrMergeTarget = errors.New("merge destination must be a new or empty store"
 // into which the merge can simply be run again.
 //
 // The stores must agree on MaxPly, CountMode and KeepDuplicates (an error
-// wrapping ErrMergeMismatch otherwise), and have a complete game index
+// wrapping ErrMismatch otherwise), and have a complete game index
 // (store.Meta.GameIndex; bookbuild -reindex writes one). Their game
 // records keep their coding, which may differ.
-func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (MergeStats, error) {
-	var ms MergeStats
+func Run(ctx context.Context, dst string, srcs []string, o Options) (Stats, error) {
+	var ms Stats
 	if len(srcs) == 0 {
 		return ms, errors.New("merge: no store to merge")
 	}
@@ -135,7 +136,7 @@ func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (Merg
 		if m.MaxPly != first.MaxPly || m.CountMode != first.CountMode || m.KeepDuplicates != first.KeepDuplicates {
 			return ms, fmt.Errorf("merge: %s (-max-ply %s, -count %s, -keep-duplicates=%t) and %s (-max-ply %s, -count %s, -keep-duplicates=%t): %w",
 				sources[0].dir, plyName(first.MaxPly), first.CountMode, first.KeepDuplicates,
-				s.dir, plyName(m.MaxPly), m.CountMode, m.KeepDuplicates, ErrMergeMismatch)
+				s.dir, plyName(m.MaxPly), m.CountMode, m.KeepDuplicates, ErrMismatch)
 		}
 		if m.GameIndex != gamedb.Version && m.Games > 0 {
 			return ms, fmt.Errorf("merge: %s has no complete game index (written by an older bookbuild): run bookbuild -reindex -db %s first", s.dir, s.dir)
@@ -145,7 +146,7 @@ func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (Merg
 		m := st.Meta()
 		_ = st.Close()
 		if m.Games > 0 || m.NextGame > 0 {
-			return ms, fmt.Errorf("merge: %s holds %d games: %w", dst, m.Games, ErrMergeTarget)
+			return ms, fmt.Errorf("merge: %s holds %d games: %w", dst, m.Games, ErrTarget)
 		}
 	}
 	meta := &store.Meta{MaxPly: first.MaxPly, CountMode: first.CountMode, KeepDuplicates: first.KeepDuplicates, GameIndex: gamedb.Version}
@@ -156,7 +157,7 @@ func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (Merg
 	m := out.Meta()
 	if m.Games > 0 || m.NextGame > 0 {
 		_ = out.Close()
-		return ms, fmt.Errorf("merge: %s holds %d games: %w", dst, m.Games, ErrMergeTarget)
+		return ms, fmt.Errorf("merge: %s holds %d games: %w", dst, m.Games, ErrTarget)
 	}
 	err = merge(ctx, out, sources, o, &ms)
 	for _, s := range sources { // the scratch stores first: out's Close removes its scratch directory
@@ -166,7 +167,7 @@ func Merge(ctx context.Context, dst string, srcs []string, o MergeOptions) (Merg
 		err = fmt.Errorf("merge: closing %s: %w", dst, cerr)
 	}
 	if err != nil && ctx.Err() != nil {
-		err = fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err())
+		err = fmt.Errorf("%w: %w", build.ErrInterrupted, ctx.Err())
 	}
 	if err != nil && store.IsDamage(err) {
 		err = damagedSource(err, dst, sources)
@@ -238,7 +239,7 @@ func checkMergeTarget(dst string, srcs []string) error {
 			}
 		}
 		if same {
-			return fmt.Errorf("merge: %s is one of the stores merged: %w", dst, ErrMergeTarget)
+			return fmt.Errorf("merge: %s is one of the stores merged: %w", dst, ErrTarget)
 		}
 	}
 	return nil
@@ -296,7 +297,7 @@ func (s *mergeSource) close() {
 const stampInputShift = 44
 
 // merge runs the merge of sources into out.
-func merge(ctx context.Context, out *store.Store, sources []*mergeSource, o MergeOptions, ms *MergeStats) error {
+func merge(ctx context.Context, out *store.Store, sources []*mergeSource, o Options, ms *Stats) error {
 	ms.Stores = int64(len(sources))
 	occurrence := sources[0].meta.CountMode == store.CountOccurrence
 	var inputs uint64
@@ -626,7 +627,7 @@ func (m *entryMerger) merge(vals []kwayVal, shift func(src int) uint64) ([]byte,
 // replayed one) to out in one atomic ingestion: four writers filled in
 // parallel, as a builder's commit does.
 func copyRecords(ctx context.Context, out *store.Store, sources []*mergeSource, games uint64,
-	progress func(string, int64, int64), ms *MergeStats) error {
+	progress func(string, int64, int64), ms *Stats) error {
 	var ssts [4]*store.SSTWriter
 	closeAll := func() {
 		for _, w := range ssts {
@@ -924,7 +925,7 @@ func copyIndex(ctx context.Context, w *store.SSTWriter, sources []*mergeSource, 
 // holds is a duplicate (unless duplicates are kept: then its copies are
 // numbered after theirs), and its first-seen stamps move by s.shift.
 func replaySource(ctx context.Context, out *store.Store, earlier []*mergeSource, s *mergeSource, i int,
-	o MergeOptions, ms *MergeStats) error {
+	o Options, ms *Stats) error {
 	m := s.meta
 	s.scratch = filepath.Join(out.Dir(), "chessbook-ingest", fmt.Sprintf("merge-%d", i))
 	_ = os.RemoveAll(s.scratch)
@@ -944,13 +945,13 @@ func replaySource(ctx context.Context, out *store.Store, earlier []*mergeSource,
 	if err != nil {
 		return fmt.Errorf("merge: %s: %w", s.dir, err)
 	}
-	opts := Options{MaxPly: m.MaxPly, CountMode: m.CountMode, KeepDuplicates: m.KeepDuplicates,
+	opts := build.Options{MaxPly: m.MaxPly, CountMode: m.CountMode, KeepDuplicates: m.KeepDuplicates,
 		MemBudget: o.MemBudget, GameCoding: coding}
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	b := NewBuilder(st, opts, workers)
+	b := build.NewBuilder(st, opts, workers)
 	// The games are replayed on several workers at once, in no
 	// particular order: unlike a build's, a replay's claims do not depend
 	// on the order (a store's games are all distinct, the duplicates of
@@ -962,15 +963,16 @@ func replaySource(ctx context.Context, out *store.Store, earlier []*mergeSource,
 	}
 	chunks := make(chan []numbered, workers)
 	free := make(chan []numbered, 2*workers)
-	rs := make([]*replayer, workers)
+	rs := make([]*build.Replayer, workers)
+	prev := make([]*store.Store, len(earlier))
+	for k, e := range earlier {
+		prev[k] = e.st
+	}
 	errs := make([]error, workers)
 	var failed atomic.Bool
 	var wg sync.WaitGroup
 	for j := range rs {
-		r := &replayer{b: b, w: b.Sink(j).(*worker), earlier: earlier, keep: m.KeepDuplicates, shift: s.shift}
-		if r.keep {
-			r.copies = make(map[[32]byte]*contentCopies)
-		}
+		r := b.Replayer(j, prev, s.shift)
 		rs[j] = r
 		wg.Add(1)
 		go func() {
@@ -985,10 +987,10 @@ func replaySource(ctx context.Context, out *store.Store, earlier []*mergeSource,
 						errs[j] = fmt.Errorf("%s: %w", s.dir, err)
 						break
 					}
-					errs[j] = r.add(g.id, g.stamp, rec)
+					errs[j] = r.Add(g.id, g.stamp, rec)
 				}
 				if errs[j] == nil {
-					errs[j] = r.flush()
+					errs[j] = r.Flush()
 				}
 				if errs[j] != nil {
 					failed.Store(true)
@@ -1046,7 +1048,7 @@ func replaySource(ctx context.Context, out *store.Store, earlier []*mergeSource,
 		return fmt.Errorf("merge: %w", err)
 	}
 	for _, r := range rs {
-		ms.Duplicates += r.dups
+		ms.Duplicates += r.Duplicates()
 	}
 	if err := b.Finish(); err != nil {
 		return fmt.Errorf("merge: replaying %s: %w", s.dir, err)
@@ -1062,135 +1064,5 @@ func replaySource(ctx context.Context, out *store.Store, earlier []*mergeSource,
 	return nil
 }
 
-// replayer feeds the games of a replayed source to a Builder's worker, a
-// chunk at a time, as the ingest pipeline does (Game for each, then
-// Ordered, then Unordered), with each game's id and stamp decided here.
-type replayer struct {
-	b       *Builder
-	w       *worker
-	earlier []*mergeSource
-	keep    bool
-	shift   uint64
-	// chunk: the stamps and original ids of the games read (in
-	// w.read.games' order).
-	stamps []uint64
-	ids    []store.GameID
-	copies map[[32]byte]*contentCopies // KeepDuplicates: by content
-	dups   int64
-}
-
-// contentCopies is what a KeepDuplicates replay knows of a content: the
-// ids of its copies 0, 1, ... (as far as computed) and the number of its
-// copies in the earlier sources.
-type contentCopies struct {
-	ids   []store.GameID
-	nprev uint32
-}
-
-// mergeBatch is the number of games fed to the worker at a time.
+// mergeBatch is the number of games fed to a worker at a time.
 const mergeBatch = 256
-
-// add adds the game id of the source, with its stamp and record.
-func (r *replayer) add(id store.GameID, stamp uint64, rec []byte) error {
-	if !r.keep {
-		for _, s := range r.earlier {
-			has, err := s.st.HasGame(id)
-			if err != nil {
-				return fmt.Errorf("%s: %w", s.dir, err)
-			}
-			if has {
-				r.dups++
-				return nil
-			}
-		}
-	}
-	g, err := gamecode.DecodeGame(rec)
-	if err != nil {
-		return fmt.Errorf("game %s: %w", id, err)
-	}
-	n := len(r.w.read.games)
-	if err := r.w.Game(&g); err != nil {
-		return err
-	}
-	if len(r.w.read.games) == n {
-		return fmt.Errorf("game %s: not stored again: %v", id, r.w.stats.Errors)
-	}
-	if stamp != 0 {
-		stamp += r.shift
-	}
-	r.w.read.games[n].stamp = stamp
-	r.stamps = append(r.stamps, stamp)
-	r.ids = append(r.ids, id)
-	if len(r.ids) >= mergeBatch {
-		return r.flush()
-	}
-	return nil
-}
-
-// flush claims the games read and adds them to the worker's unit.
-func (r *replayer) flush() error {
-	games := r.w.read.games
-	if len(games) == 0 {
-		return nil
-	}
-	if r.keep {
-		for i := range games {
-			id, err := r.keepID(games[i].sum, r.ids[i])
-			if err != nil {
-				return err
-			}
-			games[i].id = id
-		}
-		r.b.dedupe.claimAs(games)
-	} else if err := r.w.Ordered(); err != nil {
-		return err
-	}
-	for i := range games {
-		if games[i].state == gameDuplicate {
-			return fmt.Errorf("game %s: duplicated in the store", r.ids[i])
-		}
-	}
-	r.stamps, r.ids = r.stamps[:0], r.ids[:0]
-	return r.w.Unordered()
-}
-
-// maxCopies bounds the copies of one content a KeepDuplicates replay
-// looks for.
-const maxCopies = 1 << 24
-
-// keepID returns the id in the merged store of the game whose content
-// hash is sum and whose id in its source is id: copy k of its content
-// there is copy nprev+k in the merge, after the earlier sources' nprev
-// copies.
-func (r *replayer) keepID(sum [32]byte, id store.GameID) (store.GameID, error) {
-	h := r.w.hasher
-	c := r.copies[sum]
-	if c == nil {
-		c = &contentCopies{}
-		for _, s := range r.earlier {
-			for j := uint32(0); j < maxCopies; j++ {
-				has, err := s.st.HasGame(h.idOf(sum, j))
-				if err != nil {
-					return 0, fmt.Errorf("%s: %w", s.dir, err)
-				}
-				if !has {
-					break
-				}
-				c.nprev++
-			}
-		}
-		r.copies[sum] = c
-	}
-	k := slices.Index(c.ids, id)
-	for k < 0 && len(c.ids) < maxCopies {
-		next := h.idOf(sum, uint32(len(c.ids)))
-		c.ids = append(c.ids, next)
-		if next == id {
-			k = len(c.ids) - 1
-		}
-	}
-	if k < 0 {
-		return 0, fmt.Errorf("game %s: its id is not one of its content's copies", id)
-	}
-	return h.idOf(sum, c.nprev+uint32(k)), nil
-}
