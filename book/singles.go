@@ -16,20 +16,20 @@ import (
 // to that game rather than as a statistics record (see
 // store.SSTWriter.MergeSingles): the position's statistics are what the
 // game adds to it, which the functions here rebuild by replaying the game
-// under the counting rule (counting.go). Every reader of positions goes
-// through Entry, Selected or Positions.
+// under the counting rule (package book/counting). Every reader of
+// positions goes through Lookup, Select or Positions.
 
-// Entry returns the statistics of the position with key pos: its
+// Lookup returns the statistics of the position with key pos: its
 // statistics record merged with the contribution of every game kept as a
 // single reference to it. found is false when the store knows nothing of
 // the position.
-func Entry(st *store.Store, pos []byte) (e stats.Entry, found bool, err error) {
-	found, err = EntryInto(st, &e, pos)
+func Lookup(st *store.Store, pos []byte) (e stats.Entry, found bool, err error) {
+	found, err = LookupInto(st, &e, pos)
 	return e, found, err
 }
 
-// EntryInto is Entry into e, whose memory it reuses.
-func EntryInto(st *store.Store, e *stats.Entry, pos []byte) (bool, error) {
+// LookupInto is Lookup into e, whose memory it reuses.
+func LookupInto(st *store.Store, e *stats.Entry, pos []byte) (bool, error) {
 	found, err := st.StatsRecordInto(e, pos)
 	if err != nil {
 		return false, err

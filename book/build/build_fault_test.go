@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -30,7 +30,7 @@ import (
 )
 
 // runBuildEnv, when set to a buildSpec (JSON), makes this test binary run
-// book.Build instead of the tests, stopped by SIGINT or SIGTERM: the fault
+// build.Run instead of the tests, stopped by SIGINT or SIGTERM: the fault
 // tests that need a build as a separate process (to hold a lock, to be
 // signalled, to die of a full disk) run it that way.
 const runBuildEnv = "CHESSBOOK_TEST_RUN_BUILD"
@@ -47,26 +47,26 @@ type buildSpec struct {
 	Dir       string
 	Inputs    []string
 	MemBudget int64
-	// Options other than the defaults, and Compact (see book.BuildOptions).
+	// Options other than the defaults, and Compact (see build.RunOptions).
 	MaxPly, CommitRuns                         int
 	CountMode                                  store.CountMode
 	KeepDuplicates, StandardStartOnly, Compact bool
 	// KillAt, when above 0, makes the build kill itself (SIGKILL) when it
-	// reaches KillPoint (see book.WithHook) for the KillAt-th time.
+	// reaches KillPoint (see build.WithHook) for the KillAt-th time.
 	KillAt    int64
-	KillPoint book.HookPoint
+	KillPoint build.HookPoint
 }
 
 // smallBudget is the aggregation memory of the fault tests' builds: many
 // commits, so a fault lands between, and during, several of them.
 const smallBudget = 64 << 20
 
-func (s buildSpec) options() book.BuildOptions {
-	o := book.BuildOptions{Options: book.Options{Inputs: s.Inputs, MemBudget: s.MemBudget, MaxPly: s.MaxPly, CommitRuns: s.CommitRuns,
+func (s buildSpec) options() build.RunOptions {
+	o := build.RunOptions{Options: build.Options{Inputs: s.Inputs, MemBudget: s.MemBudget, MaxPly: s.MaxPly, CommitRuns: s.CommitRuns,
 		CountMode: s.CountMode, KeepDuplicates: s.KeepDuplicates, StandardStartOnly: s.StandardStartOnly}, Dir: s.Dir, Compact: s.Compact}
 	if s.KillAt > 0 {
 		var n atomic.Int64
-		o.Options = book.WithHook(o.Options, 1, func(p book.HookPoint, _ *rand.Rand) {
+		o.Options = build.WithHook(o.Options, 1, func(p build.HookPoint, _ *rand.Rand) {
 			if p == s.KillPoint && n.Add(1) == s.KillAt {
 				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 				select {} // until the signal lands
@@ -87,7 +87,7 @@ func buildMain(spec string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := book.Build(ctx, s.options())
+	res, err := build.Run(ctx, s.options())
 	if err := json.NewEncoder(os.Stdout).Encode(outcomeOf(res, err)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -95,7 +95,7 @@ func buildMain(spec string) int {
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, book.ErrInterrupted):
+	case errors.Is(err, build.ErrInterrupted):
 		fmt.Fprintln(os.Stderr, err)
 		return 130
 	}
@@ -114,11 +114,11 @@ type outcome struct {
 	firstError                                           *ingest.GameError // the first skipped game (in-process only)
 }
 
-func outcomeOf(res *book.BuildResult, err error) outcome {
+func outcomeOf(res *build.Result, err error) outcome {
 	o := outcome{StoreGames: -1, ByReason: map[string]int64{}}
 	if err != nil {
 		o.Err = err.Error()
-		o.Interrupted = errors.Is(err, book.ErrInterrupted)
+		o.Interrupted = errors.Is(err, build.ErrInterrupted)
 	}
 	if s := res.Summary; s != nil {
 		o.Ran = true
@@ -155,10 +155,10 @@ func (o outcome) reconcile() error {
 	return nil
 }
 
-// runBuild runs book.Build in this process.
+// runBuild runs build.Run in this process.
 func runBuild(t *testing.T, ctx context.Context, s buildSpec) (outcome, error) {
 	t.Helper()
-	res, err := book.Build(ctx, s.options())
+	res, err := build.Run(ctx, s.options())
 	if res == nil {
 		t.Fatalf("Build returned no result (%v)", err)
 	}
@@ -724,7 +724,7 @@ const maxStop = 10 * time.Second
 func checkInterrupted(t *testing.T, db string, o outcome, stop time.Duration) {
 	t.Helper()
 	if !o.Interrupted {
-		t.Fatalf("%+v: want book.ErrInterrupted", o)
+		t.Fatalf("%+v: want build.ErrInterrupted", o)
 	}
 	if stop > maxStop {
 		t.Errorf("the build took %v to stop once interrupted, want under %v", stop, maxStop)
@@ -739,15 +739,15 @@ func checkInterrupted(t *testing.T, db string, o outcome, stop time.Duration) {
 }
 
 // TestBuildCancelled: a build whose context is cancelled before it starts
-// stores nothing, returns book.ErrInterrupted (which is also the context's
+// stores nothing, returns build.ErrInterrupted (which is also the context's
 // error), and leaves a store that opens.
 func TestBuildCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	db := filepath.Join(t.TempDir(), "db")
 	o, err := runBuild(t, ctx, buildSpec{Dir: db, Inputs: []string{champions}})
-	if !errors.Is(err, book.ErrInterrupted) || !errors.Is(err, context.Canceled) {
-		t.Fatalf("error %v: want book.ErrInterrupted and context.Canceled", err)
+	if !errors.Is(err, build.ErrInterrupted) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v: want build.ErrInterrupted and context.Canceled", err)
 	}
 	checkInterrupted(t, db, o, 0)
 	if o.Stored != 0 {
@@ -756,7 +756,7 @@ func TestBuildCancelled(t *testing.T) {
 }
 
 // TestBuildInterruptLarge cancels a build of the large corpus after 2 s:
-// it stops within maxStop with book.ErrInterrupted, keeping what was
+// it stops within maxStop with build.ErrInterrupted, keeping what was
 // committed, and the store opens and answers.
 func TestBuildInterruptLarge(t *testing.T) {
 	if testing.Short() {
@@ -829,7 +829,7 @@ func TestBuildInterruptResume(t *testing.T) {
 // TestInterruptCommitsRunsWritten interrupts a build at its 300th game
 // of 500, with several runs written (a tiny budget) and none committed
 // yet (a commit only every 1000 runs): the runs written are committed
-// before the build stops (book.Builder.Interrupt), so the store keeps
+// before the build stops (build.Builder.Interrupt), so the store keeps
 // games; the games dropped are counted; running the build again ends with
 // the store of an uninterrupted build.
 func TestInterruptCommitsRunsWritten(t *testing.T) {
@@ -838,12 +838,12 @@ func TestInterruptCommitsRunsWritten(t *testing.T) {
 	defer cancel()
 	o := buildSpec{Dir: db, Inputs: []string{champions}, MemBudget: 1 << 20, CommitRuns: 1000}.options()
 	var added atomic.Int64
-	o.Options = book.WithHook(o.Options, 1, func(p book.HookPoint, _ *rand.Rand) {
-		if p == book.HookAdd && added.Add(1) == 300 {
+	o.Options = build.WithHook(o.Options, 1, func(p build.HookPoint, _ *rand.Rand) {
+		if p == build.HookAdd && added.Add(1) == 300 {
 			cancel()
 		}
 	})
-	res, err := book.Build(ctx, o)
+	res, err := build.Run(ctx, o)
 	first := outcomeOf(res, err)
 	checkInterrupted(t, db, first, 0)
 	if first.Stored == 0 || first.Uncommitted == 0 || res.Stats.Flushes < 3 {
@@ -862,9 +862,9 @@ func TestInterruptCommitsRunsWritten(t *testing.T) {
 // and the build run again ends with that same store.
 func TestTimedCommits(t *testing.T) {
 	spec := buildSpec{Inputs: []string{champions}, MemBudget: 256 << 20, CommitRuns: 1000}
-	slow := func(o book.Options) book.Options {
-		return book.WithHook(o, 1, func(p book.HookPoint, _ *rand.Rand) {
-			if p == book.HookAdd {
+	slow := func(o build.Options) build.Options {
+		return build.WithHook(o, 1, func(p build.HookPoint, _ *rand.Rand) {
+			if p == build.HookAdd {
 				time.Sleep(2 * time.Millisecond)
 			}
 		})
@@ -872,8 +872,8 @@ func TestTimedCommits(t *testing.T) {
 	once := spec
 	once.Dir = filepath.Join(t.TempDir(), "once")
 	o := once.options()
-	o.Options = book.WithCommitEvery(o.Options, -1)
-	res, err := book.Build(context.Background(), o)
+	o.Options = build.WithCommitEvery(o.Options, -1)
+	res, err := build.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -885,10 +885,10 @@ func TestTimedCommits(t *testing.T) {
 	timed := spec
 	timed.Dir = filepath.Join(t.TempDir(), "timed")
 	o = timed.options()
-	o.Options = slow(book.WithCommitEvery(o.Options, 20*time.Millisecond))
+	o.Options = slow(build.WithCommitEvery(o.Options, 20*time.Millisecond))
 	var reported atomic.Int64
 	o.Committed = func(games int64) { reported.Store(games) }
-	res, err = book.Build(context.Background(), o)
+	res, err = build.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -906,9 +906,9 @@ func TestTimedCommits(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	o = cut.options()
-	o.Options = slow(book.WithCommitEvery(o.Options, 20*time.Millisecond))
+	o.Options = slow(build.WithCommitEvery(o.Options, 20*time.Millisecond))
 	o.Committed = func(int64) { cancel() }
-	res, err = book.Build(ctx, o)
+	res, err = build.Run(ctx, o)
 	first := outcomeOf(res, err)
 	checkInterrupted(t, cut.Dir, first, 0)
 	if first.Stored == 0 || first.Uncommitted == 0 {
@@ -930,18 +930,18 @@ func TestTimedCommits(t *testing.T) {
 // TestInterruptedDuringLastCommit: a build cancelled as it makes its last
 // commit (the input read to its end, every table written) completes that
 // commit: every game is stored and the build is done, without
-// book.ErrInterrupted.
+// build.ErrInterrupted.
 func TestInterruptedDuringLastCommit(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "db")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	o := buildSpec{Dir: db, Inputs: []string{champions}}.options()
-	o.Options = book.WithHook(o.Options, 1, func(p book.HookPoint, _ *rand.Rand) {
-		if p == book.HookCommit {
+	o.Options = build.WithHook(o.Options, 1, func(p build.HookPoint, _ *rand.Rand) {
+		if p == build.HookCommit {
 			cancel()
 		}
 	})
-	res, err := book.Build(ctx, o)
+	res, err := build.Run(ctx, o)
 	if err != nil || res.Stats.Games != 500 || res.Stats.Uncommitted != 0 || res.Store.Meta.Games != 500 {
 		t.Fatalf("cancelled during the last commit: %v, %d games stored, %d not written; want done, 500 stored", err, res.Stats.Games, res.Stats.Uncommitted)
 	}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/storetest"
@@ -48,17 +48,17 @@ func TestBuildFromGames(t *testing.T) {
 	if len(sink.recs) != 1000 {
 		t.Fatalf("%d games read, want 1000", len(sink.recs))
 	}
-	for _, opts := range []book.Options{
+	for _, opts := range []build.Options{
 		{CountMode: store.CountGame, Inputs: inputs},
 		{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 30, Inputs: inputs},
 	} {
 		t.Run(string(opts.CountMode), func(t *testing.T) {
 			read := filepath.Join(t.TempDir(), "read")
-			if _, err := book.Build(context.Background(), book.BuildOptions{Options: opts, Dir: read, Workers: 2}); err != nil {
+			if _, err := build.Run(context.Background(), build.RunOptions{Options: opts, Dir: read, Workers: 2}); err != nil {
 				t.Fatal(err)
 			}
 			given := filepath.Join(t.TempDir(), "given")
-			res, err := book.Build(context.Background(), book.BuildOptions{Options: opts, Dir: given, Workers: 2,
+			res, err := build.Run(context.Background(), build.RunOptions{Options: opts, Dir: given, Workers: 2,
 				Games: func(yield func(*pgn.Game) error) error {
 					for i, rec := range sink.recs {
 						g, err := gamecode.DecodeGame(rec)
@@ -102,7 +102,7 @@ func TestBuildFromGames(t *testing.T) {
 func TestContentIDOfCopies(t *testing.T) {
 	in := "../../testdata/champions500.pgn"
 	dir := filepath.Join(t.TempDir(), "db")
-	if _, err := book.Build(context.Background(), book.BuildOptions{Options: book.Options{Inputs: []string{in}}, Dir: dir}); err != nil {
+	if _, err := build.Run(context.Background(), build.RunOptions{Options: build.Options{Inputs: []string{in}}, Dir: dir}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
@@ -113,8 +113,8 @@ func TestContentIDOfCopies(t *testing.T) {
 	n := 0
 	sink := sinkFunc(func(g *pgn.Game) error {
 		n++
-		if ok, err := st.HasGame(book.ContentID(g)); err != nil || !ok {
-			t.Errorf("%s:%d: ContentID %v not stored (%v)", g.File, g.Line, book.ContentID(g), err)
+		if ok, err := st.HasGame(build.ContentID(g)); err != nil || !ok {
+			t.Errorf("%s:%d: ContentID %v not stored (%v)", g.File, g.Line, build.ContentID(g), err)
 		}
 		return nil
 	})

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 )
 
 // TestBuildSizeIsDu: the size a build reports for its store is what du
@@ -17,7 +17,7 @@ import (
 // preallocated, within a few blocks of its sstables.
 func TestBuildSizeIsDu(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "db")
-	res, err := book.Build(context.Background(), book.BuildOptions{Options: book.Options{Inputs: []string{champions}}, Dir: db, Workers: 2})
+	res, err := build.Run(context.Background(), build.RunOptions{Options: build.Options{Inputs: []string{champions}}, Dir: db, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

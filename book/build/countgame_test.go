@@ -12,6 +12,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -37,7 +38,7 @@ func movesAt(t *testing.T, st *store.Store, fen string) (map[string]uint64, stat
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, _, err := book.Entry(st, keys.Encode(&p))
+	e, _, err := book.Lookup(st, keys.Encode(&p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestCountGameFirstVisit(t *testing.T) {
 		{store.CountOccurrence, "map[Bd6:1 Be4:1]"},
 	} {
 		t.Run(string(c.mode), func(t *testing.T) {
-			st, _, bs := build(t, book.Options{CountMode: c.mode}, in)
+			st, _, bs := buildBook(t, build.Options{CountMode: c.mode}, in)
 			if bs.Games != 1 {
 				t.Fatalf("%d games ingested, want 1", bs.Games)
 			}
@@ -87,7 +88,7 @@ func TestCountGameTWIC(t *testing.T) {
 	in := filepath.Join(testutil.SharedData(t), "small", "notnil_twic0920.pgn")
 	for _, keep := range []bool{true, false} {
 		t.Run(fmt.Sprintf("keep-duplicates=%v", keep), func(t *testing.T) {
-			st, _, _ := build(t, book.Options{CountMode: store.CountGame, KeepDuplicates: keep}, in)
+			st, _, _ := buildBook(t, build.Options{CountMode: store.CountGame, KeepDuplicates: keep}, in)
 			got, e := movesAt(t, st, repeatFEN)
 			if fmt.Sprint(got) != "map[Be4:4]" || e.Games() != 4 {
 				t.Fatalf("moves %v, total %d; want Be4 4 and nothing else", got, e.Games())
@@ -162,7 +163,7 @@ func compareWithOracle(t *testing.T, path string) int {
 	want, games := oracleGamesPerPosition(t, path)
 	oracleTime := time.Since(start)
 	start = time.Now()
-	st, sum, bs := build(t, book.Options{CountMode: store.CountGame, KeepDuplicates: true}, path)
+	st, sum, bs := buildBook(t, build.Options{CountMode: store.CountGame, KeepDuplicates: true}, path)
 	buildTime := time.Since(start)
 	if bs.Games != int64(games) || bs.Unstorable != 0 || bs.Duplicates != 0 {
 		t.Fatalf("builder ingested %d games (%d unstorable, %d duplicates, skipped %v), the oracle replayed %d",

@@ -2,7 +2,6 @@ package build_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/gamecode"
-	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/store"
 )
@@ -113,7 +111,7 @@ func dupInput(t *testing.T, rounds int, seed uint64) (path string, events map[in
 // jitter is a test hook that has the workers sleep now and then, for up
 // to half a millisecond, or yield: their chunks then finish in every
 // order.
-func jitter(p book.HookPoint, rng *rand.Rand) {
+func jitter(p build.HookPoint, rng *rand.Rand) {
 	if rng == nil {
 		return
 	}
@@ -125,35 +123,11 @@ func jitter(p book.HookPoint, rng *rand.Rand) {
 	}
 }
 
-// buildWorkers builds inputs into a new store at dir with workers
-// pipeline workers.
-func buildWorkers(t *testing.T, dir string, opts book.Options, workers int, inputs ...string) book.Stats {
-	t.Helper()
-	st, err := store.Open(dir, store.Options{Meta: &store.Meta{MaxPly: opts.MaxPly, CountMode: opts.CountMode, KeepDuplicates: opts.KeepDuplicates}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	b := book.NewBuilder(st, opts, workers)
-	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: workers}, b.Sink); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Finish(); err != nil {
-		t.Fatal(err)
-	}
-	// Many commits make as many sorted runs, which every lookup of the
-	// digest would read: compacted, they read as one.
-	if err := st.Compact(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return b.Stats()
-}
-
 // checkFirstCopies checks which copies of each game the store at dir
 // keeps: every copy with -keep-duplicates, else the first in input order
 // (Event "copy 0"); and that the game order index pairs each game with the
 // stamp of its own line (events: the Event of the game at each line).
-func checkFirstCopies(t *testing.T, dir string, opts book.Options, events map[int]string) {
+func checkFirstCopies(t *testing.T, dir string, opts build.Options, events map[int]string) {
 	t.Helper()
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
 	if err != nil {
@@ -225,7 +199,7 @@ func TestBuildDeterministic(t *testing.T) {
 	if testing.Short() {
 		configs = configs[:2]
 	}
-	for _, opts := range []book.Options{
+	for _, opts := range []build.Options{
 		{CountMode: store.CountGame},
 		{CountMode: store.CountOccurrence, Inputs: []string{in}},
 		{CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}},
@@ -233,7 +207,7 @@ func TestBuildDeterministic(t *testing.T) {
 		opts.MemBudget, opts.CommitRuns = 4<<20, 2
 		t.Run(fmt.Sprintf("%s keep=%v", opts.CountMode, opts.KeepDuplicates), func(t *testing.T) {
 			ref := filepath.Join(t.TempDir(), "ref")
-			s := buildWorkers(t, ref, opts, 1, in)
+			s := storetest.BuildWorkers(t, ref, opts, 1, in)
 			want := int64(distinct)
 			if opts.KeepDuplicates {
 				want = int64(total)
@@ -247,13 +221,13 @@ func TestBuildDeterministic(t *testing.T) {
 				dir := filepath.Join(t.TempDir(), fmt.Sprint("w", c.workers))
 				o := opts
 				if c.seed != 0 {
-					o = book.WithHook(opts, c.seed, jitter)
+					o = build.WithHook(opts, c.seed, jitter)
 				}
 				prev := 0
 				if c.procs != 0 {
 					prev = runtime.GOMAXPROCS(c.procs)
 				}
-				got := buildWorkers(t, dir, o, c.workers, in)
+				got := storetest.BuildWorkers(t, dir, o, c.workers, in)
 				if prev != 0 {
 					runtime.GOMAXPROCS(prev)
 				}

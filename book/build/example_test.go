@@ -10,6 +10,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
@@ -20,7 +21,7 @@ import (
 // Black's wins (the counts a script over the PGN's movetext finds too). Lookups go through package book (Entry, Positions), which
 // answers for every position, also those the store keeps as references
 // to a single game.
-func ExampleBuild() {
+func ExampleRun() {
 	dir, err := os.MkdirTemp("", "chessbook-example")
 	if err != nil {
 		panic(err)
@@ -28,8 +29,8 @@ func ExampleBuild() {
 	defer os.RemoveAll(dir)
 	db := filepath.Join(dir, "db")
 
-	res, err := book.Build(context.Background(), book.BuildOptions{
-		Options: book.Options{Inputs: []string{"../../testdata/champions500.pgn"}},
+	res, err := build.Run(context.Background(), build.RunOptions{
+		Options: build.Options{Inputs: []string{"../../testdata/champions500.pgn"}},
 		Dir:     db,
 	})
 	if err != nil {
@@ -50,7 +51,7 @@ func ExampleBuild() {
 		}
 		p.Play(m)
 	}
-	e, found, err := book.Entry(st, keys.Encode(&p))
+	e, found, err := book.Lookup(st, keys.Encode(&p))
 	if err != nil || !found {
 		panic(fmt.Sprint(found, err))
 	}

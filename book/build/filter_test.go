@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/stats"
@@ -83,13 +83,13 @@ func TestFilters(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		opts book.Options
+		opts build.Options
 		keep func(g tagGame) bool
 	}{
-		{"min-rating 2000", book.Options{MinRating: 2000}, func(g tagGame) bool { return g.white >= 2000 && g.black >= 2000 }},
-		{"since 2023", book.Options{Since: stats.NewDate(2023, 1, 1)}, func(g tagGame) bool { return g.date >= "2023.01.01" }},
-		{"until 2022.12.31", book.Options{Until: stats.NewDate(2022, 12, 31)}, func(g tagGame) bool { return g.date != "" && g.date[0] != '?' && g.date <= "2022.12.31" }},
-		{"bullet", book.Options{Speeds: 1 << stats.Bullet}, func(g tagGame) bool {
+		{"min-rating 2000", build.Options{MinRating: 2000}, func(g tagGame) bool { return g.white >= 2000 && g.black >= 2000 }},
+		{"since 2023", build.Options{Since: stats.NewDate(2023, 1, 1)}, func(g tagGame) bool { return g.date >= "2023.01.01" }},
+		{"until 2022.12.31", build.Options{Until: stats.NewDate(2022, 12, 31)}, func(g tagGame) bool { return g.date != "" && g.date[0] != '?' && g.date <= "2022.12.31" }},
+		{"bullet", build.Options{Speeds: 1 << stats.Bullet}, func(g tagGame) bool {
 			s, ok := stats.SpeedOf([]byte(g.tc))
 			return ok && s == stats.Bullet
 		}},
@@ -97,7 +97,7 @@ func TestFilters(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			c.opts.StandardStartOnly = true
 			c.opts.CountMode = store.CountGame
-			_, _, bs := build(t, c.opts, path)
+			_, _, bs := buildBook(t, c.opts, path)
 			want := count(c.keep)
 			if bs.Games != want || want == 0 {
 				t.Fatalf("kept %d games, the tags say %d", bs.Games, want)

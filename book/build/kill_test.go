@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -85,7 +85,7 @@ func TestKilledBuildsEqualMakeBook(t *testing.T) {
 			spec.MemBudget, spec.CommitRuns, spec.Compact = 16<<20, 1, true
 			clean := spec
 			clean.Dir = filepath.Join(t.TempDir(), "clean")
-			first, err := book.Build(context.Background(), clean.options())
+			first, err := build.Run(context.Background(), clean.options())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +93,7 @@ func TestKilledBuildsEqualMakeBook(t *testing.T) {
 			if commits < 5 {
 				t.Fatalf("the clean build made %d commits; want several", commits)
 			}
-			again, err := book.Build(context.Background(), clean.options()) // a re-run adds nothing
+			again, err := build.Run(context.Background(), clean.options()) // a re-run adds nothing
 			if err != nil || again.Stats.Games != 0 || again.Stats.Duplicates != stored {
 				t.Fatalf("re-run of the clean build: %v, %+v", err, again.Stats)
 			}
@@ -105,12 +105,12 @@ func TestKilledBuildsEqualMakeBook(t *testing.T) {
 				kills := 1 + rng.IntN(3)
 				var log []string
 				for range kills {
-					s.KillPoint, s.KillAt = book.HookAdd, 1+rng.Int64N(stored)
+					s.KillPoint, s.KillAt = build.HookAdd, 1+rng.Int64N(stored)
 					switch rng.IntN(4) {
 					case 0:
-						s.KillPoint, s.KillAt = book.HookCommit, 1+rng.Int64N(commits)
+						s.KillPoint, s.KillAt = build.HookCommit, 1+rng.Int64N(commits)
 					case 1:
-						s.KillPoint, s.KillAt = book.HookCommitted, 1+rng.Int64N(commits)
+						s.KillPoint, s.KillAt = build.HookCommitted, 1+rng.Int64N(commits)
 					}
 					killed := runKilled(t, s)
 					log = append(log, fmt.Sprintf("%s #%d: killed %v", s.KillPoint, s.KillAt, killed))
@@ -133,7 +133,7 @@ func TestKilledBuildsEqualMakeBook(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				compareExport(t, st, c.ref, c.export)
+				storetest.CompareExport(t, st, c.ref, c.export)
 				st.Close()
 			}
 		})

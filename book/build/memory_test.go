@@ -115,7 +115,7 @@ func TestBuildClampsWorkers(t *testing.T) {
 		}
 	}()
 	in := filepath.Join("..", "..", "testdata", "champions500.pgn")
-	res, err := Build(context.Background(), BuildOptions{Options: Options{Inputs: []string{in}, Memory: MinMemory},
+	res, err := Run(context.Background(), RunOptions{Options: Options{Inputs: []string{in}, Memory: MinMemory},
 		Dir: filepath.Join(t.TempDir(), "db"), Workers: 100000})
 	close(stop)
 	<-stopped
@@ -150,7 +150,7 @@ func TestUnitGamesBounded(t *testing.T) {
 	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Build(context.Background(), BuildOptions{Options: Options{Inputs: []string{in}, MemBudget: 1 << 20},
+	res, err := Run(context.Background(), RunOptions{Options: Options{Inputs: []string{in}, MemBudget: 1 << 20},
 		Dir: filepath.Join(t.TempDir(), "db"), Workers: 2})
 	if err != nil {
 		t.Fatal(err)

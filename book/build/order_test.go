@@ -3,12 +3,14 @@ package build_test
 import (
 	"context"
 	"fmt"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/store"
 )
@@ -18,7 +20,7 @@ import (
 // the games, by id.
 func searchPages(t *testing.T, dir string) (string, map[store.GameID]uint64) {
 	t.Helper()
-	db, err := gamedb.Open(openRO(t, dir))
+	db, err := gamedb.Open(storetest.OpenRO(t, dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,13 +75,13 @@ func TestSearchOrderAnyBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts := splitPGN(t, t.TempDir(), "c", data, 2)
-	opts := book.Options{CountMode: store.CountGame, MemBudget: 1 << 20, CommitRuns: 1}
+	parts := storetest.SplitPGN(t, t.TempDir(), "c", data, 2)
+	opts := build.Options{CountMode: store.CountGame, MemBudget: 1 << 20, CommitRuns: 1}
 	one := filepath.Join(t.TempDir(), "one")
-	s := buildWorkers(t, one, opts, 1, parts...)
+	s := storetest.BuildWorkers(t, one, opts, 1, parts...)
 	four := filepath.Join(t.TempDir(), "four")
-	buildWorkers(t, four, book.WithHook(opts, 3, jitter), 4, parts...)
-	merged, _ := mergeParts(t, book.Options{}, book.MergeOptions{}, parts[1:], parts[:1])
+	storetest.BuildWorkers(t, four, build.WithHook(opts, 3, jitter), 4, parts...)
+	merged, _ := storetest.MergeParts(t, build.Options{}, merge.Options{}, parts[1:], parts[:1])
 	want, wantNums := searchPages(t, one)
 	if s.Games != 500 || strings.Count(want, "\n") < 50 {
 		t.Fatalf("%d games, %d pages", s.Games, strings.Count(want, "\n"))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
@@ -52,13 +53,13 @@ func TestPliesRuyLopez(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, mode := range []store.CountMode{store.CountGame, store.CountOccurrence} {
-			st, _, _ := build(t, book.Options{CountMode: mode, Inputs: []string{in}}, in)
+			st, _, _ := buildBook(t, build.Options{CountMode: mode, Inputs: []string{in}}, in)
 			p, err := board.ParseFEN(ruyLopez)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for i, want := range []int{10, 11} {
-				e, found, err := book.Entry(st, keys.Encode(&p))
+				e, found, err := book.Lookup(st, keys.Encode(&p))
 				ply, ok := e.Total().MinPly()
 				if err != nil || !found || !ok || ply != want {
 					t.Errorf("%s, %s: position %s at ply %d (%v, %v, %v), want %d", tc.name, mode, p.FEN(), ply, ok, found, err, want)
@@ -144,7 +145,7 @@ func TestPliesFromFENOracle(t *testing.T) {
 		t.Fatalf("%d set-up games replayed by notnil/chess, %d of them after move 1: want most of the 106", replayed, later)
 	}
 	for _, mode := range []store.CountMode{store.CountGame, store.CountOccurrence} {
-		st, sum, _ := build(t, book.Options{CountMode: mode, Inputs: []string{in}}, in)
+		st, sum, _ := buildBook(t, build.Options{CountMode: mode, Inputs: []string{in}}, in)
 		if int(sum.Ingested) != replayed {
 			t.Errorf("%s: %d games built, notnil/chess replays %d", mode, sum.Ingested, replayed)
 		}

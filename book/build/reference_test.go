@@ -2,6 +2,7 @@ package build_test
 
 import (
 	"context"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"path/filepath"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/keys"
@@ -18,14 +20,14 @@ import (
 )
 
 // build runs the whole pipeline into a new store in a temporary directory.
-func build(t *testing.T, opts book.Options, inputs ...string) (*store.Store, *ingest.Summary, book.Stats) {
+func buildBook(t *testing.T, opts build.Options, inputs ...string) (*store.Store, *ingest.Summary, build.Stats) {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Meta: &store.Meta{MaxPly: opts.MaxPly, CountMode: opts.CountMode, KeepDuplicates: opts.KeepDuplicates}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	b := book.NewBuilder(st, opts, 2)
+	b := build.NewBuilder(st, opts, 2)
 	sum, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink)
 	if err != nil {
 		t.Fatal(err)
@@ -173,34 +175,34 @@ func TestReferenceBooksWorldChampions(t *testing.T) {
 	data := testutil.SharedData(t)
 	in := filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")
 	t.Run("default", func(t *testing.T) {
-		st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
+		st, sum, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
 		if sum.Games != 32601 || bs.Games != 32601 {
 			t.Fatalf("read %d, ingested %d games; want 32601", sum.Games, bs.Games)
 		}
 		ref := filepath.Join(data, "reference", "polyglot204_makebook_default__pgnmentor_world_champions_16players.bin")
 		compareReference(t, st, ref, 3)
-		compareExport(t, st, ref, export.Options{MinGame: 3})
+		storetest.CompareExport(t, st, ref, export.Options{MinGame: 3})
 	})
 	t.Run("maxply20_mingame1", func(t *testing.T) {
-		st, _, _ := build(t, book.Options{MaxPly: 20, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
+		st, _, _ := buildBook(t, build.Options{MaxPly: 20, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
 		ref := filepath.Join(data, "reference", "polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin")
 		compareReference(t, st, ref, 1)
-		compareExport(t, st, ref, export.Options{MinGame: 1, MaxPly: 20})
+		storetest.CompareExport(t, st, ref, export.Options{MinGame: 1, MaxPly: 20})
 	})
 }
 
 func TestReferenceBookLichess(t *testing.T) {
 	data := testutil.SharedData(t)
 	in := filepath.Join(data, "medium", "lichess_10k.pgn.zst")
-	st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, StandardStartOnly: true, KeepDuplicates: true, Inputs: []string{in}}, in)
+	st, sum, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, StandardStartOnly: true, KeepDuplicates: true, Inputs: []string{in}}, in)
 	// 106 games start from a FEN: 104 are filtered out, and 2 are skipped
 	// because their FEN has more than 8 pawns of one colour.
-	if bs.Games != 9894 || bs.Filtered[book.FilterFEN] != 104 || sum.Skipped[ingest.SkipBadFEN] != 2 {
+	if bs.Games != 9894 || bs.Filtered[build.FilterFEN] != 104 || sum.Skipped[ingest.SkipBadFEN] != 2 {
 		t.Fatalf("ingested %d, filtered %v, skipped %v; want 9894, 104 FEN starts and 2 bad FENs", bs.Games, bs.Filtered, sum.Skipped)
 	}
 	ref := filepath.Join(data, "reference", "polyglot204_makebook_default__corentings_lichess10k_nosetup.bin")
 	compareReference(t, st, ref, 3)
-	compareExport(t, st, ref, export.Options{MinGame: 3})
+	storetest.CompareExport(t, st, ref, export.Options{MinGame: 3})
 }
 
 func TestReferenceBookPlayers(t *testing.T) {
@@ -209,7 +211,7 @@ func TestReferenceBookPlayers(t *testing.T) {
 	}
 	data := testutil.SharedData(t)
 	in := filepath.Join(data, "large", "pgnmentor_players_239files.pgn.zst")
-	st, sum, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
+	st, sum, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
 	if sum.Games != 412227 || bs.Games != 412225 || sum.Skipped[ingest.SkipIllegalMove] != 2 {
 		t.Fatalf("read %d, ingested %d, skipped %v; want 412227, 412225 and the 2 illegal games", sum.Games, bs.Games, sum.Skipped)
 	}
@@ -217,16 +219,16 @@ func TestReferenceBookPlayers(t *testing.T) {
 	compareReference(t, st, ref, 3)
 	// The exported book, byte for byte (one large build serves both
 	// checks).
-	compareExport(t, st, ref, export.Options{MinGame: 3})
+	storetest.CompareExport(t, st, ref, export.Options{MinGame: 3})
 }
 
 // TestStartPositionCountsEveryGame: counting once per game (-count game:
 // once per position, at the first visit), the start position's games equal
 // the games ingested, each counted under the first move it played.
 func TestStartPositionCountsEveryGame(t *testing.T) {
-	st, _, bs := build(t, book.Options{CountMode: store.CountGame}, "../../testdata/champions500.pgn")
+	st, _, bs := buildBook(t, build.Options{CountMode: store.CountGame}, "../../testdata/champions500.pgn")
 	start := board.StartPosition()
-	e, ok, err := book.Entry(st, keys.Encode(&start))
+	e, ok, err := book.Lookup(st, keys.Encode(&start))
 	if err != nil || !ok {
 		t.Fatalf("start position: %v %v", ok, err)
 	}

@@ -13,21 +13,21 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/store"
 )
 
 // buildInto runs the builder on inputs into the store at dir.
-func buildInto(t *testing.T, dir string, opts book.Options, inputs ...string) book.Stats {
+func buildInto(t *testing.T, dir string, opts build.Options, inputs ...string) build.Stats {
 	t.Helper()
 	st, err := store.Open(dir, store.Options{Meta: &store.Meta{MaxPly: opts.MaxPly, CountMode: opts.CountMode, KeepDuplicates: opts.KeepDuplicates}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	b := book.NewBuilder(st, opts, 2)
+	b := build.NewBuilder(st, opts, 2)
 	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func buildInto(t *testing.T, dir string, opts book.Options, inputs ...string) bo
 // every game already stored and the store stays byte for byte the same.
 func TestRerunChangesNothing(t *testing.T) {
 	in := "../../testdata/champions500.pgn"
-	for _, opts := range []book.Options{
+	for _, opts := range []build.Options{
 		{CountMode: store.CountGame},
 		{CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}},
 	} {
@@ -83,7 +83,7 @@ func TestResumeAfterPartialBuild(t *testing.T) {
 	if err := os.WriteFile(prefix, data[:cut], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, opts := range []book.Options{
+	for _, opts := range []build.Options{
 		{CountMode: store.CountGame},
 		{CountMode: store.CountOccurrence, KeepDuplicates: true},
 	} {
@@ -116,11 +116,11 @@ func TestResumeAfterPartialBuild(t *testing.T) {
 func TestDuplicatesAfterCommitInOneRun(t *testing.T) {
 	in := "../../testdata/champions500.pgn"
 	once := filepath.Join(t.TempDir(), "once")
-	buildInto(t, once, book.Options{CountMode: store.CountGame}, in)
+	buildInto(t, once, build.Options{CountMode: store.CountGame}, in)
 	want, _, _ := storetest.Digest(t, once)
 
 	twice := filepath.Join(t.TempDir(), "twice")
-	s := buildInto(t, twice, book.Options{CountMode: store.CountGame, MemBudget: 1 << 20}, in, in)
+	s := buildInto(t, twice, build.Options{CountMode: store.CountGame, MemBudget: 1 << 20}, in, in)
 	if s.Games != 500 || s.Duplicates != 500 || s.Flushes < 4 {
 		t.Fatalf("file given twice: %d games added, %d duplicates, %d flushes; want 500, 500 and several flushes", s.Games, s.Duplicates, s.Flushes)
 	}
@@ -140,7 +140,7 @@ func TestResumeAfterCutInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := book.Options{CountMode: store.CountGame}
+	opts := build.Options{CountMode: store.CountGame}
 	whole := filepath.Join(t.TempDir(), "whole")
 	buildInto(t, whole, opts, in)
 	want, _, _ := storetest.Digest(t, whole)
@@ -192,14 +192,14 @@ func TestResumeAfterCutInput(t *testing.T) {
 
 // buildCut is buildInto for an input that may end in a read error (a cut
 // compressed stream): what was read before it is committed.
-func buildCut(t *testing.T, dir string, opts book.Options, input string) book.Stats {
+func buildCut(t *testing.T, dir string, opts build.Options, input string) build.Stats {
 	t.Helper()
 	st, err := store.Open(dir, store.Options{Meta: &store.Meta{CountMode: opts.CountMode}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	b := book.NewBuilder(st, opts, 2)
+	b := build.NewBuilder(st, opts, 2)
 	_, runErr := ingest.Run(context.Background(), []string{input}, ingest.Options{Workers: 2}, b.Sink)
 	if err := b.Finish(); err != nil {
 		t.Fatal(err)

@@ -12,94 +12,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
+	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/store"
 )
-
-// splitPGN writes the games of the PGN text data to parts files in dir,
-// cut at game boundaries into parts of about equal size, named
-// name-1.pgn, name-2.pgn, ...
-func splitPGN(t *testing.T, dir, name string, data []byte, parts int) []string {
-	t.Helper()
-	var cuts []int
-	for i := 0; i < len(data); {
-		j := bytes.Index(data[i:], []byte("\n[Event "))
-		if j < 0 {
-			break
-		}
-		cuts = append(cuts, i+j+1)
-		i += j + 1
-	}
-	var files []string
-	start := 0
-	for p := 1; p <= parts; p++ {
-		end := len(data)
-		if p < parts {
-			want := len(data) * p / parts
-			k, _ := slices.BinarySearch(cuts, want)
-			if k == len(cuts) {
-				t.Fatalf("no game boundary after byte %d", want)
-			}
-			end = cuts[k]
-		}
-		f := filepath.Join(dir, fmt.Sprintf("%s-%d.pgn", name, p))
-		if err := os.WriteFile(f, data[start:end], 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-		start = end
-	}
-	return files
-}
-
-// buildStore builds inputs (also opts.Inputs unless set) into a new
-// store at dir, compacted, and returns the build's counters.
-func buildStore(t *testing.T, dir string, opts book.Options, inputs ...string) book.Stats {
-	t.Helper()
-	if opts.Inputs == nil {
-		opts.Inputs = inputs
-	}
-	if opts.CountMode == "" {
-		opts.CountMode = store.CountGame
-	}
-	return buildWorkers(t, dir, opts, 2, inputs...)
-}
-
-// mergeParts builds each group of inputs into a store of its own, merges
-// them in order with o, and returns the merged store's directory and what
-// the merge did.
-func mergeParts(t *testing.T, opts book.Options, o book.MergeOptions, groups ...[]string) (string, book.MergeStats) {
-	t.Helper()
-	tmp := t.TempDir()
-	var dirs []string
-	for i, g := range groups {
-		dir := filepath.Join(tmp, fmt.Sprintf("part%d", i+1))
-		buildStore(t, dir, opts, g...)
-		dirs = append(dirs, dir)
-	}
-	out := filepath.Join(tmp, "merged")
-	ms, err := book.Merge(context.Background(), out, dirs, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out, ms
-}
-
-// openRO opens the store at dir read-only for the test.
-func openRO(t *testing.T, dir string) *store.Store {
-	t.Helper()
-	st, err := store.Open(dir, store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
 
 // storeView is what must be equal between a merged store and one build of
 // the same inputs: the positions dump with moves, every game record, the
@@ -122,7 +43,7 @@ type storeView struct {
 func viewOf(t *testing.T, dir string) storeView {
 	t.Helper()
 	ctx := context.Background()
-	st := openRO(t, dir)
+	st := storetest.OpenRO(t, dir)
 	v := storeView{meta: st.Meta(), games: map[store.GameID][]byte{}, stamps: map[store.GameID]uint64{},
 		names: map[gamedb.NameKind][]gamedb.Name{}}
 	var buf bytes.Buffer
@@ -306,11 +227,11 @@ func championsPGN(t *testing.T) []byte {
 // games with the earlier ones and are replayed), in the default mode, and
 // compares with one build of the parts in order.
 func TestMergeOverlapping(t *testing.T) {
-	parts := splitPGN(t, t.TempDir(), "wc", championsPGN(t), 3)
-	opts := book.Options{}
-	out, ms := mergeParts(t, opts, book.MergeOptions{}, parts[:1], parts[1:2], parts[2:])
+	parts := storetest.SplitPGN(t, t.TempDir(), "wc", championsPGN(t), 3)
+	opts := build.Options{}
+	out, ms := storetest.MergeParts(t, opts, merge.Options{}, parts[:1], parts[1:2], parts[2:])
 	one := filepath.Join(t.TempDir(), "one")
-	bs := buildStore(t, one, opts, parts...)
+	bs := storetest.BuildStore(t, one, opts, parts...)
 	if ms.Games != bs.Games || bs.Games+bs.Duplicates != 32601 {
 		t.Errorf("merged %d games, one build %d (and %d duplicates); want the same, of 32601", ms.Games, bs.Games, bs.Duplicates)
 	}
@@ -327,26 +248,26 @@ func TestMergeOverlapping(t *testing.T) {
 // for the whole corpus, and the store one build of the parts.
 func TestMergeKeepDuplicatesReference(t *testing.T) {
 	data := testutil.SharedData(t)
-	parts := splitPGN(t, t.TempDir(), "wc", championsPGN(t), 2)
+	parts := storetest.SplitPGN(t, t.TempDir(), "wc", championsPGN(t), 2)
 	for _, c := range []struct {
 		name   string
-		opts   book.Options
+		opts   build.Options
 		ref    string
 		export export.Options
 	}{
-		{"default", book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true},
+		{"default", build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true},
 			"polyglot204_makebook_default__pgnmentor_world_champions_16players.bin", export.Options{MinGame: 3}},
-		{"maxply20", book.Options{MaxPly: 20, CountMode: store.CountOccurrence, KeepDuplicates: true},
+		{"maxply20", build.Options{MaxPly: 20, CountMode: store.CountOccurrence, KeepDuplicates: true},
 			"polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin", export.Options{MinGame: 1, MaxPly: 20}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			out, ms := mergeParts(t, c.opts, book.MergeOptions{}, parts[:1], parts[1:])
+			out, ms := storetest.MergeParts(t, c.opts, merge.Options{}, parts[:1], parts[1:])
 			if ms.Games != 32601 || ms.Replayed != 1 {
 				t.Errorf("merge %+v: want 32601 games, the second store replayed", ms)
 			}
-			compareExport(t, openRO(t, out), filepath.Join(data, "reference", c.ref), c.export)
+			storetest.CompareExport(t, storetest.OpenRO(t, out), filepath.Join(data, "reference", c.ref), c.export)
 			one := filepath.Join(t.TempDir(), "one")
-			buildStore(t, one, c.opts, parts...)
+			storetest.BuildStore(t, one, c.opts, parts...)
 			compareViews(t, out, one)
 		})
 	}
@@ -360,17 +281,17 @@ func TestMergeDisjoint(t *testing.T) {
 	small := func(name string) string { return filepath.Join(data, "small", name) }
 	a := []string{small("allancao_lichess_DannyTheDonkey_2019-01-29.pgn"), small("allancao_lichess_DrDrunkenstein_2019-01-29.pgn")}
 	b := []string{small("notnil_twic0920.pgn")}
-	for _, opts := range []book.Options{
+	for _, opts := range []build.Options{
 		{CountMode: store.CountOccurrence},
 		{MaxPly: 12},
 	} {
 		t.Run(fmt.Sprintf("%s-maxply%d", opts.CountMode, opts.MaxPly), func(t *testing.T) {
-			out, ms := mergeParts(t, opts, book.MergeOptions{}, a, b)
+			out, ms := storetest.MergeParts(t, opts, merge.Options{}, a, b)
 			if ms.Replayed != 0 || ms.Duplicates != 0 {
 				t.Errorf("merge %+v: want the fast path", ms)
 			}
 			one := filepath.Join(t.TempDir(), "one")
-			buildStore(t, one, opts, append(slices.Clone(a), b...)...)
+			storetest.BuildStore(t, one, opts, append(slices.Clone(a), b...)...)
 			compareViews(t, out, one)
 		})
 	}
@@ -382,19 +303,19 @@ func TestMergeDisjoint(t *testing.T) {
 func TestMergeKeepStamps(t *testing.T) {
 	data := testutil.SharedData(t)
 	all := []string{filepath.Join(data, "small", "allancao_games.pgn"), filepath.Join(data, "small", "notnil_Carlsen.pgn")}
-	opts := book.Options{CountMode: store.CountOccurrence, Inputs: all}
+	opts := build.Options{CountMode: store.CountOccurrence, Inputs: all}
 	tmp := t.TempDir()
 	var dirs []string
 	for i, in := range all {
 		dir := filepath.Join(tmp, fmt.Sprint("shard", i))
-		buildStore(t, dir, opts, in)
+		storetest.BuildStore(t, dir, opts, in)
 		dirs = append(dirs, dir)
 	}
 	// The shards in reverse order: stamps, not the order of the stores,
 	// say which game came first.
 	slices.Reverse(dirs)
 	out := filepath.Join(tmp, "merged")
-	ms, err := book.Merge(context.Background(), out, dirs, book.MergeOptions{KeepStamps: true})
+	ms, err := merge.Run(context.Background(), out, dirs, merge.Options{KeepStamps: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +323,7 @@ func TestMergeKeepStamps(t *testing.T) {
 		t.Errorf("merge %+v: want the fast path", ms)
 	}
 	one := filepath.Join(tmp, "one")
-	buildStore(t, one, opts, all...)
+	storetest.BuildStore(t, one, opts, all...)
 	compareViews(t, out, one)
 }
 
@@ -412,22 +333,22 @@ func TestMergeRefused(t *testing.T) {
 	in := filepath.Join(testutil.SharedData(t), "small", "allancao_lichess_DannyTheDonkey_2019-01-29.pgn")
 	tmp := t.TempDir()
 	a, b, c := filepath.Join(tmp, "a"), filepath.Join(tmp, "b"), filepath.Join(tmp, "c")
-	buildStore(t, a, book.Options{}, in)
-	buildStore(t, b, book.Options{MaxPly: 10}, in)
-	buildStore(t, c, book.Options{KeepDuplicates: true}, in)
+	storetest.BuildStore(t, a, build.Options{}, in)
+	storetest.BuildStore(t, b, build.Options{MaxPly: 10}, in)
+	storetest.BuildStore(t, c, build.Options{KeepDuplicates: true}, in)
 	ctx := context.Background()
 	for _, srcs := range [][]string{{a, b}, {a, c}} {
 		out := filepath.Join(tmp, "out")
-		_, err := book.Merge(ctx, out, srcs, book.MergeOptions{})
-		if !errors.Is(err, book.ErrMergeMismatch) {
+		_, err := merge.Run(ctx, out, srcs, merge.Options{})
+		if !errors.Is(err, merge.ErrMismatch) {
 			t.Errorf("merge %v: %v, want ErrMergeMismatch", srcs, err)
 		}
 		t.Log(err)
 	}
-	if _, err := book.Merge(ctx, a, []string{c}, book.MergeOptions{}); !errors.Is(err, book.ErrMergeTarget) {
+	if _, err := merge.Run(ctx, a, []string{c}, merge.Options{}); !errors.Is(err, merge.ErrTarget) {
 		t.Errorf("merge into a store with games: %v, want ErrMergeTarget", err)
 	}
-	if _, err := book.Merge(ctx, a, []string{a}, book.MergeOptions{}); !errors.Is(err, book.ErrMergeTarget) {
+	if _, err := merge.Run(ctx, a, []string{a}, merge.Options{}); !errors.Is(err, merge.ErrTarget) {
 		t.Errorf("merge into a source: %v, want ErrMergeTarget", err)
 	}
 	// An empty store (what an interrupted merge leaves) is a target.
@@ -437,7 +358,7 @@ func TestMergeRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
-	if _, err := book.Merge(ctx, empty, []string{a}, book.MergeOptions{}); err != nil {
+	if _, err := merge.Run(ctx, empty, []string{a}, merge.Options{}); err != nil {
 		t.Errorf("merge into an empty store: %v", err)
 	}
 	compareViews(t, empty, a)
@@ -459,31 +380,31 @@ func TestMergeInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	groups := [][]string{{danny}, {again, filepath.Join(data, "small", "allancao_lichess_DrDrunkenstein_2019-01-29.pgn")}}
-	opts := book.Options{CountMode: store.CountOccurrence}
+	opts := build.Options{CountMode: store.CountOccurrence}
 	var dirs []string
 	for i, g := range groups {
 		dir := filepath.Join(tmp, fmt.Sprint("part", i))
-		buildStore(t, dir, opts, g...)
+		storetest.BuildStore(t, dir, opts, g...)
 		dirs = append(dirs, dir)
 	}
 	one := filepath.Join(tmp, "one")
-	buildStore(t, one, opts, slices.Concat(groups...)...)
+	storetest.BuildStore(t, one, opts, slices.Concat(groups...)...)
 	for _, phase := range []string{"checking", "replaying", "records merged"} {
 		t.Run(phase, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "merged")
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			seen := false
-			_, err := book.Merge(ctx, out, dirs, book.MergeOptions{Progress: func(what string, _, _ int64) {
+			_, err := merge.Run(ctx, out, dirs, merge.Options{Progress: func(what string, _, _ int64) {
 				if strings.HasPrefix(what, phase) {
 					seen = true
 					cancel()
 				}
 			}})
-			if !seen || !errors.Is(err, book.ErrInterrupted) {
+			if !seen || !errors.Is(err, build.ErrInterrupted) {
 				t.Fatalf("phase %q seen %t; merge: %v, want ErrInterrupted", phase, seen, err)
 			}
-			st := openRO(t, out)
+			st := storetest.OpenRO(t, out)
 			if m := st.Meta(); m.Games != 0 || m.NextGame != 0 {
 				t.Errorf("interrupted merge left %d games, next game %d", m.Games, m.NextGame)
 			}
@@ -492,7 +413,7 @@ func TestMergeInterrupted(t *testing.T) {
 				t.Fatalf("check: %v, %+v", err, rep)
 			}
 			st.Close()
-			ms, err := book.Merge(context.Background(), out, dirs, book.MergeOptions{})
+			ms, err := merge.Run(context.Background(), out, dirs, merge.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -514,12 +435,12 @@ func TestMergeSameStoreTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts := splitPGN(t, t.TempDir(), "c", data, 2)
-	opts := book.Options{CountMode: store.CountOccurrence, KeepDuplicates: true}
+	parts := storetest.SplitPGN(t, t.TempDir(), "c", data, 2)
+	opts := build.Options{CountMode: store.CountOccurrence, KeepDuplicates: true}
 	tmp := t.TempDir()
 	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
-	buildStore(t, a, opts, parts[0])
-	buildStore(t, b, opts, parts[1])
+	storetest.BuildStore(t, a, opts, parts[0])
+	storetest.BuildStore(t, b, opts, parts[1])
 	for _, c := range []struct {
 		stores []string
 		inputs []string
@@ -528,11 +449,14 @@ func TestMergeSameStoreTwice(t *testing.T) {
 		{[]string{a, b, a}, []string{parts[0], parts[1], parts[0]}},
 	} {
 		out := filepath.Join(t.TempDir(), "merged")
-		if _, err := book.Merge(context.Background(), out, c.stores, book.MergeOptions{}); err != nil {
+		if _, err := merge.Run(context.Background(), out, c.stores, merge.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		one := filepath.Join(t.TempDir(), "one")
-		buildStore(t, one, opts, c.inputs...)
+		storetest.BuildStore(t, one, opts, c.inputs...)
 		compareViews(t, out, one)
 	}
 }
+
+// champions is the world champions' games of the repository's test data.
+const champions = "../../testdata/champions500.pgn"

@@ -2,10 +2,12 @@ package merge_test
 
 import (
 	"context"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"path/filepath"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/store"
 )
@@ -15,7 +17,7 @@ import (
 // before); after it, the new one, with the same answers.
 func TestReindexKeepsReaders(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "book")
-	buildStore(t, dir, book.Options{}, champions)
+	storetest.BuildStore(t, dir, build.Options{}, champions)
 	search := func() (int, string) {
 		t.Helper()
 		st, err := store.Open(dir, store.Options{ReadOnly: true})
@@ -57,7 +59,7 @@ func TestReindexKeepsReaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := 0
-	err = book.Reindex(context.Background(), st, func(done, all uint64) {
+	err = merge.Reindex(context.Background(), st, func(done, all uint64) {
 		calls++
 		if n, id := search(); n != total || id != first {
 			t.Errorf("during the reindex (%d of %d games): %d games, first %s; want %d, %s", done, all, n, id, total, first)

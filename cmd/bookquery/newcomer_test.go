@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/store"
@@ -161,7 +161,7 @@ func TestExportDiffers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := book.NewBuilder(st, book.Options{CountMode: tc.mode, KeepDuplicates: tc.keep}, 2)
+		b := build.NewBuilder(st, build.Options{CountMode: tc.mode, KeepDuplicates: tc.keep}, 2)
 		if _, err := ingest.Run(context.Background(), []string{championsPGN}, ingest.Options{Workers: 2}, b.Sink); err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +219,7 @@ func TestPositionsMaxPlyLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bl := book.NewBuilder(st, book.Options{CountMode: store.CountGame}, 2)
+		bl := build.NewBuilder(st, build.Options{CountMode: store.CountGame}, 2)
 		if _, err := ingest.Run(context.Background(), []string{in}, ingest.Options{Workers: 2}, bl.Sink); err != nil {
 			t.Fatal(err)
 		}

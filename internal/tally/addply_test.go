@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"

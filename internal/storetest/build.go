@@ -1,4 +1,4 @@
-package build_test
+package storetest
 
 import (
 	"bytes"
@@ -8,16 +8,59 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
+	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/store"
 )
 
-// compareExport exports st with o and compares the book with PolyGlot's
+// The stores the tests of several packages build (book, book/build,
+// book/merge).
+
+// BuildRuns builds the inputs into a new store, one build per element of
+// runs, and returns its directory.
+func BuildRuns(t testing.TB, o build.Options, runs ...[]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "db")
+	for _, in := range runs {
+		o.Inputs = in
+		if _, err := build.Run(context.Background(), build.RunOptions{Options: o, Dir: dir}); err != nil {
+			t.Fatalf("building %v: %v", in, err)
+		}
+	}
+	return dir
+}
+
+// BuildWorkers builds inputs into a new store at dir with workers
+// pipeline workers.
+func BuildWorkers(t testing.TB, dir string, opts build.Options, workers int, inputs ...string) build.Stats {
+	t.Helper()
+	st, err := store.Open(dir, store.Options{Meta: &store.Meta{MaxPly: opts.MaxPly, CountMode: opts.CountMode, KeepDuplicates: opts.KeepDuplicates}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	b := build.NewBuilder(st, opts, workers)
+	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: workers}, b.Sink); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	// Many commits make as many sorted runs, which every lookup of the
+	// digest would read: compacted, they read as one.
+	if err := st.Compact(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return b.Stats()
+}
+
+// CompareExport exports st with o and compares the book with PolyGlot's
 // reference ref byte for byte: every entry (key, move, weight) in the same
 // order, with no position exempted. On a difference it reports the first
 // few positions that differ.
-func compareExport(t *testing.T, st *store.Store, ref string, o export.Options) {
+func CompareExport(t testing.TB, st *store.Store, ref string, o export.Options) {
 	t.Helper()
 	got, es, err := export.Polyglot(context.Background(), st, o)
 	if err != nil {

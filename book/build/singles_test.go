@@ -1,32 +1,20 @@
-package book_test
+package build_test
 
 import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
-
-// buildRuns builds the inputs into a new store, one build per element of
-// runs, and returns its directory.
-func buildRuns(t *testing.T, o book.Options, runs ...[]string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "db")
-	for _, in := range runs {
-		o.Inputs = in
-		if _, err := book.Build(context.Background(), book.BuildOptions{Options: o, Dir: dir}); err != nil {
-			t.Fatalf("building %v: %v", in, err)
-		}
-	}
-	return dir
-}
 
 // allPositions lists every position of the store at dir through
 // book.Positions, singles included, as key -> encoded entry; it fails on a
@@ -46,12 +34,12 @@ func allPositions(t *testing.T, dir string) (all map[string]string, records, sin
 		}
 		all[string(pos)] = string(e.AppendEncode(nil))
 		// Entry finds the same.
-		got, found, err := book.Entry(st, pos)
+		got, found, err := book.Lookup(st, pos)
 		if err != nil || !found {
-			return fmt.Errorf("Entry(%x): found %v, %v", pos, found, err)
+			return fmt.Errorf("Lookup(%x): found %v, %v", pos, found, err)
 		}
 		if !bytes.Equal(got.AppendEncode(nil), e.AppendEncode(nil)) {
-			return fmt.Errorf("Entry(%x) differs from what Positions lists", pos)
+			return fmt.Errorf("Lookup(%x) differs from what Positions lists", pos)
 		}
 		return nil
 	})
@@ -94,7 +82,7 @@ func positionsOf(t *testing.T, dir string, minGames uint64) map[string]string {
 // single references answers every position exactly as a store built from
 // the same runs with a statistics record for every position (the oracle):
 // the same positions, each once, with the same statistics, through
-// book.Positions and book.Entry (every position of at least 2 or 3 games
+// book.Positions and book.Lookup (every position of at least 2 or 3 games
 // also when asked for those only); and it holds far fewer records. Runs
 // split an input in two builds into the same store (single references of
 // both runs, and positions that are single in one run and counted in the
@@ -108,14 +96,14 @@ func TestSinglesOracle(t *testing.T) {
 	cao := filepath.Join(data, "small", "allancao_games.pgn")
 	dfrc := filepath.Join(data, "tricky", "tcec_S24_DFRC2_League1.pgn")
 	cases := []singlesCase{
-		{"one run", book.Options{}, [][]string{{twic, cao, dfrc}}},
-		{"two runs", book.Options{}, [][]string{{twic}, {cao, dfrc}}},
-		{"max-ply 20, two runs", book.Options{MaxPly: 20}, [][]string{{cao}, {twic}}},
-		{"occurrence, duplicates kept", book.Options{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 1024},
+		{"one run", build.Options{}, [][]string{{twic, cao, dfrc}}},
+		{"two runs", build.Options{}, [][]string{{twic}, {cao, dfrc}}},
+		{"max-ply 20, two runs", build.Options{MaxPly: 20}, [][]string{{cao}, {twic}}},
+		{"occurrence, duplicates kept", build.Options{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 1024},
 			[][]string{{twic, cao}, {cao, dfrc}}},
 	}
 	if !testing.Short() {
-		cases = append(cases, singlesCase{"lichess_10k after champions", book.Options{}, [][]string{
+		cases = append(cases, singlesCase{"lichess_10k after champions", build.Options{}, [][]string{
 			{filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")},
 			{filepath.Join(data, "medium", "lichess_10k.pgn.zst")}}})
 	}
@@ -131,9 +119,9 @@ func TestSinglesOracle(t *testing.T) {
 // back), rated and unrated players, time controls and dates, a game given
 // twice, and the games of the en-passant tests.
 func TestSinglesOracleTestdata(t *testing.T) {
-	champions := filepath.Join("..", "testdata", "champions500.pgn")
-	mixed := filepath.Join("testdata", "singles_oracle.pgn")
-	ep := filepath.Join("..", "testdata", "ep_pinned.pgn")
+	champions := filepath.Join("..", "..", "testdata", "champions500.pgn")
+	mixed := filepath.Join("..", "testdata", "singles_oracle.pgn")
+	ep := filepath.Join("..", "..", "testdata", "ep_pinned.pgn")
 	b, err := os.ReadFile(champions)
 	if err != nil {
 		t.Fatal(err)
@@ -148,13 +136,31 @@ func TestSinglesOracleTestdata(t *testing.T) {
 	if err := os.WriteFile(second, b[cut:], 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The champions in three parts, as book's TestPositionsSpilled cuts them.
+	var thirds []string
+	rest := b
+	for i := range 3 {
+		cut := len(rest)
+		if i < 2 {
+			cut = bytes.Index(rest[len(b)/3:], []byte("\n[Event ")) + len(b)/3 + 1
+		}
+		p := filepath.Join(t.TempDir(), fmt.Sprintf("third%d.pgn", i))
+		if err := os.WriteFile(p, rest[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		thirds, rest = append(thirds, p), rest[cut:]
+	}
 	cases := []singlesCase{
-		{"one run", book.Options{}, [][]string{{champions, mixed, ep}}},
-		{"two runs", book.Options{}, [][]string{{first, ep}, {mixed, second}}},
-		{"max-ply 20, two runs", book.Options{MaxPly: 20}, [][]string{{mixed, first}, {second}}},
-		{"occurrence, duplicates kept", book.Options{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 1024},
+		{"one run", build.Options{}, [][]string{{champions, mixed, ep}}},
+		{"two runs", build.Options{}, [][]string{{first, ep}, {mixed, second}}},
+		{"max-ply 20, two runs", build.Options{MaxPly: 20}, [][]string{{mixed, first}, {second}}},
+		{"occurrence, duplicates kept", build.Options{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 1024},
 			[][]string{{first, mixed}, {mixed, second, ep}}},
-		{"occurrence, max-ply 30", book.Options{CountMode: store.CountOccurrence, MaxPly: 30}, [][]string{{mixed, champions}}},
+		{"occurrence, max-ply 30", build.Options{CountMode: store.CountOccurrence, MaxPly: 30}, [][]string{{mixed, champions}}},
+		// book's TestPositionsSpilled lists this store with tiny memory
+		// limits and compares with its default listing, checked here.
+		{"occurrence, duplicates kept, three runs", build.Options{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 1024},
+			[][]string{{thirds[0], mixed}, {thirds[1], thirds[0]}, {thirds[2], mixed, thirds[1]}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { checkSingles(t, c) })
@@ -165,7 +171,7 @@ func TestSinglesOracleTestdata(t *testing.T) {
 // inputs of each build into one store.
 type singlesCase struct {
 	name string
-	o    book.Options
+	o    build.Options
 	runs [][]string
 }
 
@@ -173,9 +179,9 @@ type singlesCase struct {
 // into one without (the oracle), and compares every position of both.
 func checkSingles(t *testing.T, c singlesCase) {
 	t.Helper()
-	buildDir := buildRuns(t, c.o, c.runs...)
+	buildDir := storetest.BuildRuns(t, c.o, c.runs...)
 	got, records, singles := allPositions(t, buildDir)
-	want, wantRecords, wantSingles := allPositions(t, buildRuns(t, book.WithoutSingles(c.o), c.runs...))
+	want, wantRecords, wantSingles := allPositions(t, storetest.BuildRuns(t, build.WithoutSingles(c.o), c.runs...))
 	if wantSingles != 0 || singles == 0 {
 		t.Fatalf("single references: %d with them, %d without: want some and none", singles, wantSingles)
 	}
