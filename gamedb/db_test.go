@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/store"

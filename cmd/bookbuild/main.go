@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/book"
-	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/cli"

@@ -15,8 +15,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/store"
 )
