@@ -221,7 +221,7 @@ func (s *readSink) Game(g *pgn.Game) error {
 	rec, err := gamecode.AppendGame(nil, g)
 	if err != nil {
 		// The builder would not store it either, nor let it claim its
-		// content (book/worker.go).
+		// content (book/build/worker.go).
 		s.unstorable++
 		if len(s.errors) < 10 {
 			s.errors = append(s.errors, fmt.Sprintf("%s:%d: game not stored: %v", g.File, g.Line, err))
