@@ -29,7 +29,7 @@
 //     (ShardOf), Config.Shards ranges.
 //  5. build (ParDo, one shard per element): a shard's games sorted in
 //     the global order and built into a store by build.Run
-//     (BuildOptions.Games), with Options.Inputs the whole input list, so
+//     (build.RunOptions.Games), with Options.Inputs the whole input list, so
 //     that first-seen stamps are the global ones; into a temporary
 //     directory renamed to Workdir/shard-NNNN when complete, with the
 //     digest of what it was built from. A retried bundle, or a run again

@@ -48,7 +48,7 @@ type PositionsOptions struct {
 	// MinGames is Positions' minGames.
 	MinGames uint64
 	// LimitPly, with MaxPly, asks only for the positions reached at ply
-	// MaxPly or earlier (counted as plyOf counts, from White's first
+	// MaxPly or earlier (counted as counting.PlyOf counts, from White's first
 	// move), each with all its statistics: the games are replayed only
 	// that far, but for those that reach, under the same hash, a position
 	// reached by then, which are replayed in full. Positions with a
@@ -414,7 +414,7 @@ func (r *singleReplayer) singlePositions(ctx context.Context, total int) error {
 // singleReplayer replays games for singlePositions.
 type singleReplayer struct {
 	st *store.Store
-	// limit is the last ply (see plyOf) replayed, -1 for none: the
+	// limit is the last ply (see counting.PlyOf) replayed, -1 for none: the
 	// positions after it are not wanted.
 	limit    int
 	progress func(what string, done, total int64)

@@ -39,7 +39,7 @@ import (
 //     under (a game has one counted occurrence under the hash of each of
 //     its single references: see tally.Table.FlushSplit);
 //  4. what the games add is tallied (tally.Table) and spilled in sorted
-//     runs to a temporary directory (runfiles.go), whose k-way merge is
+//     runs to a temporary directory (package internal/runfiles), whose k-way merge is
 //     joined with the statistics records in key order.
 
 // positionsLimits bound positionsAll's memory; tests lower them (see

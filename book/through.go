@@ -171,7 +171,7 @@ type throughScan struct {
 }
 
 // game returns the ply at which the game of record rec first reaches the
-// position (see plyOf), -1 if it never does or the selection does not
+// position (see counting.PlyOf), -1 if it never does or the selection does not
 // keep it.
 func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 	if !s.sel.IsZero() {

@@ -197,7 +197,7 @@ func Run(ctx context.Context, o RunOptions) (*Result, error) {
 	return res, interrupted(ctx, runErr)
 }
 
-// Plan returns the plan of o's memory budget that Build follows:
+// Plan returns the plan of o's memory budget that Run follows:
 // PlanMemory(o.Memory, o.Workers or one per CPU, o.CommitRuns). A caller
 // that tells its user what the budget affords (fewer workers than asked
 // for, see MemoryPlan.Reduced) before the build calls it first.

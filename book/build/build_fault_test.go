@@ -160,7 +160,7 @@ func runBuild(t *testing.T, ctx context.Context, s buildSpec) (outcome, error) {
 	t.Helper()
 	res, err := build.Run(ctx, s.options())
 	if res == nil {
-		t.Fatalf("Build returned no result (%v)", err)
+		t.Fatalf("Run returned no result (%v)", err)
 	}
 	return outcomeOf(res, err), err
 }

@@ -33,7 +33,7 @@ func (s *recordSink) Game(g *pgn.Game) error {
 func (s *recordSink) Skip(*ingest.GameError) {}
 
 // TestBuildFromGames builds inputs twice, once read by Build and once
-// given as games (BuildOptions.Games) decoded from their records, as a
+// given as games (RunOptions.Games) decoded from their records, as a
 // pipeline that ships games as records does: the stores must hold the
 // same (every position, game record, side record and first-seen stamp,
 // and the game index). The input is given twice, so that half its games

@@ -310,7 +310,7 @@ func (b *Builder) mergeSingles(sst *store.SSTWriter, runs []*run, seen *distinct
 	return err
 }
 
-// writeRecords writes the records of unit u to the run w (see runfiles.go).
+// writeRecords writes the records of unit u to the run w (see package internal/runfiles).
 // It stops with errAborted when Abort or Interrupt was called.
 func (b *Builder) writeRecords(w *runfiles.Writer, u *unit) error {
 	be := binary.BigEndian

@@ -12,7 +12,7 @@ import (
 
 // The memory model. A build's memory budget (Options.Memory) is the whole
 // process's: PlanMemory splits it among everything a build holds, and
-// Build sizes each part from the plan, so that the process's peak resident
+// Run sizes each part from the plan, so that the process's peak resident
 // memory stays within the budget whatever the number of workers asked for
 // and whatever the input. The parts are the aggregation tables (the bulk,
 // what is left once the rest is paid for), the fixed costs of the process
@@ -23,7 +23,7 @@ import (
 // of a commit (its run readers and sstable writers), the games of the runs
 // waiting for their commit, and the Go heap's room for garbage between
 // collections. A build asks Go to collect before its heap passes
-// MemoryPlan.GoLimit (see Build).
+// MemoryPlan.GoLimit (see Run).
 //
 // A budget that cannot give every worker asked for a table of its own of
 // at least minTableBytes, and the buffers a worker needs, runs fewer

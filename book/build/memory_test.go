@@ -96,7 +96,7 @@ func TestPlanMemoryTooSmall(t *testing.T) {
 // process's Go memory limit as it found it.
 func TestBuildClampsWorkers(t *testing.T) {
 	if old := debug.SetMemoryLimit(-1); old != math.MaxInt64 {
-		t.Skipf("the test process has a Go memory limit (%d)", old) // Build leaves it alone then
+		t.Skipf("the test process has a Go memory limit (%d)", old) // Run leaves it alone then
 	}
 	// The goroutines while it runs: a few per worker.
 	var most atomic.Int64

@@ -41,7 +41,7 @@ type Options struct {
 	// Memory is the build's memory budget in bytes, for the whole
 	// process: 0 means DefaultMemory. PlanMemory splits it among the
 	// aggregation tables, the store, the pipeline and the rest (see
-	// MemoryPlan); Build sizes everything from that plan.
+	// MemoryPlan); Run sizes everything from that plan.
 	Memory int64
 	// MemBudget, when not 0, sets the aggregation tables' memory in bytes
 	// across all workers instead of the share of Memory that PlanMemory

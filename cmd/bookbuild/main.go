@@ -210,7 +210,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// The plan of the budget, which Build follows (the Go heap's limit,
+	// The plan of the budget, which build.Run follows (the Go heap's limit,
 	// the workers it affords): said before the work.
 	bo := build.RunOptions{Options: c.build, Dir: c.db, Workers: c.workers, Compact: c.compact}
 	plan, err := bo.Plan()
