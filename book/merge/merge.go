@@ -26,12 +26,12 @@ import (
 // build of all their inputs, in the order the stores are given, would have
 // made: the same statistics (first-seen stamps, lowest plies, top games
 // and histories included), the same game records, the same game index
-// answers. See Merge.
+// answers. See Run.
 
-// Options configure Merge.
+// Options configure Run.
 type Options struct {
 	// MemBudget, when not 0, sets the aggregation tables' memory in bytes
-	// of the builds that replay a store (see Options.MemBudget); 0: the
+	// of the builds that replay a store (see build.Options.MemBudget); 0: the
 	// default budget's share.
 	MemBudget int64
 	// Progress, if not nil, is called as the merge goes on with what it
@@ -41,12 +41,12 @@ type Options struct {
 	Progress func(what string, done, total int64)
 	// KeepStamps keeps the first-seen stamps of -count occurrence stores
 	// as they are. By default a store's stamps (its input's index << 44 |
-	// line << 12 | ply: see Options.Inputs) are moved past those of the
+	// line << 12 | ply: see build.Options.Inputs) are moved past those of the
 	// stores before it, by the largest input index their stamps hold, as
 	// if its inputs came after theirs in one build; a store given again
 	// keeps the stamps of its first place, as one build given the same
 	// input names again stamps their games by their first place. Stores whose builds
-	// were given the same, global, Options.Inputs (shards of one build
+	// were given the same, global, build.Options.Inputs (shards of one build
 	// split by game, like the Beam pipeline's) have stamps that agree
 	// already, and must keep them.
 	KeepStamps bool
@@ -68,16 +68,16 @@ type Stats struct {
 	Records       int64 // records written to the merged store
 }
 
-// ErrMismatch is wrapped by Merge's error when the stores were built
+// ErrMismatch is wrapped by Run's error when the stores were built
 // with build options that change what their numbers mean (MaxPly,
 // CountMode, KeepDuplicates) and differ: one store can not hold both.
 var ErrMismatch = errors.New("stores built with different options")
 
-// ErrTarget is wrapped by Merge's error when the destination is not
+// ErrTarget is wrapped by Run's error when the destination is not
 // a new store: it holds games, or it is one of the stores merged.
 var ErrTarget = errors.New("merge destination must be a new or empty store")
 
-// Merge merges the stores at srcs (opened read-only, in this order) into
+// Run merges the stores at srcs (opened read-only, in this order) into
 // a new store at dst (which must not exist, or be empty: a store with no
 // games, such as an interrupted merge leaves), as one build of all their
 // inputs in that order would have built it.
