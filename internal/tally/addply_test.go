@@ -51,7 +51,7 @@ func flushAll(t *testing.T, tab *tally.Table) flushed {
 // so that groups of several positions (collisions) are common.
 func TestAddPlyMatchesAddOccurrence(t *testing.T) {
 	var l gameList
-	pgnFile := filepath.Join("..", "..", "..", "testdata", "champions500.pgn")
+	pgnFile := filepath.Join("..", "..", "testdata", "champions500.pgn")
 	if _, err := ingest.Run(context.Background(), []string{pgnFile}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return &l }); err != nil {
 		t.Fatal(err)
 	}
