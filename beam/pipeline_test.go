@@ -17,6 +17,7 @@ import (
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -370,7 +371,7 @@ func TestPipelineFilters(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs := []string{first, second}
-	opts := build.Options{MinRating: 1500, CountMode: store.CountOccurrence}
+	opts := build.Options{Filter: filter.Filter{MinRating: 1500}, CountMode: store.CountOccurrence}
 	ref, refRes := reference(t, opts, inputs)
 	if refRes.Stats.Games != 1 || refRes.Stats.Filtered[build.FilterRating] != 1 {
 		t.Fatalf("reference: %+v", refRes.Stats)

@@ -1,11 +1,12 @@
 package book
 
 import (
-	"github.com/chessbook/chessbook/book/counting"
 	"maps"
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/book/counting"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
@@ -19,50 +20,25 @@ import (
 // stats.PeriodOf of the game's date.
 
 // Selection selects games for a filtered query by speed, rating band and
-// month, as the lichess explorer's speeds, ratings, since and until do.
-// The zero Selection selects every game.
-type Selection struct {
-	// Speeds keeps games of these speeds (games without a usable
-	// TimeControl have none); 0: every game.
-	Speeds stats.SpeedSet
-	// Bands keeps games of these rating bands (games without both
-	// ratings have none); 0: every game.
-	Bands stats.RatingBandSet
-	// Since and Until keep games of these months, both included (0: no
-	// bound); with a bound, undated games are left out. A game dated to a
-	// year only counts as that year's month 0: before its January, as
-	// its Date sorts before every date of the year (so -until 2020.06
-	// keeps it and -since 2020.06 does not, as the build-time filters do).
-	Since, Until stats.Period
-}
+// month, as the lichess explorer's speeds, ratings, since and until do: a
+// filter.Filter (filter.Parse of kind filter.History reads one), whose
+// Speeds, Bands and the months of Since and Until a query of the
+// positions asks (filter.Filter.KeepsCell; it has no other criteria). A
+// game dated to a year only counts as that year's month 0: before its
+// January, as its Date sorts before every date of the year (so -until
+// 2020.06 keeps it and -since 2020.06 does not, as the build-time filters
+// do). The zero Selection selects every game.
+type Selection = filter.Filter
 
-// IsZero reports whether s selects every game.
-func (s Selection) IsZero() bool { return s == Selection{} }
-
-// KeepsGame reports whether s selects game g, by its tags (TimeControl,
-// WhiteElo, BlackElo, Date), as the builder files it in histories.
-func (s Selection) KeepsGame(g *pgn.Game) bool {
-	if s.IsZero() {
+// SelectsGame reports whether sel selects game g, by its tags
+// (TimeControl, WhiteElo, BlackElo, Date), as the builder files it in
+// histories.
+func SelectsGame(sel *Selection, g *pgn.Game) bool {
+	if sel.IsZero() {
 		return true
 	}
 	t := counting.TagsOf(g)
-	return s.keeps(t.Cell, stats.PeriodOf(t.Date))
-}
-
-// keeps reports whether s selects games of cell c played in period p.
-func (s Selection) keeps(c stats.Cell, p stats.Period) bool {
-	if s.Speeds != 0 && !s.Speeds.Has(c.Speed()) {
-		return false
-	}
-	if s.Bands != 0 && !s.Bands.Has(c.RatingBand()) {
-		return false
-	}
-	if s.Since != 0 || s.Until != 0 {
-		if p == 0 || (s.Since != 0 && p < s.Since) || (s.Until != 0 && p > s.Until) {
-			return false
-		}
-	}
-	return true
+	return sel.KeepsCell(t.Cell, stats.PeriodOf(t.Date))
 }
 
 // SelectedMove is what the games a Selection keeps played from a position:
@@ -104,8 +80,8 @@ func Select(st *store.Store, pos []byte, sel Selection) (*Selected, error) {
 	rest := sel // sel without its speed and band: what Unselectable counts
 	rest.Speeds, rest.Bands = 0, 0
 	add := func(m board.Move, c stats.Cell, p stats.Period, s *stats.CellStats) {
-		if !sel.keeps(c, p) {
-			if rest.keeps(c, p) {
+		if !sel.KeepsCell(c, p) {
+			if rest.KeepsCell(c, p) {
 				out.Unselectable.add(sel, c, s.Games())
 			}
 			return

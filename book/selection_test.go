@@ -151,9 +151,9 @@ func TestSelectedOracle(t *testing.T) {
 		{"blitz,rapid", book.Selection{Speeds: blitzRapid}, func(g filterGame) bool { return g.speed == "blitz" || g.speed == "rapid" }},
 		{"ratings 2000+", book.Selection{Bands: 1<<6 | 1<<7 | 1<<8}, func(g filterGame) bool { return g.band >= 6 }},
 		{"ratings 2000,2200", book.Selection{Bands: 1<<6 | 1<<7}, func(g filterGame) bool { return g.band == 6 || g.band == 7 }},
-		{"2018-02..2018-04", book.Selection{Since: period(2018, 2), Until: period(2018, 4)}, func(g filterGame) bool { return inMonths(g, period(2018, 2), period(2018, 4)) }},
-		{"until 1990", book.Selection{Until: period(1990, 12)}, func(g filterGame) bool { return inMonths(g, 0, period(1990, 12)) }},
-		{"bullet, 2200+, since 2018-03", book.Selection{Speeds: bullet, Bands: 1<<7 | 1<<8, Since: period(2018, 3)},
+		{"2018-02..2018-04", book.Selection{Since: stats.NewDate(2018, 2, 0), Until: stats.NewDate(2018, 4, 31)}, func(g filterGame) bool { return inMonths(g, period(2018, 2), period(2018, 4)) }},
+		{"until 1990", book.Selection{Until: stats.NewDate(1990, 12, 31)}, func(g filterGame) bool { return inMonths(g, 0, period(1990, 12)) }},
+		{"bullet, 2200+, since 2018-03", book.Selection{Speeds: bullet, Bands: 1<<7 | 1<<8, Since: stats.NewDate(2018, 3, 0)},
 			func(g filterGame) bool { return g.speed == "bullet" && g.band >= 7 && inMonths(g, period(2018, 3), 0) }},
 	}
 	if testing.Short() {

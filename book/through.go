@@ -179,7 +179,7 @@ func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 		if err != nil {
 			return -1, fmt.Errorf("game %s: %w (corrupt store?)", id, err)
 		}
-		if !s.sel.KeepsGame(&g) {
+		if !SelectsGame(&s.sel, &g) {
 			return -1, nil
 		}
 	}

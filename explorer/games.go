@@ -121,7 +121,7 @@ func (l *gameList) get(r stats.GameRef) (GameRef, bool) {
 	if err != nil {
 		l.warnings = append(l.warnings, store.ErrorLine(err)+": left out")
 	} else {
-		lg = listedGame{ref: DescribeGame(id, &g), kept: l.sel.KeepsGame(&g), ok: true}
+		lg = listedGame{ref: DescribeGame(id, &g), kept: book.SelectsGame(&l.sel, &g), ok: true}
 		lg.ref.Plies = plies
 	}
 	l.seen[r.ID] = lg

@@ -412,11 +412,9 @@ func parseRequest(r *http.Request, ep endpoint) (*request, error) {
 	if ep.filters {
 		v.Speeds, v.Ratings = q.Get("speeds"), q.Get("ratings")
 	}
-	sel, err := filter.Parse(v, filter.History, filter.FromParams)
-	if err != nil {
+	if req.query.Sel, err = filter.Parse(v, filter.History, filter.FromParams); err != nil {
 		return nil, err
 	}
-	req.query.Sel = Selection(sel)
 	switch h := q.Get("history"); h {
 	case "", "false":
 	case "true":

@@ -137,7 +137,7 @@ func TestUnselectableNotices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blitz, err := x.Moves(line, Query{Sel: Selection(f)})
+	blitz, err := x.Moves(line, Query{Sel: f})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestUnselectableNotices(t *testing.T) {
 	if f, err = filter.Parse(filter.Values{Ratings: "0,1000,1200,1400,1600,1800,2000,2200,2500"}, filter.History, filter.FromParams); err != nil {
 		t.Fatal(err)
 	}
-	rated, err := x.Moves(line, Query{Sel: Selection(f)})
+	rated, err := x.Moves(line, Query{Sel: f})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -738,7 +738,7 @@ func pageUnavailableFilters(t *testing.T, ctx context.Context, base string, st *
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel := Selection(f)
+	sel := f
 	line, err := requestLine("", "", "")
 	if err != nil {
 		t.Fatal(err)

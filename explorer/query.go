@@ -44,12 +44,6 @@ func NewQuery() Query {
 	return Query{TopGames: DefaultGames, RecentGames: DefaultGames, Performance: true}
 }
 
-// Selection returns the book.Selection of filter f (a History filter):
-// its speeds, rating bands and months.
-func Selection(f filter.Filter) book.Selection {
-	return book.Selection{Speeds: f.Speeds, Bands: f.Bands, Since: f.SincePeriod(), Until: f.UntilPeriod()}
-}
-
 // ParamError is the error for a query parameter (or flag) with a bad
 // value: filter's, which the filters' errors are too.
 type ParamError = filter.ParamError

@@ -171,9 +171,3 @@ func (f *Filter) keepsPeriod(p stats.Period) bool {
 // month), with no bound on the year (a bound past stats.Period's years
 // keeps none before it).
 func month(d stats.Date) int { return d.Year()<<4 | d.Month() }
-
-// SincePeriod and UntilPeriod return the months of f's bounds (0: none).
-func (f *Filter) SincePeriod() stats.Period { return stats.PeriodOf(f.Since) }
-
-// UntilPeriod returns the month of f.Until (0: none); see SincePeriod.
-func (f *Filter) UntilPeriod() stats.Period { return stats.PeriodOf(f.Until) }

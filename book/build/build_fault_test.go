@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -63,7 +64,7 @@ const smallBudget = 64 << 20
 
 func (s buildSpec) options() build.RunOptions {
 	o := build.RunOptions{Options: build.Options{Inputs: s.Inputs, MemBudget: s.MemBudget, MaxPly: s.MaxPly, CommitRuns: s.CommitRuns,
-		CountMode: s.CountMode, KeepDuplicates: s.KeepDuplicates, StandardStartOnly: s.StandardStartOnly}, Dir: s.Dir, Compact: s.Compact}
+		CountMode: s.CountMode, KeepDuplicates: s.KeepDuplicates, Filter: filter.Filter{StandardStartOnly: s.StandardStartOnly}}, Dir: s.Dir, Compact: s.Compact}
 	if s.KillAt > 0 {
 		var n atomic.Int64
 		o.Options = build.WithHook(o.Options, 1, func(p build.HookPoint, _ *rand.Rand) {

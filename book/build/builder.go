@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/store"
@@ -25,6 +26,15 @@ const (
 )
 
 var filterNames = [numFilters]string{"starts from a FEN", "rating", "date", "speed"}
+
+// A build's filters are filter.Filter's first reasons, in the same order
+// (Options.filter converts them): each index below is 0.
+var (
+	_ = [1]struct{}{}[filter.ByStart-filter.Reason(FilterFEN)]
+	_ = [1]struct{}{}[filter.ByRating-filter.Reason(FilterRating)]
+	_ = [1]struct{}{}[filter.ByDate-filter.Reason(FilterDate)]
+	_ = [1]struct{}{}[filter.BySpeed-filter.Reason(FilterSpeed)]
+)
 
 // String names the filter.
 func (f Filter) String() string {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/stats"
@@ -86,10 +87,10 @@ func TestFilters(t *testing.T) {
 		opts build.Options
 		keep func(g tagGame) bool
 	}{
-		{"min-rating 2000", build.Options{MinRating: 2000}, func(g tagGame) bool { return g.white >= 2000 && g.black >= 2000 }},
-		{"since 2023", build.Options{Since: stats.NewDate(2023, 1, 1)}, func(g tagGame) bool { return g.date >= "2023.01.01" }},
-		{"until 2022.12.31", build.Options{Until: stats.NewDate(2022, 12, 31)}, func(g tagGame) bool { return g.date != "" && g.date[0] != '?' && g.date <= "2022.12.31" }},
-		{"bullet", build.Options{Speeds: 1 << stats.Bullet}, func(g tagGame) bool {
+		{"min-rating 2000", build.Options{Filter: filter.Filter{MinRating: 2000}}, func(g tagGame) bool { return g.white >= 2000 && g.black >= 2000 }},
+		{"since 2023", build.Options{Filter: filter.Filter{Since: stats.NewDate(2023, 1, 1)}}, func(g tagGame) bool { return g.date >= "2023.01.01" }},
+		{"until 2022.12.31", build.Options{Filter: filter.Filter{Until: stats.NewDate(2022, 12, 31)}}, func(g tagGame) bool { return g.date != "" && g.date[0] != '?' && g.date <= "2022.12.31" }},
+		{"bullet", build.Options{Filter: filter.Filter{Speeds: 1 << stats.Bullet}}, func(g tagGame) bool {
 			s, ok := stats.SpeedOf([]byte(g.tc))
 			return ok && s == stats.Bullet
 		}},

@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamecode"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -23,21 +23,16 @@ type Options struct {
 	// it. store.CountOccurrence counts every visit, under the move played
 	// at each, as PolyGlot's make-book does.
 	CountMode store.CountMode
-	// MinRating keeps only games where both players are rated at least
-	// this much (WhiteElo and BlackElo tags); 0 keeps all.
-	MinRating int
-	// Bands keeps only games whose players' mean rating is in these
-	// rating bands (as Selection.Bands); 0 keeps all.
-	Bands stats.RatingBandSet
-	// Since and Until keep only games dated within [Since, Until] (Date
-	// tag); 0 leaves that end open. Games with an unknown date are dropped
-	// when either is set.
-	Since, Until stats.Date
-	// Speeds keeps only games of these speeds (from the TimeControl tag,
-	// lichess's bounds); 0 keeps all.
-	Speeds stats.SpeedSet
-	// StandardStartOnly drops games that start from a FEN tag.
-	StandardStartOnly bool
+	// Filter keeps only the games it keeps (bookbuild's -speeds, -ratings,
+	// -min-rating, -since, -until and -standard-start-only): by speed
+	// (from the TimeControl tag, lichess's bounds), rating band (the mean
+	// of WhiteElo and BlackElo), both players' ratings (MinRating), date
+	// (the Date tag, by day; games with an unknown date are dropped when
+	// Since or Until is set) and start (StandardStartOnly). A build reads
+	// no Event nor length before it keeps a game: Modes and the plies
+	// bounds must be left 0, as must MaxRating. The zero Filter keeps
+	// every game; Options.Leaves says which criterion leaves a game out.
+	filter.Filter
 	// Memory is the build's memory budget in bytes, for the whole
 	// process: 0 means DefaultMemory. PlanMemory splits it among the
 	// aggregation tables, the store, the pipeline and the rest (see

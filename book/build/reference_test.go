@@ -2,6 +2,7 @@ package build_test
 
 import (
 	"context"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"path/filepath"
 	"testing"
@@ -194,7 +195,7 @@ func TestReferenceBooksWorldChampions(t *testing.T) {
 func TestReferenceBookLichess(t *testing.T) {
 	data := testutil.SharedData(t)
 	in := filepath.Join(data, "medium", "lichess_10k.pgn.zst")
-	st, sum, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, StandardStartOnly: true, KeepDuplicates: true, Inputs: []string{in}}, in)
+	st, sum, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, Filter: filter.Filter{StandardStartOnly: true}, KeepDuplicates: true, Inputs: []string{in}}, in)
 	// 106 games start from a FEN: 104 are filtered out, and 2 are skipped
 	// because their FEN has more than 8 pawns of one colour.
 	if bs.Games != 9894 || bs.Filtered[build.FilterFEN] != 104 || sum.Skipped[ingest.SkipBadFEN] != 2 {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/ingest"
@@ -271,24 +272,8 @@ func (o *Options) Leaves(g *pgn.Game) (Filter, bool) {
 // filter reports whether game g, whose tags t are read already (its
 // speed and rating band in t.Cell), is left out, and by which filter.
 func (o *Options) filter(g *pgn.Game, t *counting.Tags) (Filter, bool) {
-	if o.StandardStartOnly && g.FromFEN {
-		return FilterFEN, true
-	}
-	if o.MinRating > 0 && (t.White < o.MinRating || t.Black < o.MinRating) {
-		return FilterRating, true
-	}
-	if o.Bands != 0 && !o.Bands.Has(t.Cell.RatingBand()) { // NoRatingBand without both ratings
-		return FilterRating, true
-	}
-	if o.Since != 0 || o.Until != 0 {
-		if d := t.Date; !d.Known() || (o.Since != 0 && d < o.Since) || (o.Until != 0 && d > o.Until) {
-			return FilterDate, true
-		}
-	}
-	if o.Speeds != 0 && !o.Speeds.Has(t.Cell.Speed()) { // NoSpeed without a usable TimeControl
-		return FilterSpeed, true
-	}
-	return 0, false
+	r, left := o.Filter.Leaves(&filter.Game{Cell: t.Cell, Date: t.Date, WhiteElo: t.White, BlackElo: t.Black, FromFEN: g.FromFEN})
+	return Filter(r), left
 }
 
 // Skip implements ingest.Sink; skipped games are counted by the pipeline.

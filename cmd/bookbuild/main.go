@@ -20,13 +20,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/merge"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/cli"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -44,10 +43,7 @@ type config struct {
 	build    build.Options
 	count    string
 	coding   string
-	speeds   string
-	ratings  string
-	since    string
-	until    string
+	filters  *filter.Flags
 	memMiB   int
 	cpuProf  string
 	compact  bool
@@ -86,12 +82,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&c.db, "db", "", "the book store directory (created if missing); without it a dry run: the input is only replayed, nothing is stored")
 	fs.IntVar(&c.build.MaxPly, "max-ply", 0, "record only the first N plies of each game (0: all)")
 	cli.EnumVar(fs, &c.count, "count", "game", "what a game adds to a position it reaches twice, `MODE`: game (once, under the move played at its first visit, like the lichess explorer) or occurrence (every visit, like polyglot make-book)", "game", "occurrence")
-	fs.IntVar(&c.build.MinRating, "min-rating", 0, "keep only games where both players are rated at least this")
-	fs.StringVar(&c.ratings, "ratings", "", "keep only games whose players' mean rating is in these `BANDS`: some of "+stats.RatingBandList+" (as bookquery -ratings counts them)")
-	fs.StringVar(&c.since, "since", "", "keep only games dated on or after this `DATE`: "+book.DateForms)
-	fs.StringVar(&c.until, "until", "", "keep only games dated on or before this `DATE` (a year or month: to its end)")
-	fs.StringVar(&c.speeds, "speeds", "", "keep only games of these `SPEEDS`, from TimeControl with lichess's bounds: some of "+stats.SpeedList)
-	fs.BoolVar(&c.build.StandardStartOnly, "standard-start-only", false, "skip games that start from a FEN")
+	c.filters = filter.AddFlags(fs, filter.Build, filter.Speeds|filter.Ratings|filter.Dates|filter.MinRating|filter.StandardStart, "keep only games")
 	fs.BoolVar(&c.compact, "compact", true, "compact the store when done if it holds 6 or more sorted runs (each commit of a build adds one: a build commits at least every 30 s, and every -commit-runs flushes): lookups look into one run, and the store is smallest (-compact=false never compacts)")
 	fs.BoolVar(&c.build.KeepDuplicates, "keep-duplicates", false, "store and count every copy of a game found more than once in the input (as polyglot make-book does); by default a game is counted once")
 	cli.EnumVar(fs, &c.coding, "game-coding", "indexed", "how stored games code their moves, `CODING`: indexed (each move as its number among the legal moves: the fastest build) or ranked (a move model: game records 10-15% smaller, game coding about 2.5 times slower); a store may hold both", "indexed", "ranked")
@@ -130,13 +121,7 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	if c.build.MaxPly < 0 {
 		return nil, fmt.Errorf("-max-ply %d: want 0 (all) or more", c.build.MaxPly)
 	}
-	if c.build.Speeds, err = stats.ParseSpeeds(c.speeds); err != nil {
-		return nil, fmt.Errorf("-speeds: %w", err)
-	}
-	if c.build.Bands, err = stats.ParseRatingBands(c.ratings); err != nil {
-		return nil, fmt.Errorf("-ratings: %w", err)
-	}
-	if c.build.Since, c.build.Until, err = book.ParseDateRange("-", c.since, c.until); err != nil {
+	if c.build.Filter, err = c.filters.Filter(); err != nil {
 		return nil, err
 	}
 	if c.workers < 0 {

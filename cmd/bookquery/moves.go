@@ -90,11 +90,10 @@ func (qf *queryFlags) addFilters(fs *flag.FlagSet) {
 // query returns the query the flags give. Errors match explorer.ErrBadInput.
 func (qf *queryFlags) query() (explorer.Query, error) {
 	q := explorer.Query{TopGames: qf.top, RecentGames: qf.recent, Performance: true}
-	sel, err := qf.f.Filter()
-	if err != nil {
+	var err error
+	if q.Sel, err = qf.f.Filter(); err != nil {
 		return q, err
 	}
-	q.Sel = explorer.Selection(sel)
 	for _, c := range []struct {
 		name string
 		n    int

@@ -182,7 +182,7 @@ func Selections(t testing.TB, st *store.Store) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recent, err := book.Select(st, k, book.Selection{Since: since})
+		recent, err := book.Select(st, k, book.Selection{Since: stats.NewDate(since.Year(), since.Month(), 0)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,11 +25,10 @@ import (
 	blog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 
 	bookbeam "github.com/chessbook/chessbook/beam"
-	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/cli"
-	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -62,10 +61,7 @@ var ownFlags []string
 type config struct {
 	cfg      bookbeam.Config
 	count    string
-	speeds   string
-	ratings  string
-	since    string
-	until    string
+	filters  *filter.Flags
 	memMiB   int
 	keepWork bool
 	quiet    bool
@@ -83,12 +79,7 @@ func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (*config, erro
 	fs.IntVar(&c.cfg.Shards, "shards", 8, "the number of content-id ranges, `N`, each built into a store of its own by one worker")
 	fs.IntVar(&o.MaxPly, "max-ply", 0, "record only the first N plies of each game (0: all)")
 	cli.EnumVar(fs, &c.count, "count", "game", "what a game adds to a position it reaches twice, `MODE`: game or occurrence (as bookbuild -count)", "game", "occurrence")
-	fs.IntVar(&o.MinRating, "min-rating", 0, "keep only games where both players are rated at least this")
-	fs.StringVar(&c.ratings, "ratings", "", "keep only games whose players' mean rating is in these `BANDS`: some of "+stats.RatingBandList)
-	fs.StringVar(&c.since, "since", "", "keep only games dated on or after this `DATE`: "+book.DateForms)
-	fs.StringVar(&c.until, "until", "", "keep only games dated on or before this `DATE`")
-	fs.StringVar(&c.speeds, "speeds", "", "keep only games of these `SPEEDS`: some of "+stats.SpeedList)
-	fs.BoolVar(&o.StandardStartOnly, "standard-start-only", false, "skip games that start from a FEN")
+	c.filters = filter.AddFlags(fs, filter.Build, filter.Speeds|filter.Ratings|filter.Dates|filter.MinRating|filter.StandardStart, "keep only games")
 	fs.BoolVar(&o.KeepDuplicates, "keep-duplicates", false, "store and count every copy of a game found more than once in the input (as bookbuild -keep-duplicates)")
 	fs.IntVar(&c.memMiB, "mem", 512, "memory budget in MiB of each shard's build (a worker runs as many at once as the runner gives it bundles)")
 	fs.IntVar(&c.cfg.ReadWorkers, "read-workers", 0, "replay goroutines per input being read (0: one per CPU)")
@@ -136,13 +127,7 @@ func (c *config) check(fs *flag.FlagSet, runner string, stderr io.Writer) error 
 	if c.cfg.Shards < 1 {
 		return fmt.Errorf("-shards %d: want 1 or more", c.cfg.Shards)
 	}
-	if o.Speeds, err = stats.ParseSpeeds(c.speeds); err != nil {
-		return fmt.Errorf("-speeds: %w", err)
-	}
-	if o.Bands, err = stats.ParseRatingBands(c.ratings); err != nil {
-		return fmt.Errorf("-ratings: %w", err)
-	}
-	if o.Since, o.Until, err = book.ParseDateRange("-", c.since, c.until); err != nil {
+	if o.Filter, err = c.filters.Filter(); err != nil {
 		return err
 	}
 	if int64(c.memMiB)<<20 < build.MinMemory {
