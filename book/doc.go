@@ -45,4 +45,5 @@
 // by position: the pipeline replays the PGN games, the readers the stored
 // ones. A "selection" keeps games in a query (Selection, Select); a
 // "filter" leaves games out of a build (build.Filter, build.Options).
+// Both are a filter.Filter (package filter: one type, one parser).
 package book

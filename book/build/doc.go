@@ -80,6 +80,8 @@
 // A "run" is a sorted run: a flush's records in scratch files, until they
 // are committed; a "commit" merges runs into the store atomically
 // (store.Meta.Runs counts the commits since the last compaction). A
-// "filter" leaves games out of a build (Filter, Options); a "selection"
-// keeps games in a query (book.Selection, book.Select).
+// "filter" leaves games out of a build (Options' filter.Filter; Filter is
+// the reason it gives, counted in Stats); a "selection" keeps games in a
+// query (book.Selection, book.Select): both are a filter.Filter, which
+// package filter parses from flags and parameters alike.
 package build
