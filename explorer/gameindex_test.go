@@ -258,6 +258,10 @@ func TestPlayerBadParams(t *testing.T) {
 			t.Errorf("GET %s: %d %s; want 400 naming %s", target, code, body, want)
 		}
 	}
+	// since after until keeps no game: refused, as /search and /lichess do.
+	if code, body, _ := querytest.Get(t, srv, "/player?player=Tal&color=white&since=2021&until=2020"); code != 400 || !strings.Contains(body, "since 2021 is after until 2020") {
+		t.Errorf("GET /player since 2021 until 2020: %d %s; want 400", code, body)
+	}
 }
 
 // searchPage is /search's JSON as a client reads it.
