@@ -130,3 +130,17 @@ func TestMergeOperatorKinds(t *testing.T) {
 		t.Errorf("an operand of no kind taken")
 	}
 }
+
+// TestPrefixes checks Store.Prefixes: the kinds of records a store holds.
+func TestPrefixes(t *testing.T) {
+	s := mustOpen(t, t.TempDir(), buildOpts())
+	defer s.Close()
+	fillStore(t, s, 1, 3, []string{"a", "b"}, 1)
+	got, err := s.Prefixes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Prefix{KindGame, KindMeta, KindGameNumber, KindPosition}; !slices.Equal(got, want) {
+		t.Errorf("Prefixes: %q, want %q", got, want)
+	}
+}
