@@ -103,6 +103,22 @@ func (d *digester) run(section string, fn func(d *digester, w io.Writer) error) 
 	return d.done[section], nil
 }
 
+// DifferentKinds returns the kinds of records whose digests (KindDigests)
+// differ between the stores at a and b, in the registry's order: none
+// when the stores hold the same (Digest equal).
+func DifferentKinds(tb testing.TB, a, b string) []store.Prefix {
+	tb.Helper()
+	da, _, _ := KindDigests(tb, a)
+	db, _, _ := KindDigests(tb, b)
+	var out []store.Prefix
+	for _, k := range store.Kinds() {
+		if da[k.Prefix] != db[k.Prefix] {
+			out = append(out, k.Prefix)
+		}
+	}
+	return out
+}
+
 // Uncovered returns the kinds of ks that have neither a digest
 // (KindDigests) nor a reason not to (Kind.NoDigest).
 func Uncovered(ks []store.Kind) []store.Kind {
