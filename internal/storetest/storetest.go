@@ -68,12 +68,27 @@ func Digest(tb testing.TB, dir string) (digest string, positions, games int) {
 //     counted, not NextGame (game numbers), the times nor Runs.
 func KindDigests(tb testing.TB, dir string) (kinds map[store.Prefix]string, positions, games int) {
 	tb.Helper()
+	kinds, positions, games, err := kindDigests(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return kinds, positions, games
+}
+
+// DigestKinds is KindDigests without a test: an error where KindDigests
+// fails the test (a store that does not answer, a kind with no digest).
+func DigestKinds(dir string) (map[store.Prefix]string, error) {
+	kinds, _, _, err := kindDigests(dir)
+	return kinds, err
+}
+
+func kindDigests(dir string) (kinds map[store.Prefix]string, positions, games int, err error) {
 	for _, k := range Uncovered(store.Kinds()) {
-		tb.Fatalf("storetest.KindDigests: the store's record kind %q (%s) has no digest, and the registry gives no reason (Kind.NoDigest)", byte(k.Prefix), k.Name)
+		return nil, 0, 0, fmt.Errorf("storetest: the store's record kind %q (%s) has no digest, and the registry gives no reason (Kind.NoDigest)", byte(k.Prefix), k.Name)
 	}
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
 	if err != nil {
-		tb.Fatal(err)
+		return nil, 0, 0, err
 	}
 	defer st.Close()
 	d := &digester{st: st, done: map[string]string{}}
@@ -84,10 +99,10 @@ func KindDigests(tb testing.TB, dir string) (kinds map[store.Prefix]string, posi
 			continue
 		}
 		if kinds[k.Prefix], err = d.run(section, fn); err != nil {
-			tb.Fatalf("digest of the %s of %s: %v", section, dir, err)
+			return nil, 0, 0, fmt.Errorf("digest of the %s of %s: %w", section, dir, err)
 		}
 	}
-	return kinds, d.positions, d.games
+	return kinds, d.positions, d.games, nil
 }
 
 // run returns the digest of section, which fn writes: computed once.
