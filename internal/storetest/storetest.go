@@ -83,7 +83,8 @@ func DigestKinds(dir string) (map[store.Prefix]string, error) {
 }
 
 func kindDigests(dir string) (kinds map[store.Prefix]string, positions, games int, err error) {
-	for _, k := range Uncovered(store.Kinds()) {
+	if u := Uncovered(store.Kinds()); len(u) > 0 {
+		k := u[0]
 		return nil, 0, 0, fmt.Errorf("storetest: the store's record kind %q (%s) has no digest, and the registry gives no reason (Kind.NoDigest)", byte(k.Prefix), k.Name)
 	}
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
