@@ -126,9 +126,15 @@ func DifferentKinds(tb testing.TB, a, b string) []store.Prefix {
 	tb.Helper()
 	da, _, _ := KindDigests(tb, a)
 	db, _, _ := KindDigests(tb, b)
+	return DiffKinds(da, db)
+}
+
+// DiffKinds returns the kinds whose digests differ between a and b (two
+// answers of KindDigests), in the registry's order.
+func DiffKinds(a, b map[store.Prefix]string) []store.Prefix {
 	var out []store.Prefix
 	for _, k := range store.Kinds() {
-		if da[k.Prefix] != db[k.Prefix] {
+		if a[k.Prefix] != b[k.Prefix] {
 			out = append(out, k.Prefix)
 		}
 	}
