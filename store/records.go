@@ -9,9 +9,9 @@ import (
 // RecordIter iterates over the records of one kind (a [Prefix] of the
 // registry: [KindPosition], [KindSingles], ...) of a store, in key order,
 // each with its value as the store reads it (a MERGE record's operands
-// merged): what a record-level copy of a store (a merge of stores) reads.
-// Keys are given without the prefix; keys and values are valid until the
-// next move.
+// merged): what a record-level copy of a store (merge.Run) reads. Keys
+// are given without the prefix; keys and values are valid until the next
+// move.
 type RecordIter struct {
 	it *pebble.Iterator
 }
