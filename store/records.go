@@ -18,13 +18,13 @@ type RecordIter struct {
 
 // NewRecordIter returns an iterator over the records of kind prefix. The
 // caller closes it.
-func (s *Store) NewRecordIter(prefix byte) (*RecordIter, error) {
+func (s *Store) NewRecordIter(prefix Prefix) (*RecordIter, error) {
 	if s.closed.Load() {
 		return nil, ErrClosed
 	}
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte{byte(prefix)}, UpperBound: []byte{byte(prefix) + 1}})
 	if err != nil {
-		return nil, fmt.Errorf("iterating %s records: %w", Prefix(prefix), err)
+		return nil, fmt.Errorf("iterating %s records: %w", prefix, err)
 	}
 	return &RecordIter{it: it}, nil
 }
