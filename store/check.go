@@ -3,8 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -14,9 +12,6 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
-
-	"github.com/chessbook/chessbook/keys"
-	"github.com/chessbook/chessbook/stats"
 )
 
 // Damage is one problem Check found: damaged data, or data the store lost.
@@ -465,7 +460,7 @@ func (c *checker) records(ctx context.Context) error {
 		v, err := it.ValueAndErr()
 		kind := "unknown"
 		if err == nil {
-			kind, err = checkRecord(k, v, c.o.Game, c.o.Index)
+			kind, err = checkRecord(k, v, &c.o)
 		}
 		c.rep.Records[kind]++
 		if err != nil {
@@ -490,76 +485,19 @@ func (c *checker) nextUnreadable(last []byte) []byte {
 	return c.unreadable[i]
 }
 
-// checkRecord decodes one record and returns its kind.
-func checkRecord(key, v []byte, game func([]byte) error, index func(k, v []byte) (string, error)) (string, error) {
+// checkRecord decodes one record, as its kind's entry in the registry
+// (kinds.go) checks it, and returns the kind it reports it as.
+func checkRecord(key, v []byte, o *CheckOptions) (string, error) {
 	if len(key) == 0 {
 		return "unknown", errors.New("empty key")
 	}
-	position := func(pos []byte) error {
-		if _, err := keys.Decode(pos); err != nil {
-			return fmt.Errorf("bad position key: %w", err)
-		}
-		return nil
+	k := kindOfKey(key)
+	if k == nil {
+		return "unknown", fmt.Errorf("unknown kind of record %q", key[0])
 	}
-	switch key[0] {
-	case prefixPosition:
-		if err := position(key[1:]); err != nil {
-			return "position", err
-		}
-		return "position", stats.ValidateEncoded(v)
-	case prefixEP:
-		if len(key) < 3 || key[1] > 7 {
-			return "en-passant", errors.New("bad en-passant key")
-		}
-		if err := position(key[2:]); err != nil {
-			return "en-passant", err
-		}
-		return "en-passant", stats.ValidateEncoded(v)
-	case prefixHistory:
-		if err := position(key[1:]); err != nil {
-			return "history", err
-		}
-		_, err := stats.DecodeHistory(nil, v)
-		return "history", err
-	case prefixGame:
-		if len(key) != 9 {
-			return "game", errors.New("bad game key")
-		}
-		if game != nil {
-			return "game", game(v)
-		}
-		return "game", nil
-	case prefixSingle:
-		if len(key) != 4 {
-			return "single references", errors.New("bad single references key")
-		}
-		return "single references", validateSingles(v)
-	case prefixNumber:
-		if len(key) != 9 || len(v) < 8 {
-			return "game number", errors.New("bad game number record")
-		}
-		if len(v) > 8 {
-			if _, n := binary.Uvarint(v[8:]); n != len(v)-8 {
-				return "game number", errors.New("bad first-seen stamp")
-			}
-		}
-		return "game number", nil
-	case prefixOrder:
-		if len(key) != 17 || len(v) != 0 {
-			return "game order", errors.New("bad game order record")
-		}
-		return "game order", nil
-	case prefixIndex:
-		if index != nil {
-			return index(key[1:], v)
-		}
-		return "index", nil
-	case prefixMeta:
-		var m Meta
-		if string(key) != metaKey {
-			return "meta", errors.New("bad meta key")
-		}
-		return "meta", json.Unmarshal(v, &m)
+	name, err := k.check(key, v, o)
+	if name == "" {
+		name = k.Name
 	}
-	return "unknown", fmt.Errorf("unknown kind of record %q", key[0])
+	return name, err
 }

@@ -514,28 +514,11 @@ func (c *checker) unreadableEnd(k []byte) []byte {
 	return c.unreadable[i]
 }
 
-// recordKind names the kind of the record with store key k.
+// recordKind names the kind of the record with store key k (the
+// registry's name, kinds.go).
 func recordKind(k []byte) string {
-	if len(k) == 0 {
-		return "unknown"
-	}
-	switch k[0] {
-	case prefixPosition:
-		return "position"
-	case prefixEP:
-		return "en-passant"
-	case prefixHistory:
-		return "history"
-	case prefixGame:
-		return "game"
-	case prefixSingle:
-		return "single references"
-	case prefixNumber:
-		return "game number"
-	case prefixOrder:
-		return "game order"
-	case prefixMeta:
-		return "meta"
+	if kp := kindOfKey(k); kp != nil {
+		return kp.Name
 	}
 	return "unknown"
 }

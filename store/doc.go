@@ -6,8 +6,13 @@
 //
 // # Key schema
 //
-// Every key starts with a one-byte prefix naming its kind; the rest of the
-// key depends on the kind:
+// Every key starts with a one-byte prefix naming its kind ([Prefix]); the
+// rest of the key depends on the kind. The kinds are registered once, in
+// kinds.go ([Kinds]: prefix, key layout, SET or MERGE and merge operator,
+// check, what they hold of games, how a merge of stores copies them), and
+// the merge operator, check, the [SSTWriter]'s tables and the merge of
+// stores walk that registry; a test checks that this list names every
+// kind of it:
 //
 //	'e' + file (1 byte, 0..7) + position key
 //	                    -> stats.Entry, encoded; MERGE records (en-passant side records)
@@ -124,13 +129,14 @@
 // index until then.
 //
 // Prefixes not listed are reserved, in particular 's' (sources). The
-// merge operator merges 'q' operands as buckets of single references
-// (their union), 'h' operands as encoded histories (stats.MergeHistory),
-// 'x' operands as tallies ([MergeTally]), and every other MERGE operand as
-// an encoded stats.Entry ('e' and 'p' records); the other kinds are SETs
-// and never reach it. A new prefix whose values must be merged with other
-// semantics gets its own branch in the merge operator (which sees the
-// key) and a new [FormatVersion]. (The operator's name, [MergerName],
+// merge operator merges each operand by its kind's [Operator] (the
+// registry): 'q' operands as buckets of single references (their
+// union), 'h' operands as encoded histories (stats.MergeHistory), 'x'
+// operands as tallies ([MergeTally]), 'e' and 'p' operands as encoded
+// stats.Entry values; the other kinds are SETs, and an operand of one of
+// them, or of no kind, is an error. A new prefix whose values must be
+// merged with other semantics gets its own Operator (the merge operator
+// sees the key) and a new [FormatVersion]. (The operator's name, [MergerName],
 // stays that of version 4, so that older stores, which never hold 'x'
 // records, open; their format version keeps older programs from
 // opening a newer store.)

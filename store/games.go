@@ -146,7 +146,7 @@ func (w *SSTWriter) SetGame(id GameID, rec []byte) error {
 		return errors.New("store: sstable game: id 0")
 	}
 	w.key = gameKey(w.key[:0], id)
-	if err := w.addGames(w.key, rec, false); err != nil {
+	if err := w.put(w.key, rec, false); err != nil {
 		return fmt.Errorf("store: sstable game %s: %w", id, err)
 	}
 	return nil

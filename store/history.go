@@ -25,7 +25,7 @@ func (w *SSTWriter) MergeHistory(pos, hist []byte) error {
 		return fmt.Errorf("store: sstable history: empty position key")
 	}
 	w.key = historyKey(w.key[:0], pos)
-	if err := w.addGames(w.key, hist, true); err != nil {
+	if err := w.put(w.key, hist, true); err != nil {
 		return fmt.Errorf("store: sstable history %x: %w", pos, err)
 	}
 	return nil

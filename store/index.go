@@ -45,7 +45,7 @@ func (w *SSTWriter) addIndex(k, v []byte, merge bool) error {
 		return errors.New("store: sstable index record: empty key")
 	}
 	w.key = indexKey(w.key[:0], k)
-	if err := w.add(w.key, v, merge); err != nil {
+	if err := w.put(w.key, v, merge); err != nil {
 		return fmt.Errorf("store: sstable index record %q: %w", k, err)
 	}
 	return nil

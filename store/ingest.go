@@ -19,9 +19,12 @@ import (
 // The records are MERGE records: they add up with what
 // the store already holds, whatever the order of ingestions and commits.
 // Position keys must be given in strictly increasing byte order, each once.
-// En-passant side records ([SSTWriter.MergeEPTrusted]) go before the
-// games, game order records ([SSTWriter.SetGameOrder]) before the
-// positions.
+// Each kind of record goes to the sstable its entry in the registry
+// names ([Kind].Table: kinds.go), in which keys, and so kinds, come in
+// increasing order: en-passant side records ([SSTWriter.MergeEPTrusted])
+// go before the games, and the histories after them; game numbers before
+// the game order records ([SSTWriter.SetGameOrder]), which go before the
+// positions, the single references and the game index.
 //
 // An SSTWriter is for one goroutine. Call [SSTWriter.IngestWith] to ingest what
 // was written, or [SSTWriter.Close] to drop it.
@@ -113,10 +116,32 @@ func (w *SSTWriter) MergeTrusted(pos, enc []byte) error {
 		return errors.New("store: sstable merge: empty position key")
 	}
 	w.key = positionKey(w.key[:0], pos)
-	if err := w.add(w.key, enc, true); err != nil {
+	if err := w.put(w.key, enc, true); err != nil {
 		return fmt.Errorf("store: sstable merge position %x: %w", pos, err)
 	}
 	return nil
+}
+
+// put writes the record key (prefix included) -> value, a MERGE or a
+// SET, to the sstable its kind's entry in the registry (kinds.go) names:
+// the data table or the games table, each in strictly increasing key
+// order, so that a table's kinds come in prefix order. It refuses a key
+// of no kind, a MERGE of a SET kind and a SET of a MERGE kind.
+func (w *SSTWriter) put(key, value []byte, merge bool) error {
+	k := kindOfKey(key)
+	if k == nil {
+		return fmt.Errorf("key %x: %s", key, kindName(key))
+	}
+	if (merge && k.Write == Set) || (!merge && k.Write == Merge) {
+		return fmt.Errorf("key %x: a %s record written as a SET or MERGE it is not", key, k.Name)
+	}
+	switch k.Table {
+	case DataTable:
+		return w.add(key, value, merge)
+	case GamesTable:
+		return w.addGames(key, value, merge)
+	}
+	return fmt.Errorf("key %x: %s records are not written through an SSTWriter", key, k.Name)
 }
 
 // add writes the record key (prefix included) -> value to the data

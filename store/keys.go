@@ -1,16 +1,17 @@
 package store
 
-// Key prefixes; see the package documentation for the schema.
+// The prefixes as bytes, for this package's keys; the kinds are in the
+// registry (kinds.go).
 const (
-	prefixEP       = 'e'
-	prefixGame     = 'g'
-	prefixHistory  = 'h'
-	prefixMeta     = 'm'
-	prefixNumber   = 'n'
-	prefixOrder    = 'o'
-	prefixPosition = 'p'
-	prefixSingle   = 'q'
-	prefixIndex    = 'x'
+	prefixEP       = byte(KindEnPassant)
+	prefixGame     = byte(KindGame)
+	prefixHistory  = byte(KindHistory)
+	prefixMeta     = byte(KindMeta)
+	prefixNumber   = byte(KindGameNumber)
+	prefixOrder    = byte(KindGameOrder)
+	prefixPosition = byte(KindPosition)
+	prefixSingle   = byte(KindSingles)
+	prefixIndex    = byte(KindIndex)
 )
 
 // metaKey is the key of the Meta record.

@@ -16,11 +16,12 @@ import (
 // the store and refuses to open the store with a merger of another name.
 const MergerName = "chessbook.entry.v4"
 
-// newMerger returns the store's merge operator: it merges encoded
-// stats.Entry values with stats.MergeEncoded, position histories ('h'
-// keys) with stats.MergeHistory, buckets of single references ('q'
-// keys) by their union, and the game index's tallies ('x' keys) with
-// MergeTally. The returned Merger pools its value mergers; it holds no
+// newMerger returns the store's merge operator: each key's operands merge
+// by its kind's Operator (the registry, kinds.go): encoded stats.Entry
+// values with stats.MergeEncoded, position histories with
+// stats.MergeHistory, buckets of single references by their union, and
+// the game index's tallies with MergeTally; a kind without an operator
+// (a SET kind, or no kind) is an error. The returned Merger pools its value mergers; it holds no
 // other state. (Its name stays that of format version 4: stores of
 // versions 7 and 8, which never hold 'x' records, open with it.)
 func newMerger() *pebble.Merger {
@@ -31,7 +32,14 @@ func newMerger() *pebble.Merger {
 	return &pebble.Merger{
 		Name: MergerName,
 		Merge: func(key, value []byte) (pebble.ValueMerger, error) {
-			if len(key) > 0 && key[0] == prefixSingle {
+			// The kind's operator, from the registry (kinds.go).
+			var op Operator
+			if k := kindOfKey(key); k != nil {
+				op = k.Operator
+			}
+			var p *sync.Pool
+			switch op {
+			case SinglesOperator:
 				if err := validateSingles(value); err != nil {
 					return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
 				}
@@ -41,20 +49,23 @@ func newMerger() *pebble.Merger {
 				m.buf = append(m.buf[:0], value...)
 				m.ends, m.packs = m.ends[:0], m.packs[:0]
 				return m, nil
-			}
-			p := pool
-			if len(key) > 0 && key[0] == prefixIndex {
+			case TallyOperator:
 				if err := validateTally(value); err != nil {
 					return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
 				}
 				p = tpool
-			} else if len(key) > 0 && key[0] == prefixHistory {
+			case HistoryOperator:
 				if _, err := stats.MergeHistory(nil, value, []byte{stats.HistoryVersion}); err != nil {
 					return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
 				}
 				p = hpool
-			} else if err := stats.ValidateEncoded(value); err != nil {
-				return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
+			case EntryOperator:
+				if err := stats.ValidateEncoded(value); err != nil {
+					return nil, fmt.Errorf("chessbook merge operator: key %x: %w", key, err)
+				}
+				p = pool
+			default:
+				return nil, fmt.Errorf("chessbook merge operator: key %x: no merge operator for its kind (%s)", key, kindName(key))
 			}
 			m := p.Get().(*entryMerger)
 			m.pool = p

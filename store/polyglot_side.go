@@ -43,7 +43,7 @@ func (w *SSTWriter) MergeEPTrusted(file int, pos, enc []byte) error {
 		return fmt.Errorf("store: sstable en-passant record: file %d, position %x: bad key", file, pos)
 	}
 	w.key = epKey(w.key[:0], file, pos)
-	if err := w.addGames(w.key, enc, true); err != nil {
+	if err := w.put(w.key, enc, true); err != nil {
 		return fmt.Errorf("store: sstable en-passant record %d %x: %w", file, pos, err)
 	}
 	return nil
@@ -62,7 +62,7 @@ func (w *SSTWriter) SetGameOrder(stamp uint64, id GameID) error {
 		return fmt.Errorf("store: sstable game order: stamp %x, game %s: zero", stamp, id)
 	}
 	w.key = orderKey(w.key[:0], stamp, id)
-	if err := w.add(w.key, nil, false); err != nil {
+	if err := w.put(w.key, nil, false); err != nil {
 		return fmt.Errorf("store: sstable game order %x %s: %w", stamp, id, err)
 	}
 	return nil

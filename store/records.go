@@ -6,26 +6,59 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// RecordIter iterates over the records of one kind (the key prefix of the
-// key schema: 'p', 'q', 'x', ...) of a store, in key order, each with its
-// value as the store reads it (a MERGE record's operands merged): what
-// a record-level copy of a store (merge.Run) reads. Keys are given
-// without the prefix; keys and values are valid until the next move.
+// RecordIter iterates over the records of one kind (a [Prefix] of the
+// registry: [KindPosition], [KindSingles], ...) of a store, in key order,
+// each with its value as the store reads it (a MERGE record's operands
+// merged): what a record-level copy of a store (merge.Run) reads. Keys
+// are given without the prefix; keys and values are valid until the next
+// move.
 type RecordIter struct {
 	it *pebble.Iterator
 }
 
 // NewRecordIter returns an iterator over the records of kind prefix. The
 // caller closes it.
-func (s *Store) NewRecordIter(prefix byte) (*RecordIter, error) {
+func (s *Store) NewRecordIter(prefix Prefix) (*RecordIter, error) {
 	if s.closed.Load() {
 		return nil, ErrClosed
 	}
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte{prefix}, UpperBound: []byte{prefix + 1}})
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte{byte(prefix)}, UpperBound: []byte{byte(prefix) + 1}})
 	if err != nil {
-		return nil, fmt.Errorf("iterating %q records: %w", prefix, err)
+		return nil, fmt.Errorf("iterating %s records: %w", prefix, err)
 	}
 	return &RecordIter{it: it}, nil
+}
+
+// Prefixes returns the prefixes of the records the store holds, in
+// order, registered kinds or not (a store written by a newer program may
+// hold kinds this one does not know): a merge of stores refuses a kind
+// it does not copy. It seeks once per prefix found.
+func (s *Store) Prefixes() ([]Prefix, error) {
+	if s.closed.Load() {
+		return nil, ErrClosed
+	}
+	it, err := s.db.NewIter(nil)
+	if err != nil {
+		return nil, fmt.Errorf("listing the kinds of records: %w", err)
+	}
+	var out []Prefix
+	for ok := it.First(); ok; {
+		k := it.Key()
+		if len(k) == 0 {
+			ok = it.Next()
+			continue
+		}
+		p := k[0]
+		out = append(out, Prefix(p))
+		if p == 0xff {
+			break
+		}
+		ok = it.SeekGE([]byte{p + 1})
+	}
+	if err := it.Close(); err != nil {
+		return nil, fmt.Errorf("listing the kinds of records: %w", err)
+	}
+	return out, nil
 }
 
 // First moves to the first record; it reports whether there is one.

@@ -231,7 +231,7 @@ func (w *SSTWriter) SetGameNumber(num uint64, id GameID, stamp uint64) error {
 	if stamp != 0 {
 		w.enc = binary.AppendUvarint(w.enc, stamp)
 	}
-	if err := w.add(w.key, w.enc, false); err != nil {
+	if err := w.put(w.key, w.enc, false); err != nil {
 		return fmt.Errorf("store: sstable game number %d: %w", num, err)
 	}
 	w.nextGame = max(w.nextGame, num+1)
@@ -278,7 +278,7 @@ func (w *SSTWriter) MergeSingles(refs []SingleRef) error {
 		}
 		w.enc = appendSingles(w.enc[:0], refs[i:j])
 		w.key = singleKey(w.key[:0], refs[i].Hash)
-		if err := w.add(w.key, w.enc, true); err != nil {
+		if err := w.put(w.key, w.enc, true); err != nil {
 			return fmt.Errorf("store: sstable single references %08x: %w", refs[i].Hash, err)
 		}
 		i = j

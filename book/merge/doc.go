@@ -22,6 +22,18 @@
 // to its copy number after the earlier stores' copies). Everything is
 // written in one atomic ingestion.
 //
+// Run walks the store's registry of record kinds (store.Kinds): each kind
+// has its copy (copyOf: the SSTWriter it is written to, and how, as the
+// registry's Kind.Holds and Kind.Copy say: added up through the store's
+// operator, united, game numbers and stamps moved, or written anew like
+// the Meta), and a kind of the registry without one, or a source holding
+// records of a kind the registry does not have (a store of a newer
+// program), fails the merge instead of losing its records. The mutation
+// test (mutation_test.go) makes the merge drop or miscopy each kind in
+// turn, through a test hook, and checks that the merged store's digest
+// (internal/storetest, which covers every kind of the registry) then
+// differs from one build's, and equals it without the mutation.
+//
 // # Reindex
 //
 // Reindex writes the game index (package gamedb) of every game a store

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -23,7 +24,8 @@ func runArgs(t *testing.T, args ...string) (int, string, string) {
 
 // TestMergeCommand runs bookbuild merge as a user would: two stores of
 // the halves of champions500.pgn, whose second half repeats games of the
-// first, merged into one that holds what one build of both holds; and the
+// first, merged into one that holds what one build of both holds (every
+// kind of record: storetest.DifferentKinds); and the
 // merges refused, with exit status 2.
 func TestMergeCommand(t *testing.T) {
 	pgn, err := os.ReadFile(champions)
@@ -75,6 +77,12 @@ func TestMergeCommand(t *testing.T) {
 	}
 	if g, w := games(out), games(all); g != w || !strings.Contains(stdout, "games:") {
 		t.Errorf("merged %d games, one build %d", g, w)
+	}
+	// Everything the stores hold, kind by kind (storetest.KindDigests:
+	// statistics, single references and histories as they answer, game
+	// records and numbers, the game index, the Meta).
+	if diff := storetest.DifferentKinds(t, out, all); len(diff) > 0 {
+		t.Errorf("the merged store differs from one build of both halves in its records of kinds %v", diff)
 	}
 	for _, tc := range []struct {
 		args []string
