@@ -1,0 +1,27 @@
+// Package kway merges sorted sources: the k-way merge of the build's
+// sorted runs (package book's commit), of the stores a merge combines,
+// and of the spilled runs of an export's entry sort.
+//
+// A Merger reads one item ahead from each Source and keeps the sources in
+// a tournament tree ordered by their current items, ties going to the
+// earlier source: taking the smallest item and reading its
+// source's next costs one comparison per level of the tree (log2 of the
+// sources), where a binary heap makes two. Nothing is allocated per item:
+// the tree and the current items are allocated once, and a source hands
+// out its items by value (slices in them may point into the source's own
+// buffers, which it may reuse once it is asked for its next item).
+//
+// An item taken from the merger (Next) stays valid until the next call,
+// because its source is only asked for its next item then. NextGroup
+// takes every item equal to the smallest at once, in source order, for
+// callers that combine the values of one key (or, like the build's
+// unique sections, refuse them).
+//
+// Each and Groups wrap the two with a context checked every 4096 items,
+// the cancellation the callers already had.
+//
+// Tree64 is the same tree specialised to distinct uint64 keys, for the
+// merge that sees the most items (the build's single references), where
+// the generic comparison, an indirect call, would cost a tenth of the
+// merge.
+package kway
