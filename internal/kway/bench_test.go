@@ -73,7 +73,7 @@ func BenchmarkMerge(b *testing.B) {
 		b.Run(fmt.Sprintf("Groups/k=%d", k), func(b *testing.B) {
 			for b.Loop() {
 				n := 0
-				if err := Groups(context.Background(), mk(), cmpU, func(m *Merger[uint64], g []int) error { n += len(g); return nil }); err != nil || n != total {
+				if err := Groups(context.Background(), mk(), cmpU, func(items []uint64, g []int) error { n += len(g); return nil }); err != nil || n != total {
 					b.Fatal(n, err)
 				}
 			}

@@ -15,7 +15,9 @@
 // because its source is only asked for its next item then. NextGroup
 // takes every item equal to the smallest at once, in source order, for
 // callers that combine the values of one key (or, like the build's
-// unique sections, refuse them).
+// unique sections, refuse them); it moves each source on as it takes its
+// item (one replay of the tree per item), so its sources keep an item
+// valid until they return the one after next (two buffers).
 //
 // Each and Groups wrap the two with a context checked every 4096 items,
 // the cancellation the callers already had.

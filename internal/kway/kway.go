@@ -6,15 +6,18 @@ import "context"
 type Source[T any] interface {
 	// Next returns the source's next item (its first on the first call);
 	// ok is false after the last. Items must come in the merge's order
-	// (equal items allowed); the merger does not check it.
+	// (equal items allowed); the merger does not check it. An item may
+	// point into the source's buffers: for Next and Each it must stay
+	// valid until the following call, for NextGroup and Groups until the
+	// one after (the group's items are taken as their sources move on:
+	// double-buffer them).
 	Next() (item T, ok bool, err error)
 }
 
 // source states in a Merger.
 const (
-	live  = iota // at an item, in the tree
-	taken        // its item taken by NextGroup, out of the tree until advanced
-	done         // at its end
+	live = iota // at an item, in the tree
+	done        // at its end
 )
 
 // Merger merges sorted sources in the order of cmp, ties to the earlier
@@ -29,10 +32,11 @@ type Merger[T any] struct {
 	srcs  []Source[T]
 	cmp   func(a, b *T) int
 	cur   []T     // each source's current item
-	state []uint8 // live, taken or done
+	state []uint8 // live or done
 	node  []int   // node[n], n in [1, 2k): the winner of the subtree at n
 	last  int     // the source whose item Next returned last (-1: none)
-	group []int   // the sources NextGroup returned last
+	items []T     // the items NextGroup returned last
+	group []int   // and their sources
 }
 
 // New reads the first item of every source and returns their merger. The
@@ -107,8 +111,8 @@ func (m *Merger[T]) winner() int {
 	return w
 }
 
-// advance reads source i's next item (i the winner, or taken) and puts it
-// back in the tree.
+// advance reads source i's next item (i the winner) and puts it back in
+// the tree.
 func (m *Merger[T]) advance(i int) error {
 	item, ok, err := m.srcs[i].Next()
 	if err != nil {
@@ -117,7 +121,7 @@ func (m *Merger[T]) advance(i int) error {
 		return err
 	}
 	if ok {
-		m.cur[i], m.state[i] = item, live
+		m.cur[i] = item
 	} else {
 		var zero T
 		m.cur[i], m.state[i] = zero, done
@@ -126,22 +130,15 @@ func (m *Merger[T]) advance(i int) error {
 	return nil
 }
 
-// Item returns source i's current item: the one Next or NextGroup
-// returned for it, until the next call.
-func (m *Merger[T]) Item(i int) *T { return &m.cur[i] }
-
 // Next returns the smallest item left and its source, or nil after the
-// last. The item is valid until the next call.
+// last. The item is valid until the next call (its source moves on then).
 func (m *Merger[T]) Next() (*T, int, error) {
-	if err := m.release(); err != nil {
-		return nil, -1, err
-	}
 	if m.last >= 0 {
-		if err := m.advance(m.last); err != nil {
-			m.last = -1
+		err := m.advance(m.last)
+		m.last = -1
+		if err != nil {
 			return nil, -1, err
 		}
-		m.last = -1
 	}
 	w := m.winner()
 	if w < 0 {
@@ -151,52 +148,33 @@ func (m *Merger[T]) Next() (*T, int, error) {
 	return &m.cur[w], w, nil
 }
 
-// NextGroup returns the sources of the smallest item left and of every
-// item equal to it (cmp 0), in source order, or none after the last.
-// Their items (Item) and the slice are valid until the next call.
-func (m *Merger[T]) NextGroup() ([]int, error) {
+// NextGroup returns the smallest item left and the items equal to it
+// (cmp 0) of the next sources, in source order, with their sources, or
+// nothing after the last. A source's item equal to its previous one
+// starts the next group: a group holds an item of each source at most.
+// The items are taken as their sources move on, one replay of the tree
+// each: they are valid until the next call if the sources keep an item
+// until they return the one after next (see Source).
+func (m *Merger[T]) NextGroup() ([]T, []int, error) {
 	if m.last >= 0 {
-		if err := m.advance(m.last); err != nil {
-			m.last = -1
-			return nil, err
-		}
+		err := m.advance(m.last)
 		m.last = -1
+		if err != nil {
+			return nil, nil, err
+		}
 	}
-	if err := m.release(); err != nil {
-		return nil, err
-	}
-	w := m.winner()
-	if w < 0 {
-		return nil, nil
-	}
-	m.group = append(m.group[:0], w)
-	m.state[w] = taken
-	m.replay(w)
+	m.items, m.group = m.items[:0], m.group[:0]
 	for {
-		n := m.winner()
-		if n < 0 || m.cmp(&m.cur[n], &m.cur[w]) != 0 {
-			break
+		w := m.winner()
+		if w < 0 || len(m.group) > 0 && (w == m.group[len(m.group)-1] || m.cmp(&m.cur[w], &m.items[0]) != 0) {
+			return m.items, m.group, nil
 		}
-		m.group = append(m.group, n)
-		m.state[n] = taken
-		m.replay(n)
-	}
-	return m.group, nil
-}
-
-// release advances the sources of the last group.
-func (m *Merger[T]) release() error {
-	group := m.group
-	m.group = m.group[:0]
-	for g, i := range group {
-		if err := m.advance(i); err != nil {
-			for _, j := range group[g+1:] {
-				m.state[j] = done
-			}
-			return err
+		m.items = append(m.items, m.cur[w])
+		m.group = append(m.group, w)
+		if err := m.advance(w); err != nil {
+			return nil, nil, err
 		}
 	}
-	return nil
 }
 
 // checkEvery is how many items Each and Groups take between checks of
@@ -232,11 +210,12 @@ func Each[T any](ctx context.Context, srcs []Source[T], cmp func(a, b *T) int, f
 }
 
 // Groups merges srcs in the order of cmp and calls fn once per group of
-// equal items (cmp 0) with the sources holding them, in source order
-// (their items are m.Item(src)), stopping at fn's first error, a
-// source's, or ctx's end (checked every 4096 groups). The group and its
-// items are valid during the call only.
-func Groups[T any](ctx context.Context, srcs []Source[T], cmp func(a, b *T) int, fn func(m *Merger[T], group []int) error) error {
+// equal items (cmp 0; see NextGroup) with the items and their sources, in
+// source order, stopping at fn's first error, a source's, or ctx's end
+// (checked every 4096 groups). The slices and items are valid during the
+// call only; the sources must keep an item until they return the one
+// after next (see Source).
+func Groups[T any](ctx context.Context, srcs []Source[T], cmp func(a, b *T) int, fn func(items []T, srcs []int) error) error {
 	m, err := New(srcs, cmp)
 	if err != nil {
 		return err
@@ -247,14 +226,14 @@ func Groups[T any](ctx context.Context, srcs []Source[T], cmp func(a, b *T) int,
 				return err
 			}
 		}
-		group, err := m.NextGroup()
+		items, group, err := m.NextGroup()
 		if err != nil {
 			return err
 		}
 		if len(group) == 0 {
 			return nil
 		}
-		if err := fn(m, group); err != nil {
+		if err := fn(items, group); err != nil {
 			return err
 		}
 	}

@@ -92,9 +92,8 @@ func TestEach(t *testing.T) {
 }
 
 // TestGroups: the same sources merged by groups give each key once, with
-// the items of every source holding it in source order (a source holding
-// a key twice gives it twice in a row, and the next group it holds the
-// key again is the same key: the groups split where the sources repeat).
+// the items of every source holding it in source order; with keys
+// repeated within sources, a group ends where its source repeats.
 func TestGroups(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 500 {
@@ -112,17 +111,16 @@ func TestGroups(t *testing.T) {
 		want := wantOrder(all)
 		var got []item
 		var keys []int
-		err := Groups(context.Background(), sources(srcs), cmpKey, func(m *Merger[item], group []int) error {
-			if !slices.IsSorted(group) {
-				return fmt.Errorf("group %v not in source order", group)
+		err := Groups(context.Background(), sources(srcs), cmpKey, func(items []item, group []int) error {
+			if !slices.IsSorted(group) || len(items) != len(group) {
+				return fmt.Errorf("group %v not in source order, or %d items", group, len(items))
 			}
-			keys = append(keys, m.Item(group[0]).key)
-			for _, src := range group {
-				it := m.Item(src)
-				if it.key != keys[len(keys)-1] {
-					return fmt.Errorf("group of %d holds %d", keys[len(keys)-1], it.key)
+			keys = append(keys, items[0].key)
+			for i, it := range items {
+				if it.key != keys[len(keys)-1] || it.src != group[i] {
+					return fmt.Errorf("group of %d holds %d of source %d as source %d's", keys[len(keys)-1], it.key, it.src, group[i])
 				}
-				got = append(got, *it)
+				got = append(got, it)
 			}
 			return nil
 		})
@@ -138,6 +136,37 @@ func TestGroups(t *testing.T) {
 		}
 		if wantKeys = slices.Compact(wantKeys); !slices.Equal(keys, wantKeys) {
 			t.Fatalf("trial %d: groups of %v, want %v", trial, keys, wantKeys)
+		}
+	}
+	// Repeated keys within sources: every item once, in order, no group
+	// holding two items of a source.
+	for trial := range 300 {
+		srcs, all := randomSources(rng, rng.IntN(12), 30, 8)
+		want := wantOrder(all)
+		var got []item
+		err := Groups(context.Background(), sources(srcs), cmpKey, func(items []item, group []int) error {
+			for i := 1; i < len(group); i++ {
+				if group[i] <= group[i-1] || items[i].key != items[0].key {
+					return fmt.Errorf("group %v of %v", group, items)
+				}
+			}
+			got = append(got, items...)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Merged by key; within a key, groups split where a source repeats.
+		for i := 1; i < len(got); i++ {
+			if got[i].key < got[i-1].key {
+				t.Fatalf("trial %d: %v out of order", trial, got)
+			}
+		}
+		slices.SortFunc(got, func(a, b item) int {
+			return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.src, b.src), cmp.Compare(a.pos, b.pos))
+		})
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: items lost or repeated", trial)
 		}
 	}
 }
@@ -165,16 +194,14 @@ func TestMixed(t *testing.T) {
 				got = append(got, *it)
 				continue
 			}
-			group, err := m.NextGroup()
+			items, _, err := m.NextGroup()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(group) == 0 {
+			if len(items) == 0 {
 				break
 			}
-			for _, src := range group {
-				got = append(got, *m.Item(src))
-			}
+			got = append(got, items...)
 		}
 		// Groups take one item per source: a source's repeated key comes
 		// in a later group, so compare as multisets in key order.
@@ -221,7 +248,7 @@ func TestErrors(t *testing.T) {
 			t.Errorf("Each, failing after %d: %v", n, err)
 		}
 		srcs = []Source[item]{Slice([]item{{key: 1}, {key: 5}, {key: 20}}), &failing{n: n, err: boom}}
-		if err := Groups(context.Background(), srcs, cmpKey, func(*Merger[item], []int) error { return nil }); !errors.Is(err, boom) {
+		if err := Groups(context.Background(), srcs, cmpKey, func([]item, []int) error { return nil }); !errors.Is(err, boom) {
 			t.Errorf("Groups, failing after %d: %v", n, err)
 		}
 	}
@@ -231,7 +258,7 @@ func TestErrors(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Groups(ctx, []Source[item]{Slice([]item{{key: 1}})}, cmpKey, func(*Merger[item], []int) error { return nil }); !errors.Is(err, context.Canceled) {
+	if err := Groups(ctx, []Source[item]{Slice([]item{{key: 1}})}, cmpKey, func([]item, []int) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -250,7 +277,7 @@ func TestEmpty(t *testing.T) {
 		if it, src, err := m.Next(); it != nil || src != -1 || err != nil {
 			t.Errorf("%d empty sources: Next gave %v %d %v", k, it, src, err)
 		}
-		if g, err := m.NextGroup(); len(g) != 0 || err != nil {
+		if it, g, err := m.NextGroup(); len(it) != 0 || len(g) != 0 || err != nil {
 			t.Errorf("%d empty sources: NextGroup gave %v %v", k, g, err)
 		}
 	}
@@ -268,7 +295,7 @@ func TestAllocs(t *testing.T) {
 		n := 0
 		allocs := testing.AllocsPerRun(len(all)/2, func() {
 			if grouped {
-				if g, _ := m.NextGroup(); len(g) > 0 {
+				if _, g, _ := m.NextGroup(); len(g) > 0 {
 					n++
 				}
 			} else if it, _, _ := m.Next(); it != nil {
