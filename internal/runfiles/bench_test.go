@@ -3,7 +3,9 @@ package runfiles
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"syscall"
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
@@ -17,7 +19,8 @@ import (
 // about 2.4 runs and its entries combine), game numbers (unique keys, 20,000
 // a run) and single references (200,000 a run, in hash order), each
 // record handed to a callback that drops it. ns/op is per merge of the
-// section.
+// section; cpu-ns/op is the CPU time of the goroutine's thread per merge,
+// which a loaded machine's waits for a core leave out.
 func BenchmarkMergeRuns(b *testing.B) {
 	st, err := store.Open(b.TempDir(), store.Options{Meta: &store.Meta{CountMode: store.CountGame}})
 	if err != nil {
@@ -89,6 +92,7 @@ func BenchmarkMergeRuns(b *testing.B) {
 			if c.combine != nil {
 				comb = c.combine()
 			}
+			defer threadCPU(b)()
 			for b.Loop() {
 				n := 0
 				if err := MergeSection(st, runs, c.sec, comb, func(k, v []byte) error { n++; return nil }); err != nil || n == 0 || c.want != 0 && n != c.want {
@@ -98,6 +102,7 @@ func BenchmarkMergeRuns(b *testing.B) {
 		})
 	}
 	b.Run("refs", func(b *testing.B) {
+		defer threadCPU(b)()
 		for b.Loop() {
 			n := 0
 			if err := MergeRefs(st, runs, func(h uint32, num uint64) error { n++; return nil }); err != nil || n != nRuns*refsPerRun {
@@ -105,4 +110,22 @@ func BenchmarkMergeRuns(b *testing.B) {
 			}
 		}
 	})
+}
+
+// threadCPU locks the goroutine to its thread and returns a function
+// that reports the thread's CPU time since, per op (cpu-ns/op).
+func threadCPU(b *testing.B) func() {
+	runtime.LockOSThread()
+	cpu := func() int64 {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+			b.Fatal(err)
+		}
+		return ru.Utime.Nano() + ru.Stime.Nano()
+	}
+	start := cpu()
+	return func() {
+		b.ReportMetric(float64(cpu()-start)/float64(b.N), "cpu-ns/op")
+		runtime.UnlockOSThread()
+	}
 }
