@@ -17,6 +17,7 @@ import (
 
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
+	"github.com/chessbook/chessbook/internal/kway"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -404,7 +405,7 @@ func findOverlaps(ctx context.Context, sources []*mergeSource, progress func(str
 	if progress != nil {
 		progress("checking which stores share games", 0, total)
 	}
-	return kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
+	return mergeRecords(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		done++
 		if progress != nil && done%65536 == 0 {
 			progress("checking which stores share games", done, total)
@@ -441,129 +442,37 @@ func closeIters(its []*store.RecordIter) {
 	}
 }
 
-// kwayVal is one source's value of a key in a k-way merge.
+// kwayVal is one source's value of a key in a k-way merge (mergeRecords).
 type kwayVal struct {
 	src int
 	v   []byte
 }
 
-// kway merges the records of its (one iterator per source, in source
-// order) by key, calling fn once per key with the value of every source
-// holding it, in source order, and closes the iterators. key, if not
-// nil, maps a source's key to the key it merges under (appending to
+// mergeRecords merges the records of its (one iterator per source, in
+// source order) by key, calling fn once per key with the value of every
+// source holding it, in source order, and closes the iterators. key, if
+// not nil, maps a source's key to the key it merges under (appending to
 // buf); it must keep each source's keys in order. Keys and values are
 // valid during the call only.
-func kway(ctx context.Context, its []*store.RecordIter, key func(src int, buf, k []byte) ([]byte, error),
+func mergeRecords(ctx context.Context, its []*store.RecordIter, key func(src int, buf, k []byte) ([]byte, error),
 	fn func(k []byte, vals []kwayVal) error) error {
 	defer closeIters(its) // on failure; closed below otherwise
-	type head struct {
-		ok  bool
-		key []byte
-	}
-	heads := make([]head, len(its))
-	load := func(i int, ok bool) error {
-		heads[i].ok = ok
-		if !ok {
-			return nil
-		}
-		k := its[i].Key()
-		if key == nil {
-			heads[i].key = append(heads[i].key[:0], k...)
-			return nil
-		}
-		var err error
-		heads[i].key, err = key(i, heads[i].key[:0], k)
-		return err
-	}
+	srcs := make([]kway.Source[sourceRecord], len(its))
 	for i, it := range its {
-		if err := load(i, it.First()); err != nil {
-			return err
-		}
+		srcs[i] = &recordSource{it: it, src: i, key: key}
 	}
-	// A heap of the sources at a record, by (key, source): a merge of
-	// many stores (the shards of a distributed build) costs log(stores)
-	// per record.
-	h := make([]int, 0, len(its))
-	less := func(a, b int) bool {
-		if c := bytes.Compare(heads[a].key, heads[b].key); c != 0 {
-			return c < 0
-		}
-		return a < b
-	}
-	down := func(i int) {
-		for {
-			l, m := 2*i+1, i
-			if l < len(h) && less(h[l], h[m]) {
-				m = l
-			}
-			if r := l + 1; r < len(h) && less(h[r], h[m]) {
-				m = r
-			}
-			if m == i {
-				return
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
-		}
-	}
-	push := func(src int) {
-		h = append(h, src)
-		for i := len(h) - 1; i > 0; {
-			p := (i - 1) / 2
-			if !less(h[i], h[p]) {
-				break
-			}
-			h[i], h[p] = h[p], h[i]
-			i = p
-		}
-	}
-	pop := func() int {
-		top := h[0]
-		h[0] = h[len(h)-1]
-		h = h[:len(h)-1]
-		down(0)
-		return top
-	}
-	for i := range heads {
-		if heads[i].ok {
-			push(i)
-		}
-	}
+	// A merge of many stores (the shards of a distributed build) costs
+	// log(stores) per record.
 	var vals []kwayVal
-	var moved []int
-	var cur []byte
-	var n int
-	for len(h) > 0 {
-		if n++; n%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+	err := kway.Groups(ctx, srcs, func(a, b *sourceRecord) int { return bytes.Compare(a.key, b.key) }, func(recs []sourceRecord, group []int) error {
+		vals = vals[:0]
+		for i := range recs {
+			vals = append(vals, kwayVal{src: group[i], v: recs[i].val})
 		}
-		cur = append(cur[:0], heads[h[0]].key...)
-		vals, moved = vals[:0], moved[:0]
-		for len(h) > 0 && bytes.Equal(heads[h[0]].key, cur) {
-			i := pop() // in source order among those at cur
-			v, err := its[i].Value()
-			if err != nil {
-				return err
-			}
-			vals = append(vals, kwayVal{src: i, v: v})
-			moved = append(moved, i)
-		}
-		if err := fn(cur, vals); err != nil {
-			return err
-		}
-		for _, i := range moved {
-			if err := load(i, its[i].Next()); err != nil {
-				return err
-			}
-			if heads[i].ok {
-				if bytes.Compare(heads[i].key, cur) <= 0 {
-					return fmt.Errorf("records out of order: %x after %x", heads[i].key, cur)
-				}
-				push(i)
-			}
-		}
+		return fn(recs[0].key, vals)
+	})
+	if err != nil {
+		return err
 	}
 	for i, it := range its {
 		if err := it.Close(); err != nil {
@@ -573,6 +482,52 @@ func kway(ctx context.Context, its []*store.RecordIter, key func(src int, buf, k
 		its[i] = nil
 	}
 	return nil
+}
+
+// sourceRecord is a record of a source, its key mapped.
+type sourceRecord struct{ key, val []byte }
+
+// recordSource is a kway.Source of the records of a source, their keys
+// mapped by key if not nil. The merge takes a record as the iterator
+// moves on: a record is copied, into the buffers of the one before last.
+type recordSource struct {
+	it      *store.RecordIter
+	src     int
+	key     func(src int, buf, k []byte) ([]byte, error)
+	cur     sourceRecord
+	prev    sourceRecord
+	started bool
+}
+
+func (s *recordSource) Next() (sourceRecord, bool, error) {
+	var ok bool
+	if s.started {
+		ok = s.it.Next()
+	} else {
+		ok, s.started = s.it.First(), true
+	}
+	if !ok {
+		return sourceRecord{}, false, nil
+	}
+	s.cur, s.prev = sourceRecord{s.prev.key[:0], s.prev.val[:0]}, s.cur
+	k := s.it.Key()
+	if s.key == nil {
+		s.cur.key = append(s.cur.key, k...)
+	} else {
+		var err error
+		if s.cur.key, err = s.key(s.src, s.cur.key, k); err != nil {
+			return sourceRecord{}, false, err
+		}
+	}
+	if s.prev.key != nil && bytes.Compare(s.cur.key, s.prev.key) <= 0 {
+		return sourceRecord{}, false, fmt.Errorf("records out of order: %x after %x", s.cur.key, s.prev.key)
+	}
+	v, err := s.it.Value()
+	if err != nil {
+		return sourceRecord{}, false, err
+	}
+	s.cur.val = append(s.cur.val, v...)
+	return s.cur, true, nil
 }
 
 // shiftEntry appends the encoded stats.Entry enc to dst with every
@@ -717,7 +672,7 @@ func copyMain(ctx context.Context, w *store.SSTWriter, sources []*mergeSource, g
 	if err != nil {
 		return err
 	}
-	err = kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
+	err = mergeRecords(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		v, err := em.merge(vals, shift)
 		if err != nil {
 			return fmt.Errorf("en-passant record %x: %w", k, err)
@@ -736,7 +691,7 @@ func copyMain(ctx context.Context, w *store.SSTWriter, sources []*mergeSource, g
 		return err
 	}
 	var stored uint64
-	err = kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
+	err = mergeRecords(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		if len(vals) > 1 || len(k) != 8 {
 			return fmt.Errorf("game %x in %s and %s", k, sources[vals[0].src].dir, sources[vals[len(vals)-1].src].dir)
 		}
@@ -792,7 +747,7 @@ func copyMain(ctx context.Context, w *store.SSTWriter, sources []*mergeSource, g
 	if err != nil {
 		return err
 	}
-	err = kway(ctx, its, func(src int, buf, k []byte) ([]byte, error) {
+	err = mergeRecords(ctx, its, func(src int, buf, k []byte) ([]byte, error) {
 		if len(k) != 16 {
 			return buf, fmt.Errorf("bad game order key %x", k)
 		}
@@ -809,7 +764,7 @@ func copyMain(ctx context.Context, w *store.SSTWriter, sources []*mergeSource, g
 	if err != nil {
 		return err
 	}
-	err = kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
+	err = mergeRecords(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		v, err := em.merge(vals, shift)
 		if err != nil {
 			return fmt.Errorf("position %x: %w", k, err)
@@ -830,7 +785,7 @@ func copySingles(ctx context.Context, w *store.SSTWriter, sources []*mergeSource
 	}
 	var refs []store.SingleRef
 	var n int64
-	err = kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
+	err = mergeRecords(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		refs = refs[:0]
 		for _, kv := range vals {
 			off := sources[kv.src].numOff
@@ -863,7 +818,7 @@ func copyHistories(ctx context.Context, w *store.SSTWriter, sources []*mergeSour
 	}
 	var a, b []byte
 	var n int64
-	err = kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
+	err = mergeRecords(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		a = append(a[:0], vals[0].v...)
 		for _, kv := range vals[1:] {
 			var err error
@@ -891,7 +846,7 @@ func copyIndex(ctx context.Context, w *store.SSTWriter, sources []*mergeSource, 
 	}
 	var a, b []byte
 	var n int64
-	err = kway(ctx, its, func(src int, buf, k []byte) ([]byte, error) {
+	err = mergeRecords(ctx, its, func(src int, buf, k []byte) ([]byte, error) {
 		buf, _, err := gamedb.RenumberKey(buf, k, sources[src].numOff)
 		return buf, err
 	}, func(k []byte, vals []kwayVal) error {
