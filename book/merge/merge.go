@@ -457,19 +457,23 @@ type kwayVal struct {
 func mergeRecords(ctx context.Context, its []*store.RecordIter, key func(src int, buf, k []byte) ([]byte, error),
 	fn func(k []byte, vals []kwayVal) error) error {
 	defer closeIters(its) // on failure; closed below otherwise
-	srcs := make([]kway.Source[sourceRecord], len(its))
+	srcs := make([]kway.Source[[]byte], len(its))
 	for i, it := range its {
 		srcs[i] = &recordSource{it: it, src: i, key: key}
 	}
 	// A merge of many stores (the shards of a distributed build) costs
 	// log(stores) per record.
 	var vals []kwayVal
-	err := kway.Groups(ctx, srcs, func(a, b *sourceRecord) int { return bytes.Compare(a.key, b.key) }, func(recs []sourceRecord, group []int) error {
+	err := kway.Groups(ctx, srcs, func(a, b *[]byte) int { return bytes.Compare(*a, *b) }, func(keys [][]byte, group []int) error {
 		vals = vals[:0]
-		for i := range recs {
-			vals = append(vals, kwayVal{src: group[i], v: recs[i].val})
+		for _, i := range group { // at their records until the next group
+			v, err := its[i].Value()
+			if err != nil {
+				return err
+			}
+			vals = append(vals, kwayVal{src: i, v: v})
 		}
-		return fn(recs[0].key, vals)
+		return fn(keys[0], vals)
 	})
 	if err != nil {
 		return err
@@ -484,22 +488,17 @@ func mergeRecords(ctx context.Context, its []*store.RecordIter, key func(src int
 	return nil
 }
 
-// sourceRecord is a record of a source, its key mapped.
-type sourceRecord struct{ key, val []byte }
-
-// recordSource is a kway.Source of the records of a source, their keys
-// mapped by key if not nil. The merge takes a record as the iterator
-// moves on: a record is copied, into the buffers of the one before last.
+// recordSource is a kway.Source of the keys of a source's records,
+// mapped by key if not nil; it keeps the key before for the order check.
 type recordSource struct {
-	it      *store.RecordIter
-	src     int
-	key     func(src int, buf, k []byte) ([]byte, error)
-	cur     sourceRecord
-	prev    sourceRecord
-	started bool
+	it        *store.RecordIter
+	src       int
+	key       func(src int, buf, k []byte) ([]byte, error)
+	cur, prev []byte
+	started   bool
 }
 
-func (s *recordSource) Next() (sourceRecord, bool, error) {
+func (s *recordSource) Next() ([]byte, bool, error) {
 	var ok bool
 	if s.started {
 		ok = s.it.Next()
@@ -507,26 +506,21 @@ func (s *recordSource) Next() (sourceRecord, bool, error) {
 		ok, s.started = s.it.First(), true
 	}
 	if !ok {
-		return sourceRecord{}, false, nil
+		return nil, false, nil
 	}
-	s.cur, s.prev = sourceRecord{s.prev.key[:0], s.prev.val[:0]}, s.cur
+	s.cur, s.prev = s.prev[:0], s.cur
 	k := s.it.Key()
 	if s.key == nil {
-		s.cur.key = append(s.cur.key, k...)
+		s.cur = append(s.cur, k...)
 	} else {
 		var err error
-		if s.cur.key, err = s.key(s.src, s.cur.key, k); err != nil {
-			return sourceRecord{}, false, err
+		if s.cur, err = s.key(s.src, s.cur, k); err != nil {
+			return nil, false, err
 		}
 	}
-	if s.prev.key != nil && bytes.Compare(s.cur.key, s.prev.key) <= 0 {
-		return sourceRecord{}, false, fmt.Errorf("records out of order: %x after %x", s.cur.key, s.prev.key)
+	if s.prev != nil && bytes.Compare(s.cur, s.prev) <= 0 {
+		return nil, false, fmt.Errorf("records out of order: %x after %x", s.cur, s.prev)
 	}
-	v, err := s.it.Value()
-	if err != nil {
-		return sourceRecord{}, false, err
-	}
-	s.cur.val = append(s.cur.val, v...)
 	return s.cur, true, nil
 }
 

@@ -11,14 +11,12 @@
 // out its items by value (slices in them may point into the source's own
 // buffers, which it may reuse once it is asked for its next item).
 //
-// An item taken from the merger (Next) stays valid until the next call,
-// because its source is only asked for its next item then. NextGroup
-// takes every item equal to the smallest at once, in source order, for
-// callers that combine the values of one key (or, like the build's
-// unique sections, refuse them); it moves each source on as it takes its
-// item (one replay of the tree per item), so its sources keep an item
-// valid until they return the one after next (two buffers).
-//
+// An item taken from the merger stays valid until the next call, because
+// its source is only asked for its next item then. NextGroup takes every
+// item equal to the smallest at once, in source order, for callers that
+// combine the values of one key: a store iterator's value is read while
+// the iterator is still at its record, without a copy.
+
 // Each and Groups wrap the two with a context checked every 4096 items,
 // the cancellation the callers already had.
 //

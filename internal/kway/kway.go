@@ -7,17 +7,17 @@ type Source[T any] interface {
 	// Next returns the source's next item (its first on the first call);
 	// ok is false after the last. Items must come in the merge's order
 	// (equal items allowed); the merger does not check it. An item may
-	// point into the source's buffers: for Next and Each it must stay
-	// valid until the following call, for NextGroup and Groups until the
-	// one after (the group's items are taken as their sources move on:
-	// double-buffer them).
+	// point into the source's buffers, which the source may reuse at the
+	// following call: the merger asks a source for its next item only
+	// once the caller is done with the current one.
 	Next() (item T, ok bool, err error)
 }
 
 // source states in a Merger.
 const (
-	live = iota // at an item, in the tree
-	done        // at its end
+	live  = iota // at an item, in the tree
+	taken        // its item taken by NextGroup, out of the tree until its source moves on
+	done         // at its end
 )
 
 // Merger merges sorted sources in the order of cmp, ties to the earlier
@@ -32,7 +32,7 @@ type Merger[T any] struct {
 	srcs  []Source[T]
 	cmp   func(a, b *T) int
 	cur   []T     // each source's current item
-	state []uint8 // live or done
+	state []uint8 // live, taken or done
 	node  []int   // node[n], n in [1, 2k): the winner of the subtree at n
 	last  int     // the source whose item Next returned last (-1: none)
 	items []T     // the items NextGroup returned last
@@ -111,8 +111,8 @@ func (m *Merger[T]) winner() int {
 	return w
 }
 
-// advance reads source i's next item (i the winner) and puts it back in
-// the tree.
+// advance reads source i's next item (i the winner, or taken) and puts
+// it back in the tree.
 func (m *Merger[T]) advance(i int) error {
 	item, ok, err := m.srcs[i].Next()
 	if err != nil {
@@ -121,7 +121,7 @@ func (m *Merger[T]) advance(i int) error {
 		return err
 	}
 	if ok {
-		m.cur[i] = item
+		m.cur[i], m.state[i] = item, live
 	} else {
 		var zero T
 		m.cur[i], m.state[i] = zero, done
@@ -133,6 +133,9 @@ func (m *Merger[T]) advance(i int) error {
 // Next returns the smallest item left and its source, or nil after the
 // last. The item is valid until the next call (its source moves on then).
 func (m *Merger[T]) Next() (*T, int, error) {
+	if err := m.release(); err != nil {
+		return nil, -1, err
+	}
 	if m.last >= 0 {
 		err := m.advance(m.last)
 		m.last = -1
@@ -149,12 +152,12 @@ func (m *Merger[T]) Next() (*T, int, error) {
 }
 
 // NextGroup returns the smallest item left and the items equal to it
-// (cmp 0) of the next sources, in source order, with their sources, or
-// nothing after the last. A source's item equal to its previous one
-// starts the next group: a group holds an item of each source at most.
-// The items are taken as their sources move on, one replay of the tree
-// each: they are valid until the next call if the sources keep an item
-// until they return the one after next (see Source).
+// (cmp 0) of the other sources, in source order, with their sources, or
+// nothing after the last: each source at most once (an item equal to its
+// source's previous one comes in the next group). The slices and the
+// items are valid until the next call: the group's sources move on then.
+// Taking an item out of the tree and putting its source's next one back
+// are a replay each.
 func (m *Merger[T]) NextGroup() ([]T, []int, error) {
 	if m.last >= 0 {
 		err := m.advance(m.last)
@@ -163,18 +166,35 @@ func (m *Merger[T]) NextGroup() ([]T, []int, error) {
 			return nil, nil, err
 		}
 	}
+	if err := m.release(); err != nil {
+		return nil, nil, err
+	}
+	w := m.winner()
+	if w < 0 {
+		return nil, nil, nil
+	}
+	for n := w; n >= 0 && (n == w || m.cmp(&m.cur[n], &m.cur[w]) == 0); n = m.winner() {
+		m.items = append(m.items, m.cur[n])
+		m.group = append(m.group, n)
+		m.state[n] = taken
+		m.replay(n)
+	}
+	return m.items, m.group, nil
+}
+
+// release moves the sources of the last group on.
+func (m *Merger[T]) release() error {
+	group := m.group
 	m.items, m.group = m.items[:0], m.group[:0]
-	for {
-		w := m.winner()
-		if w < 0 || len(m.group) > 0 && (w == m.group[len(m.group)-1] || m.cmp(&m.cur[w], &m.items[0]) != 0) {
-			return m.items, m.group, nil
-		}
-		m.items = append(m.items, m.cur[w])
-		m.group = append(m.group, w)
-		if err := m.advance(w); err != nil {
-			return nil, nil, err
+	for g, i := range group {
+		if err := m.advance(i); err != nil {
+			for _, j := range group[g+1:] {
+				m.state[j] = done
+			}
+			return err
 		}
 	}
+	return nil
 }
 
 // checkEvery is how many items Each and Groups take between checks of
@@ -213,8 +233,7 @@ func Each[T any](ctx context.Context, srcs []Source[T], cmp func(a, b *T) int, f
 // equal items (cmp 0; see NextGroup) with the items and their sources, in
 // source order, stopping at fn's first error, a source's, or ctx's end
 // (checked every 4096 groups). The slices and items are valid during the
-// call only; the sources must keep an item until they return the one
-// after next (see Source).
+// call only.
 func Groups[T any](ctx context.Context, srcs []Source[T], cmp func(a, b *T) int, fn func(items []T, srcs []int) error) error {
 	m, err := New(srcs, cmp)
 	if err != nil {
