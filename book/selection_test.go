@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/chessbook/chessbook/internal/pgnoracle"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -21,73 +20,23 @@ import (
 )
 
 // filterGame is what the filter oracle reads of a game's tags, with its
-// own parsing (regular expressions over the PGN text, not package book's).
+// own parsing (package pgnoracle's, not package book's).
 type filterGame struct {
 	text        string
-	speed       string // "" when the TimeControl is missing or unusable
+	speed       string // lichess's; "" when the TimeControl is missing or unusable
 	band        int    // index of the band of the mean rating; -1: no band
 	year, month int    // 0: unknown
 }
 
-var (
-	tagRE   = regexp.MustCompile(`(?m)^\[(\w+) "([^"]*)"\]`)
-	tcRE    = regexp.MustCompile(`^(\d+)\+(\d+)$`)
-	dateRE  = regexp.MustCompile(`^(\d{4})\.(\d\d|\?\?)`)
-	floors  = []int{0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500}
-	speedAt = []struct {
-		below int
-		name  string
-	}{{30, "ultrabullet"}, {180, "bullet"}, {480, "blitz"}, {1500, "rapid"}, {1 << 62, "classical"}}
-)
-
-// filterGames splits PGN text into games at their [Event tags and reads
-// each one's speed, rating band and month as the lichess explorer's rules
-// in shared/spec/lichess-explorer.md state them.
+// filterGames reads the games of PGN text and each one's speed, rating
+// band and month as the lichess explorer's rules state them.
 func filterGames(t *testing.T, text string) []filterGame {
 	t.Helper()
 	var games []filterGame
-	parts := regexp.MustCompile(`(?m)^\[Event `).Split(text, -1)
-	for _, p := range parts[1:] {
-		g := filterGame{text: "[Event " + p, band: -1}
-		tags := map[string]string{}
-		for _, m := range tagRE.FindAllStringSubmatch(g.text, -1) {
-			if _, dup := tags[m[1]]; !dup {
-				tags[m[1]] = m[2]
-			}
-		}
-		if tc := tags["TimeControl"]; tc == "-" {
-			g.speed = "correspondence"
-		} else if m := tcRE.FindStringSubmatch(tc); m != nil {
-			base, _ := strconv.Atoi(m[1])
-			inc, _ := strconv.Atoi(m[2])
-			for _, s := range speedAt {
-				if base+40*inc < s.below {
-					g.speed = s.name
-					break
-				}
-			}
-		} else if n, err := strconv.Atoi(tc); err == nil && n >= 0 {
-			for _, s := range speedAt {
-				if n < s.below {
-					g.speed = s.name
-					break
-				}
-			}
-		}
-		w, errW := strconv.Atoi(tags["WhiteElo"])
-		b, errB := strconv.Atoi(tags["BlackElo"])
-		if errW == nil && errB == nil && w > 0 && b > 0 {
-			for i, f := range floors {
-				if (w+b)/2 >= f {
-					g.band = i
-				}
-			}
-		}
-		if m := dateRE.FindStringSubmatch(tags["Date"]); m != nil {
-			g.year, _ = strconv.Atoi(m[1])
-			g.month, _ = strconv.Atoi(m[2]) // 0 for "??"
-		}
-		games = append(games, g)
+	for _, g := range pgnoracle.Parse([]byte(text)) {
+		fg := filterGame{text: g.Text, speed: g.Speed(), band: g.Band()}
+		fg.year, fg.month, _ = g.Date()
+		games = append(games, fg)
 	}
 	return games
 }

@@ -264,8 +264,8 @@ func BenchmarkHandlerMoves(b *testing.B) {
 // benchTargets returns /moves targets for 200 positions of the champions'
 // games: game i up to ply i mod 30, as play (UCI, commas) or moves (SAN).
 func benchTargets(b *testing.B, param string) []string {
-	s := &gameSink{}
-	if _, err := ingest.Run(context.Background(), []string{championsPGN}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return s }); err != nil {
+	s := &lineGames{}
+	if _, err := ingest.Run(context.Background(), []string{championsPGN}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return ingest.SinkFunc(s.add) }); err != nil {
 		b.Fatal(err)
 	}
 	var targets []string

@@ -142,8 +142,8 @@ func TestParseLineUCIList(t *testing.T) {
 // (numbered SAN, long algebraic, a UCI list) and checks them against the
 // positions the book builder replays.
 func TestParseLineGames(t *testing.T) {
-	s := &gameSink{}
-	if _, err := ingest.Run(context.Background(), []string{championsPGN}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return s }); err != nil {
+	s := &lineGames{}
+	if _, err := ingest.Run(context.Background(), []string{championsPGN}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return ingest.SinkFunc(s.add) }); err != nil {
 		t.Fatal(err)
 	}
 	if len(s.games) != 500 {
@@ -206,23 +206,21 @@ func reachable(p, q *board.Position) bool {
 	return false
 }
 
-// gameSink keeps every game's start and moves.
-type gameSink struct {
+// lineGames keeps every game's start and moves.
+type lineGames struct {
 	games []struct {
 		start board.Position
 		moves []board.Move
 	}
 }
 
-func (s *gameSink) Game(g *pgn.Game) error {
+func (s *lineGames) add(g *pgn.Game) error {
 	s.games = append(s.games, struct {
 		start board.Position
 		moves []board.Move
 	}{g.Start, slices.Clone(g.Moves)})
 	return nil
 }
-
-func (s *gameSink) Skip(*ingest.GameError) {}
 
 // TestParseLineErrors checks the errors: their kind, the move and its
 // number, the message, and that they are bad input.

@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/internal/pgnoracle"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
@@ -39,105 +39,23 @@ type oracleGame struct {
 	month  int      // 0 when unknown
 }
 
-var (
-	oracleTag    = regexp.MustCompile(`^\[(\w+)\s+"(.*)"\]\s*$`)
-	oracleNoise  = regexp.MustCompile(`\{[^}]*\}|;[^\n]*|\$\d+`)
-	oracleNumber = regexp.MustCompile(`^\d+\.+`)
-)
-
-// oracleGames reads the games of a PGN text: every game that has a
-// standard start position (no SetUp/FEN), deduplicated by text (as the
-// builder drops exact copies).
-func oracleGames(t *testing.T, text string) []oracleGame {
+// oracleGames reads the games of PGN files with package pgnoracle: every
+// game, deduplicated by text (as the builder drops exact copies).
+func oracleGames(t *testing.T, paths ...string) []oracleGame {
 	var out []oracleGame
 	seen := map[string]bool{}
-	chunks := regexp.MustCompile(`(?m)^\[Event `).Split(text, -1)
-	for _, chunk := range chunks[1:] {
-		chunk = strings.TrimSpace("[Event " + chunk)
-		if seen[chunk] {
+	for _, pg := range pgnoracle.Read(t, paths...) {
+		text := strings.TrimSpace(pg.Text)
+		if seen[text] {
 			continue
 		}
-		seen[chunk] = true
-		tags := map[string]string{}
-		var movetext strings.Builder
-		for _, line := range strings.Split(chunk, "\n") {
-			if m := oracleTag.FindStringSubmatch(line); m != nil {
-				tags[m[1]] = m[2]
-				continue
-			}
-			movetext.WriteString(line + "\n")
+		seen[text] = true
+		g := oracleGame{result: pg.Tags["Result"], speed: pg.Speed(), band: pg.Band()}
+		if pg.FromPosition() {
+			g.fen = strings.Join(strings.Fields(pg.Tags["FEN"] + " x x x")[:3], " ")
 		}
-		g := oracleGame{result: tags["Result"], band: -1}
-		if tags["FEN"] != "" || tags["SetUp"] == "1" {
-			g.fen = strings.Join(strings.Fields(tags["FEN"] + " x x x")[:3], " ")
-		}
-		// Moves: drop comments, NAGs and variations, then move numbers.
-		mt := oracleNoise.ReplaceAllString(movetext.String(), " ")
-		var depth int
-		var flat strings.Builder
-		for _, r := range mt {
-			switch {
-			case r == '(':
-				depth++
-			case r == ')':
-				depth--
-			case depth == 0:
-				flat.WriteRune(r)
-			}
-		}
-		for _, tok := range strings.Fields(flat.String()) {
-			tok = oracleNumber.ReplaceAllString(tok, "")
-			tok = strings.TrimRight(tok, "+#!?")
-			if tok == "" {
-				continue
-			}
-			if tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*" || len(g.first) == 3 {
-				break
-			}
-			g.first = append(g.first, tok)
-		}
-		if tc := tags["TimeControl"]; tc == "-" {
-			g.speed = "correspondence"
-		} else if base, inc, _ := strings.Cut(tc, "+"); base != "" {
-			b, err1 := strconv.Atoi(base)
-			i, err2 := strconv.Atoi(inc)
-			if inc == "" {
-				i, err2 = 0, nil
-			}
-			if err1 == nil && err2 == nil && b >= 0 && i >= 0 {
-				switch est := b + 40*i; {
-				case est < 30:
-					g.speed = "ultraBullet"
-				case est < 180:
-					g.speed = "bullet"
-				case est < 480:
-					g.speed = "blitz"
-				case est < 1500:
-					g.speed = "rapid"
-				default:
-					g.speed = "classical"
-				}
-			}
-		}
-		w, err1 := strconv.Atoi(tags["WhiteElo"])
-		b, err2 := strconv.Atoi(tags["BlackElo"])
-		if err1 == nil && err2 == nil && w > 0 && b > 0 {
-			mean := (w + b) / 2
-			floors := []int{0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500}
-			for i, f := range floors {
-				if mean >= f {
-					g.band = i
-				}
-			}
-		}
-		if d := strings.Split(tags["Date"], "."); len(d) == 3 {
-			if y, err := strconv.Atoi(d[0]); err == nil && len(d[0]) == 4 {
-				g.year = y
-				if m, err := strconv.Atoi(d[1]); err == nil {
-					g.month = m
-				}
-			}
-		}
+		g.first = pg.Moves[:min(len(pg.Moves), 3)]
+		g.year, g.month, _ = pg.Date()
 		out = append(out, g)
 	}
 	if len(out) == 0 {
@@ -188,13 +106,11 @@ func oracleCount(games []oracleGame, prefix []string, keep func(*oracleGame) boo
 	return out
 }
 
-func readZst(t *testing.T, path string) string { return string(testutil.ReadZst(t, path)) }
-
 func TestFiltersOracle(t *testing.T) {
 	data := testutil.SharedData(t)
 	lichess := filepath.Join(data, "medium", "lichess_10k.pgn.zst")
 	masters := filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")
-	games := oracleGames(t, readZst(t, lichess)+"\n\n"+readZst(t, masters))
+	games := oracleGames(t, lichess, masters)
 
 	period := func(y, m int) int { return y<<4 | m }
 	inRange := func(g *oracleGame, since, until int) bool {
@@ -228,7 +144,7 @@ func TestFiltersOracle(t *testing.T) {
 				var bands []int
 				for _, r := range strings.Split(ra, ",") {
 					if n, err := strconv.Atoi(r); err == nil {
-						for i, f := range []int{0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500} {
+						for i, f := range pgnoracle.BandFloors {
 							if f == n {
 								bands = append(bands, i)
 							}

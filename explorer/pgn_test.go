@@ -47,7 +47,7 @@ func TestWritePGN(t *testing.T) {
 	if err := os.WriteFile(file, out.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := ingest.Run(context.Background(), []string{file}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return (*pgnGames)(&got) })
+	sum, err := ingest.Run(context.Background(), []string{file}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return ingest.SinkFunc((*pgnGames)(&got).add) })
 	if err != nil || sum.SkippedTotal() != 0 {
 		t.Fatalf("reading the PGN back: %v, %d skipped", err, sum.SkippedTotal())
 	}
@@ -85,9 +85,7 @@ func TestWritePGN(t *testing.T) {
 	}
 }
 
-// pgnGames is an ingest.Sink that keeps the games, in input order (one
-// worker).
+// pgnGames keeps the games, in input order (one worker).
 type pgnGames []pgn.Game
 
-func (l *pgnGames) Game(g *pgn.Game) error { *l = append(*l, *g.Clone()); return nil }
-func (l *pgnGames) Skip(*ingest.GameError) {}
+func (l *pgnGames) add(g *pgn.Game) error { *l = append(*l, *g.Clone()); return nil }

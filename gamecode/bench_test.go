@@ -37,7 +37,7 @@ var championGames = sync.OnceValues(func() ([]*pgn.Game, error) {
 	var games []*pgn.Game
 	var mu sync.Mutex
 	_, err := ingest.Run(context.Background(), []string{"../testdata/champions500.pgn"}, ingest.Options{}, func(int) ingest.Sink {
-		return funcSink(func(g *pgn.Game) error {
+		return ingest.SinkFunc(func(g *pgn.Game) error {
 			c := cloneGame(g)
 			mu.Lock()
 			games = append(games, c)

@@ -16,12 +16,6 @@ import (
 	"github.com/chessbook/chessbook/pgn"
 )
 
-// funcSink adapts a function to ingest.Sink.
-type funcSink func(g *pgn.Game) error
-
-func (f funcSink) Game(g *pgn.Game) error { return f(g) }
-func (f funcSink) Skip(*ingest.GameError) {}
-
 // cloneGame copies what a test keeps of a game the pipeline will reuse.
 func cloneGame(g *pgn.Game) *pgn.Game { return g.Clone() }
 
@@ -31,7 +25,7 @@ func readGames(tb testing.TB, path string) []*pgn.Game {
 	var mu sync.Mutex
 	var games []*pgn.Game
 	_, err := ingest.Run(context.Background(), []string{path}, ingest.Options{}, func(int) ingest.Sink {
-		return funcSink(func(g *pgn.Game) error {
+		return ingest.SinkFunc(func(g *pgn.Game) error {
 			c := cloneGame(g)
 			mu.Lock()
 			games = append(games, c)
@@ -192,7 +186,7 @@ func roundTrip(t *testing.T, files []string) (games, bad int, err error) {
 	var mu sync.Mutex
 	_, err = ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
 		var buf []byte
-		return funcSink(func(g *pgn.Game) error {
+		return ingest.SinkFunc(func(g *pgn.Game) error {
 			var err error
 			buf, err = checkRoundTrip(g, buf)
 			mu.Lock()

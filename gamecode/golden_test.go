@@ -56,7 +56,7 @@ func recordsDigest(t *testing.T, root string, files []string, c Coding) (string,
 	var mu sync.Mutex
 	var recs []rec
 	_, err := ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
-		return funcSink(func(g *pgn.Game) error {
+		return ingest.SinkFunc(func(g *pgn.Game) error {
 			data, err := AppendGameCoded(nil, g, c)
 			if err != nil {
 				data = []byte("error: " + err.Error())

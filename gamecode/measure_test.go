@@ -52,7 +52,7 @@ func measureFiles(t *testing.T, files []string) *measurement {
 		parts = append(parts, m)
 		mu.Unlock()
 		var bare pgn.Game
-		return funcSink(func(g *pgn.Game) error {
+		return ingest.SinkFunc(func(g *pgn.Game) error {
 			rec, err := AppendGame(nil, g)
 			if err != nil {
 				return err

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamedb"
+	"github.com/chessbook/chessbook/internal/pgnoracle"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/store"
 )
@@ -181,29 +181,17 @@ func TestTreeFilters(t *testing.T) {
 		t.Fatal(err)
 	}
 	games := readOracle(t, text)
-	speed := func(tc string) int { // lichess's: ultraBullet 0 ... classical 4
-		base, inc, _ := strings.Cut(tc, "+")
-		b, err1 := strconv.Atoi(base)
-		i, err2 := strconv.Atoi(inc)
-		if err1 != nil || err2 != nil {
-			return -1
-		}
-		est := b + 40*i
-		for s, bound := range []int{30, 180, 480, 1500} {
-			if est < bound {
-				return s
-			}
-		}
-		return 4
-	}
 	const player = "EricRosen"
 	for _, c := range []struct {
 		f    filter.Filter
 		keep func(g *oGame) bool
 	}{
 		{filter.Filter{}, func(*oGame) bool { return true }},
-		{filter.Filter{Speeds: 1 << 2}, func(g *oGame) bool { return speed(g.tags["TimeControl"]) == 2 }},
-		{filter.Filter{Speeds: 1<<0 | 1<<1}, func(g *oGame) bool { s := speed(g.tags["TimeControl"]); return s == 0 || s == 1 }},
+		{filter.Filter{Speeds: 1 << 2}, func(g *oGame) bool { return pgnoracle.Speed(g.tags["TimeControl"]) == "blitz" }},
+		{filter.Filter{Speeds: 1<<0 | 1<<1}, func(g *oGame) bool {
+			s := pgnoracle.Speed(g.tags["TimeControl"])
+			return s == "ultraBullet" || s == "bullet"
+		}},
 		{filter.Filter{Modes: filter.Casual}, func(g *oGame) bool { return strings.HasPrefix(g.tags["Event"], "Casual") }},
 		{filter.Filter{Modes: filter.Rated}, func(g *oGame) bool { return !strings.HasPrefix(g.tags["Event"], "Casual") }},
 		{filter.Filter{Since: 20240101}, func(g *oGame) bool { return oDate(g.tags["Date"]) >= 20240101 }},

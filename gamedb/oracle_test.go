@@ -6,18 +6,14 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/notnil/chess"
-	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
@@ -26,6 +22,7 @@ import (
 	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/gamedb"
+	"github.com/chessbook/chessbook/internal/pgnoracle"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/chessbook/chessbook/stats"
@@ -47,77 +44,43 @@ type oGame struct {
 	result string            // "1-0", "0-1", "1/2-1/2", "*" or ""
 }
 
-var (
-	oTag     = regexp.MustCompile(`^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$`)
-	oComment = regexp.MustCompile(`\{[^}]*\}|;[^\n]*`)
-	oNAG     = regexp.MustCompile(`\$\d+`)
-	oNumber  = regexp.MustCompile(`^\d+\.+`)
-)
-
-// readOracle reads the games of PGN text, deduplicated.
+// readOracle reads the games of PGN text with package pgnoracle,
+// deduplicated.
 func readOracle(t *testing.T, text []byte) []oGame {
 	t.Helper()
 	var games []oGame
 	seen := map[string]bool{}
-	var cur *oGame
-	var movetext strings.Builder
-	finish := func() {
-		if cur == nil {
-			return
-		}
-		cur.sans, cur.result = oMoves(movetext.String())
-		if cur.result == "" {
-			cur.result = cur.tags["Result"]
-			if !slices.Contains([]string{"1-0", "0-1", "1/2-1/2", "*"}, cur.result) {
-				cur.result = ""
+	for _, pg := range pgnoracle.Parse(text) {
+		g := oGame{tags: pg.Tags, sans: pg.Moves, result: pg.Termination}
+		if g.result == "" {
+			g.result = g.tags["Result"]
+			if !slices.Contains([]string{"1-0", "0-1", "1/2-1/2", "*"}, g.result) {
+				g.result = ""
 			}
 		}
-		v := strings.ToLower(cur.tags["Variant"])
-		if v == "" || v == "standard" || v == "chess" || v == "from position" || v == "fromposition" || v == "normal" {
-			fen := ""
-			if cur.tags["SetUp"] == "1" || cur.tags["FEN"] != "" {
-				fen = cur.tags["FEN"]
-			}
-			if fen != "" && !oLegalFEN(fen) {
-				cur = nil
-				movetext.Reset()
-				return
-			}
-			key := strings.Join([]string{cur.tags["White"], cur.tags["Black"], cur.tags["Date"], cur.tags["Round"], cur.result, fen,
-				strings.Join(cur.sans, " ")}, "\x00")
-			if !seen[key] {
-				seen[key] = true
-				cur.norms = map[string]string{}
-				for _, tag := range []string{"White", "Black", "Event"} {
-					cur.norms[tag] = oNorm(cur.tags[tag])
-				}
-				games = append(games, *cur)
-			}
-		}
-		cur = nil
-		movetext.Reset()
-	}
-	inMoves := false
-	for _, line := range strings.Split(strings.ReplaceAll(string(text), "\r", ""), "\n") {
-		if m := oTag.FindStringSubmatch(line); m != nil {
-			if cur == nil || inMoves {
-				finish()
-				cur = &oGame{tags: map[string]string{}}
-				inMoves = false
-			}
-			v := strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[2])
-			if _, dup := cur.tags[m[1]]; !dup {
-				cur.tags[m[1]] = latin1(v)
-			}
+		v := strings.ToLower(g.tags["Variant"])
+		if v != "" && v != "standard" && v != "chess" && v != "from position" && v != "fromposition" && v != "normal" {
 			continue
 		}
-		if cur != nil && strings.TrimSpace(line) != "" {
-			inMoves = true
-			movetext.WriteString(line)
-			movetext.WriteByte('\n')
+		fen := ""
+		if pg.FromPosition() {
+			fen = g.tags["FEN"]
 		}
+		if fen != "" && !oLegalFEN(fen) {
+			continue
+		}
+		key := strings.Join([]string{g.tags["White"], g.tags["Black"], g.tags["Date"], g.tags["Round"], g.result, fen,
+			strings.Join(g.sans, " ")}, "\x00")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		g.norms = map[string]string{}
+		for _, tag := range []string{"White", "Black", "Event"} {
+			g.norms[tag] = oNorm(g.tags[tag])
+		}
+		games = append(games, g)
 	}
-	finish()
 	return games
 }
 
@@ -143,60 +106,6 @@ func oLegalFEN(fen string) bool {
 		}
 	}
 	return true
-}
-
-// latin1 reads the bytes of s that are not UTF-8 as Latin-1 (0x80-0x9F
-// as Windows-1252), as the PGN reader says it does.
-func latin1(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			// Windows-1252, as files said to be Latin-1 are.
-			if r = charmap.Windows1252.DecodeByte(s[i]); r == utf8.RuneError {
-				r = rune(s[i])
-			}
-		}
-		b.WriteRune(r)
-		i += n
-	}
-	return b.String()
-}
-
-// oMoves returns the SAN tokens of movetext and its termination marker.
-func oMoves(text string) (sans []string, result string) {
-	text = oComment.ReplaceAllString(text, " ")
-	// Variations, nested.
-	var b strings.Builder
-	depth := 0
-	for _, c := range text {
-		switch {
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case depth == 0:
-			b.WriteRune(c)
-		}
-	}
-	text = oNAG.ReplaceAllString(b.String(), " ")
-	for _, tok := range strings.Fields(text) {
-		tok = oNumber.ReplaceAllString(tok, "")
-		switch tok {
-		case "":
-			continue
-		case "1-0", "0-1", "1/2-1/2", "*":
-			result = tok
-			continue
-		}
-		tok = strings.TrimRight(tok, "+#!?")
-		tok = strings.ReplaceAll(tok, "0-0", "O-O")
-		sans = append(sans, tok)
-	}
-	return sans, result
 }
 
 // oNorm is the oracle's normalized name: the letters and digits, lower
@@ -231,37 +140,10 @@ func oSite(s string) string {
 	return s
 }
 
-var oDateRE = regexp.MustCompile(`^(\d{4})[.\-/](\d\d|\?\?)[.\-/](\d\d|\?\?)`)
-
 // oDate reads a Date tag as yyyymmdd, unknown parts 0.
 func oDate(s string) int {
-	m := oDateRE.FindStringSubmatch(s)
-	if m == nil {
-		if len(s) >= 4 {
-			if y, err := strconv.Atoi(s[:4]); err == nil && y > 0 {
-				return y * 10000
-			}
-		}
-		return 0
-	}
-	y, _ := strconv.Atoi(m[1])
-	mo, err := strconv.Atoi(m[2])
-	if err != nil || mo < 1 || mo > 12 {
-		return y * 10000
-	}
-	d, err := strconv.Atoi(m[3])
-	if err != nil || d < 1 || d > 31 {
-		d = 0
-	}
-	return y*10000 + mo*100 + d
-}
-
-func oElo(s string) int {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n <= 0 {
-		return 0
-	}
-	return n
+	y, m, d := pgnoracle.Date(s)
+	return y*10000 + m*100 + d
 }
 
 // oName is what the oracle counts for one spelling.
@@ -310,11 +192,8 @@ func buildStore(t *testing.T, files ...string) (*store.Store, *gamedb.DB) {
 // deep, also at a position past the summaries' plies, and with a position
 // search (the oracle replays every game of the player: slow on big inputs).
 func oracleData(t *testing.T, path string, trees int, deep bool) {
-	var text []byte
-	var err error
-	if strings.HasSuffix(path, ".zst") {
-		text = testutil.ReadZst(t, path)
-	} else if text, err = os.ReadFile(path); err != nil {
+	text, err := pgnoracle.ReadFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
 	games := readOracle(t, text)
@@ -342,7 +221,7 @@ func oracleData(t *testing.T, path string, trees int, deep bool) {
 		date := oDate(g.tags["Date"])
 		for c, tag := range []string{"White", "Black"} {
 			if raw := strings.TrimSpace(g.tags[tag]); oNorm(raw) != "" {
-				get(players, raw).add(c, oElo(g.tags[tag+"Elo"]), date)
+				get(players, raw).add(c, pgnoracle.Elo(g.tags[tag+"Elo"]), date)
 			}
 		}
 		if raw := strings.TrimSpace(g.tags["Event"]); oNorm(raw) != "" {
@@ -436,7 +315,9 @@ func oracleData(t *testing.T, path string, trees int, deep bool) {
 	search("eco B20-B99", gamedb.Query{ECOFrom: gamedb.ParseECO([]byte("B20")), ECOTo: gamedb.ParseECO([]byte("B99"))},
 		count(func(g *oGame) bool { e := g.tags["ECO"]; return len(e) == 3 && e >= "B20" && e <= "B99" }))
 	search("min-rating 2500", gamedb.Query{Filter: filter.Filter{MinRating: 2500}},
-		count(func(g *oGame) bool { return oElo(g.tags["WhiteElo"]) >= 2500 && oElo(g.tags["BlackElo"]) >= 2500 }))
+		count(func(g *oGame) bool {
+			return pgnoracle.Elo(g.tags["WhiteElo"]) >= 2500 && pgnoracle.Elo(g.tags["BlackElo"]) >= 2500
+		}))
 	search("min-plies 100", gamedb.Query{Filter: filter.Filter{MinPlies: 100}}, count(func(g *oGame) bool { return len(g.sans) >= 100 }))
 
 	// Player trees, at the start and after the player's most common

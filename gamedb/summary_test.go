@@ -23,7 +23,7 @@ func readGames(tb testing.TB, path string) []*pgn.Game {
 	var mu sync.Mutex
 	var games []*pgn.Game
 	_, err := ingest.Run(context.Background(), []string{path}, ingest.Options{Workers: 1}, func(int) ingest.Sink {
-		return sinkFunc(func(g *pgn.Game) error {
+		return ingest.SinkFunc(func(g *pgn.Game) error {
 			mu.Lock()
 			games = append(games, g.Clone())
 			mu.Unlock()
@@ -35,11 +35,6 @@ func readGames(tb testing.TB, path string) []*pgn.Game {
 	}
 	return games
 }
-
-type sinkFunc func(*pgn.Game) error
-
-func (f sinkFunc) Game(g *pgn.Game) error { return f(g) }
-func (sinkFunc) Skip(*ingest.GameError)   {}
 
 // TestSummaryRoundTrip: a summary of every game of the champions sample
 // decodes to what was coded, and its moves walk back to the game's first

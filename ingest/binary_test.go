@@ -80,7 +80,7 @@ func TestRunBinaryRegion(t *testing.T) {
 				var got []string
 				var mu sync.Mutex
 				sum, err := ingest.Run(t.Context(), []string{path}, ingest.Options{Workers: 2},
-					func(int) ingest.Sink { return gameSink{&mu, &got} })
+					func(int) ingest.Sink { return ingest.SinkFunc(gameRecorder{&mu, &got}.add) })
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -18,13 +18,14 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// gameSink records every game it gets: its line, its tags and its plies.
-type gameSink struct {
+// gameRecorder records every game it gets in games: its line, its tags
+// and its plies.
+type gameRecorder struct {
 	mu    *sync.Mutex
 	games *[]string
 }
 
-func (s gameSink) Game(g *pgn.Game) error {
+func (s gameRecorder) add(g *pgn.Game) error {
 	var tags []string
 	for _, t := range g.Tags {
 		tags = append(tags, fmt.Sprintf("%s=%.20s", t.Name, t.Value))
@@ -34,8 +35,6 @@ func (s gameSink) Game(g *pgn.Game) error {
 	s.mu.Unlock()
 	return nil
 }
-
-func (gameSink) Skip(*ingest.GameError) {}
 
 // TestRunOversizedLines: a game with a line of 17 MiB (more than a game
 // may have: a tag value, its first or another, a comment on one line or
@@ -85,7 +84,7 @@ func TestRunOversizedLines(t *testing.T) {
 				var games []string
 				var mu sync.Mutex
 				sum, err := ingest.Run(t.Context(), []string{path}, ingest.Options{Workers: 2},
-					func(int) ingest.Sink { return gameSink{&mu, &games} })
+					func(int) ingest.Sink { return ingest.SinkFunc(gameRecorder{&mu, &games}.add) })
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -103,7 +102,7 @@ func TestRunOversizedLines(t *testing.T) {
 	}
 }
 
-// lineOf returns the line number a gameSink record begins with.
+// lineOf returns the line number a gameRecorder record begins with.
 func lineOf(rec string) int {
 	var n int
 	fmt.Sscanf(rec, "line %d:", &n)
@@ -172,7 +171,7 @@ func TestRunBigGames(t *testing.T) {
 	var games []string
 	var mu sync.Mutex
 	sum, err := ingest.Run(ctx, []string{path}, ingest.Options{Workers: 2},
-		func(int) ingest.Sink { return gameSink{&mu, &games} })
+		func(int) ingest.Sink { return ingest.SinkFunc(gameRecorder{&mu, &games}.add) })
 	if err != nil {
 		t.Fatal(err)
 	}

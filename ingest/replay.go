@@ -90,6 +90,18 @@ type Sink interface {
 	Skip(e *GameError)
 }
 
+// SinkFunc makes a function a Sink: Game calls it, Skip does nothing (Run
+// counts the skipped games in its Summary). The function is called from
+// one worker at a time for a Sink that newSink made for that worker; a
+// SinkFunc shared by several workers must lock what it writes.
+type SinkFunc func(g *pgn.Game) error
+
+// Game calls f(g).
+func (f SinkFunc) Game(g *pgn.Game) error { return f(g) }
+
+// Skip does nothing.
+func (SinkFunc) Skip(*GameError) {}
+
 // Replayer is a pgn.Visitor that replays each game on a board.Position and
 // hands finished games to a Sink. It allocates nothing per move or per good
 // game in steady state.

@@ -14,20 +14,11 @@ import (
 	"github.com/chessbook/chessbook/pgn"
 )
 
-// countSink counts the games handed over.
-type countSink struct {
-	mu    *sync.Mutex
-	games *int
-}
-
-func (s countSink) Game(*pgn.Game) error   { s.mu.Lock(); *s.games++; s.mu.Unlock(); return nil }
-func (s countSink) Skip(*ingest.GameError) {}
-
 // TestRunCancelStalledInput: an input that stops sending without ending (a
 // pipe whose writer stalls) must not delay a cancellation: Run returns at
 // once with context.Canceled, the games read so far counted.
 func TestRunCancelStalledInput(t *testing.T) {
-	pgn, err := os.ReadFile("../testdata/champions500.pgn")
+	games500, err := os.ReadFile("../testdata/champions500.pgn")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +36,7 @@ func TestRunCancelStalledInput(t *testing.T) {
 			return
 		}
 		defer w.Close()
-		w.Write(pgn) // every game, then nothing more until the test ends
+		w.Write(games500) // every game, then nothing more until the test ends
 		<-release
 	}()
 	defer func() { close(release); <-writerDone }()
@@ -60,7 +51,9 @@ func TestRunCancelStalledInput(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		sum, err := ingest.Run(ctx, []string{fifo}, ingest.Options{Workers: 2},
-			func(int) ingest.Sink { return countSink{&mu, &games} })
+			func(int) ingest.Sink {
+				return ingest.SinkFunc(func(*pgn.Game) error { mu.Lock(); games++; mu.Unlock(); return nil })
+			})
 		done <- result{sum, err}
 	}()
 	// Wait until the games before the last one are read (the last is held

@@ -29,7 +29,7 @@ func trickyPositions(sampleEvery int) []board.Position {
 		if err != nil {
 			continue
 		}
-		_ = pgn.Read(f, ingest.NewReplayer(path, s))
+		_ = pgn.Read(f, ingest.NewReplayer(path, ingest.SinkFunc(s.game)))
 		f.Close()
 	}
 	return s.out
@@ -50,7 +50,7 @@ func (s *positionSampler) add(p board.Position) {
 	}
 }
 
-func (s *positionSampler) Game(g *pgn.Game) error {
+func (s *positionSampler) game(g *pgn.Game) error {
 	p := g.Start
 	if g.FromFEN {
 		s.add(p)
@@ -74,8 +74,6 @@ func (s *positionSampler) Game(g *pgn.Game) error {
 	}
 	return nil
 }
-
-func (s *positionSampler) Skip(*ingest.GameError) {}
 
 // FuzzParseCode: ParseCode (what bookquery decode and the HTTP API read)
 // never panics; a code it accepts is a valid key, and the key's hex and

@@ -436,14 +436,14 @@ func TestProbeBadEntries(t *testing.T) {
 	}
 }
 
-// probeSink probes every position of real games in every real book.
-type probeSink struct {
+// prober probes every position of real games in every real book.
+type prober struct {
 	t     *testing.T
 	books map[string]*Book
 	moves map[string]int
 }
 
-func (s *probeSink) Game(g *pgn.Game) error {
+func (s *prober) game(g *pgn.Game) error {
 	p := g.Start
 	for _, m := range g.Moves {
 		for name, b := range s.books {
@@ -458,8 +458,6 @@ func (s *probeSink) Game(g *pgn.Game) error {
 	return nil
 }
 
-func (s *probeSink) Skip(*ingest.GameError) {}
-
 // TestProbeRealGames probes every position of 500 master games in every
 // real book: no book holds a move that is illegal where it is found (the
 // castling, promotion and en-passant decoding agree with the books), and
@@ -470,13 +468,13 @@ func TestProbeRealGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	s := &probeSink{t: t, books: map[string]*Book{}, moves: map[string]int{}}
+	s := &prober{t: t, books: map[string]*Book{}, moves: map[string]int{}}
 	for _, rb := range realBooks {
 		if rb.entries > 1000 {
 			s.books[rb.path] = openShared(t, rb.path)
 		}
 	}
-	if err := pgn.Read(f, ingest.NewReplayer("champions500.pgn", s)); err != nil {
+	if err := pgn.Read(f, ingest.NewReplayer("champions500.pgn", ingest.SinkFunc(s.game))); err != nil {
 		t.Fatal(err)
 	}
 	for name := range s.books {

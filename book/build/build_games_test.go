@@ -13,15 +13,15 @@ import (
 	"github.com/chessbook/chessbook/store"
 )
 
-// recordSink keeps every game it is given as a gamecode record, with its
-// file and line.
-type recordSink struct {
+// recordKeeper keeps every game it is given as a gamecode record, with
+// its file and line.
+type recordKeeper struct {
 	recs  [][]byte
 	lines []int
 	files []string
 }
 
-func (s *recordSink) Game(g *pgn.Game) error {
+func (s *recordKeeper) add(g *pgn.Game) error {
 	rec, err := gamecode.AppendGame(nil, g)
 	if err != nil {
 		return err
@@ -29,8 +29,6 @@ func (s *recordSink) Game(g *pgn.Game) error {
 	s.recs, s.lines, s.files = append(s.recs, rec), append(s.lines, g.Line), append(s.files, g.File)
 	return nil
 }
-
-func (s *recordSink) Skip(*ingest.GameError) {}
 
 // TestBuildFromGames builds inputs twice, once read by Build and once
 // given as games (RunOptions.Games) decoded from their records, as a
@@ -41,8 +39,8 @@ func (s *recordSink) Skip(*ingest.GameError) {}
 func TestBuildFromGames(t *testing.T) {
 	in := "../../testdata/champions500.pgn"
 	inputs := []string{in, in}
-	sink := &recordSink{}
-	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 1}, func(int) ingest.Sink { return sink }); err != nil {
+	sink := &recordKeeper{}
+	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 1}, func(int) ingest.Sink { return ingest.SinkFunc(sink.add) }); err != nil {
 		t.Fatal(err)
 	}
 	if len(sink.recs) != 1000 {
@@ -111,7 +109,7 @@ func TestContentIDOfCopies(t *testing.T) {
 	}
 	defer st.Close()
 	n := 0
-	sink := sinkFunc(func(g *pgn.Game) error {
+	sink := ingest.SinkFunc(func(g *pgn.Game) error {
 		n++
 		if ok, err := st.HasGame(build.ContentID(g)); err != nil || !ok {
 			t.Errorf("%s:%d: ContentID %v not stored (%v)", g.File, g.Line, build.ContentID(g), err)
@@ -125,8 +123,3 @@ func TestContentIDOfCopies(t *testing.T) {
 		t.Fatalf("%d games", n)
 	}
 }
-
-type sinkFunc func(*pgn.Game) error
-
-func (f sinkFunc) Game(g *pgn.Game) error { return f(g) }
-func (sinkFunc) Skip(*ingest.GameError)   {}

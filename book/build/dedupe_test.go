@@ -36,15 +36,15 @@ type inputGame struct {
 	res   pgn.Result
 }
 
-// collectSink records every game of the input under its content id (the
-// first copy of each in input order, when one worker runs it).
-type collectSink struct {
+// gameCollector records every game of the input under its content id
+// (the first copy of each in input order, when one worker runs it).
+type gameCollector struct {
 	mu    *sync.Mutex
 	games map[store.GameID]*inputGame
 	h     *contentHasher
 }
 
-func (s *collectSink) Game(g *pgn.Game) error {
+func (s *gameCollector) add(g *pgn.Game) error {
 	id := s.h.idOf(s.h.content(g), 0)
 	ig := &inputGame{tags: tagTexts(g.Tags), start: g.Start.FEN(), moves: slices.Clone(g.Moves), res: g.Result}
 	s.mu.Lock()
@@ -54,8 +54,6 @@ func (s *collectSink) Game(g *pgn.Game) error {
 	}
 	return nil
 }
-
-func (s *collectSink) Skip(*ingest.GameError) {}
 
 // codings are the game codings, the default first.
 var codings = []gamecode.Coding{gamecode.Indexed, gamecode.Ranked}
@@ -75,7 +73,7 @@ func TestStoredGamesRoundTrip(t *testing.T) {
 	// One worker: the first copy of each game in input order, the one
 	// the builder stores.
 	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 1}, func(int) ingest.Sink {
-		return &collectSink{mu: &mu, games: want, h: newContentHasher()}
+		return ingest.SinkFunc((&gameCollector{mu: &mu, games: want, h: newContentHasher()}).add)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +171,7 @@ func TestDuplicatesLarge(t *testing.T) {
 	moves := map[[32]byte]bool{}
 	sum, err := ingest.Run(context.Background(), []string{in}, ingest.Options{Workers: 2}, func(int) ingest.Sink {
 		h := newContentHasher()
-		return &funcSink{fn: func(g *pgn.Game) {
+		return ingest.SinkFunc(func(g *pgn.Game) error {
 			c := h.content(g)
 			m := sha256.New()
 			m.Write([]byte(g.Start.FEN()))
@@ -185,7 +183,8 @@ func TestDuplicatesLarge(t *testing.T) {
 			mu.Lock()
 			content[c], moves[ms] = true, true
 			mu.Unlock()
-		}}
+			return nil
+		})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -198,11 +197,6 @@ func TestDuplicatesLarge(t *testing.T) {
 		t.Errorf("unique by content: %d, want 336863", len(content))
 	}
 }
-
-type funcSink struct{ fn func(*pgn.Game) }
-
-func (s *funcSink) Game(g *pgn.Game) error { s.fn(g); return nil }
-func (s *funcSink) Skip(*ingest.GameError) {}
 
 // TestIDBloom checks the committed-ids Bloom filter: no id added is ever
 // reported missing (across several blocks), and about 1% of other ids are

@@ -1,72 +1,41 @@
 package build_test
 
 import (
-	"bytes"
-	"io"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"testing"
 
 	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/filter"
-	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/pgnoracle"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
-// tagGame is a game's tags as read by regular expressions straight from the
-// file: the oracle the build filters are checked against.
+// tagGame is a game's tags as package pgnoracle reads them straight from
+// the file: the oracle the build filters are checked against.
 type tagGame struct {
 	white, black int
-	date         string
-	tc           string
+	date         string // Date, else UTCDate
+	speed        string // lichess's, from TimeControl
 	fen          bool
 }
 
 func scanTags(t *testing.T, path string) []tagGame {
-	rc, err := ingest.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	data, err := io.ReadAll(rc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tag := regexp.MustCompile(`^\[(\w+) "([^"]*)"\]`)
 	var games []tagGame
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		m := tag.FindSubmatch(bytes.TrimRight(line, "\r"))
-		if m == nil {
-			continue
+	for _, g := range pgnoracle.Read(t, path) {
+		tg := tagGame{white: pgnoracle.Elo(g.Tags["WhiteElo"]), black: pgnoracle.Elo(g.Tags["BlackElo"]), date: g.Tags["Date"], speed: g.Speed()}
+		if tg.date == "" {
+			tg.date = g.Tags["UTCDate"]
 		}
-		if string(m[1]) == "Event" {
-			games = append(games, tagGame{})
-		}
-		g := &games[len(games)-1]
-		v := string(m[2])
-		switch string(m[1]) {
-		case "WhiteElo":
-			g.white, _ = strconv.Atoi(v)
-		case "BlackElo":
-			g.black, _ = strconv.Atoi(v)
-		case "Date", "UTCDate":
-			if g.date == "" {
-				g.date = v
-			}
-		case "TimeControl":
-			g.tc = v
-		case "FEN":
-			g.fen = true
-		}
+		_, tg.fen = g.Tags["FEN"]
+		games = append(games, tg)
 	}
 	return games
 }
 
 // TestFilters builds lichess_10k with each filter and compares the games
-// kept with a count made from the tags by regular expressions.
+// kept with a count made from the tags by package pgnoracle.
 func TestFilters(t *testing.T) {
 	path := filepath.Join(testutil.SharedData(t), "medium", "lichess_10k.pgn.zst")
 	games := scanTags(t, path)
@@ -90,10 +59,7 @@ func TestFilters(t *testing.T) {
 		{"min-rating 2000", build.Options{Filter: filter.Filter{MinRating: 2000}}, func(g tagGame) bool { return g.white >= 2000 && g.black >= 2000 }},
 		{"since 2023", build.Options{Filter: filter.Filter{Since: stats.NewDate(2023, 1, 1)}}, func(g tagGame) bool { return g.date >= "2023.01.01" }},
 		{"until 2022.12.31", build.Options{Filter: filter.Filter{Until: stats.NewDate(2022, 12, 31)}}, func(g tagGame) bool { return g.date != "" && g.date[0] != '?' && g.date <= "2022.12.31" }},
-		{"bullet", build.Options{Filter: filter.Filter{Speeds: 1 << stats.Bullet}}, func(g tagGame) bool {
-			s, ok := stats.SpeedOf([]byte(g.tc))
-			return ok && s == stats.Bullet
-		}},
+		{"bullet", build.Options{Filter: filter.Filter{Speeds: 1 << stats.Bullet}}, func(g tagGame) bool { return g.speed == "bullet" }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.opts.StandardStartOnly = true

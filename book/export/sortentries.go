@@ -3,7 +3,6 @@ package export
 import (
 	"bufio"
 	"cmp"
-	"container/heap"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"slices"
 
 	"github.com/chessbook/chessbook/board"
+	"github.com/chessbook/chessbook/internal/kway"
 	"github.com/chessbook/chessbook/internal/scratch"
 	"github.com/chessbook/chessbook/polyglot"
 )
@@ -155,58 +155,28 @@ func (s *entrySorter) each(ctx context.Context, fn func(polyglot.Entry) error) e
 		return nil
 	}
 	// The last chunk takes part in the merge from memory.
-	h := make(runHeap, 0, len(s.runs)+1)
+	srcs := make([]kway.Source[ranked], 0, len(s.runs)+1)
+	var cursors []*runCursor
 	defer func() {
-		for _, c := range h {
+		for _, c := range cursors {
 			c.close()
 		}
 	}()
-	for i, path := range s.runs {
+	for _, path := range s.runs {
 		f, err := os.Open(path)
 		if err != nil {
 			return fmt.Errorf("sorting the book's entries: %w", err)
 		}
-		c := &runCursor{f: f, r: bufio.NewReaderSize(f, runBufferSize), path: path, idx: i}
-		ok, err := c.next()
-		if err != nil {
-			c.close()
-			return err
-		}
-		if !ok {
-			c.close()
-			continue
-		}
-		h = append(h, c)
+		c := &runCursor{f: f, r: bufio.NewReaderSize(f, runBufferSize), path: path}
+		cursors = append(cursors, c)
+		srcs = append(srcs, c)
 	}
 	if len(s.buf) > 0 {
-		c := &runCursor{mem: s.buf, idx: len(s.runs)}
-		c.next()
-		h = append(h, c)
+		srcs = append(srcs, kway.Slice(s.buf))
 	}
 	s.buf = nil
-	heap.Init(&h)
-	for n := 0; len(h) > 0; n++ {
-		if n%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		c := h[0]
-		if err := fn(c.cur.Entry); err != nil {
-			return err
-		}
-		ok, err := c.next()
-		if err != nil {
-			return err
-		}
-		if ok {
-			heap.Fix(&h, 0)
-		} else {
-			heap.Pop(&h)
-			c.close()
-		}
-	}
-	return nil
+	// Ties (byte-identical entries) go to the earlier run.
+	return kway.Each(ctx, srcs, compareRanked, func(r *ranked, _ int) error { return fn(r.Entry) })
 }
 
 // close removes the runs' files and their directory.
@@ -245,34 +215,23 @@ func decodeRanked(b []byte) ranked {
 	}
 }
 
-// runCursor reads a sorted run: a file, or the last chunk in memory.
+// runCursor reads a sorted run file.
 type runCursor struct {
 	f    *os.File
 	r    *bufio.Reader
 	path string
-	mem  []ranked
-	idx  int // the run's number: ties go to the earlier run
-	cur  ranked
 	rec  [rankedSize]byte
 }
 
-// next reads the run's next entry into cur; false at the end.
-func (c *runCursor) next() (bool, error) {
-	if c.r == nil {
-		if len(c.mem) == 0 {
-			return false, nil
-		}
-		c.cur, c.mem = c.mem[0], c.mem[1:]
-		return true, nil
-	}
+// Next reads the run's next entry; false at the end.
+func (c *runCursor) Next() (ranked, bool, error) {
 	if _, err := io.ReadFull(c.r, c.rec[:]); err != nil {
 		if errors.Is(err, io.EOF) {
-			return false, nil
+			return ranked{}, false, nil
 		}
-		return false, fmt.Errorf("sorting the book's entries: %s: %w", c.path, err)
+		return ranked{}, false, fmt.Errorf("sorting the book's entries: %s: %w", c.path, err)
 	}
-	c.cur = decodeRanked(c.rec[:])
-	return true, nil
+	return decodeRanked(c.rec[:]), true, nil
 }
 
 func (c *runCursor) close() {
@@ -280,24 +239,4 @@ func (c *runCursor) close() {
 		_ = c.f.Close()
 		c.f = nil
 	}
-	c.mem = nil
-}
-
-// runHeap is a min-heap of run cursors by their current entries.
-type runHeap []*runCursor
-
-func (h runHeap) Len() int { return len(h) }
-func (h runHeap) Less(i, j int) bool {
-	if c := compareRanked(&h[i].cur, &h[j].cur); c != 0 {
-		return c < 0
-	}
-	return h[i].idx < h[j].idx
-}
-func (h runHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *runHeap) Push(x any)   { *h = append(*h, x.(*runCursor)) }
-func (h *runHeap) Pop() any {
-	old := *h
-	c := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return c
 }

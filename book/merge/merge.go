@@ -17,6 +17,7 @@ import (
 
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
+	"github.com/chessbook/chessbook/internal/kway"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -414,7 +415,7 @@ func findOverlaps(ctx context.Context, sources []*mergeSource, progress func(str
 	if progress != nil {
 		progress("checking which stores share games", 0, total)
 	}
-	return kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
+	return mergeRecords(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		done++
 		if progress != nil && done%65536 == 0 {
 			progress("checking which stores share games", done, total)
@@ -451,129 +452,41 @@ func closeIters(its []*store.RecordIter) {
 	}
 }
 
-// kwayVal is one source's value of a key in a k-way merge.
+// kwayVal is one source's value of a key in a k-way merge (mergeRecords).
 type kwayVal struct {
 	src int
 	v   []byte
 }
 
-// kway merges the records of its (one iterator per source, in source
-// order) by key, calling fn once per key with the value of every source
-// holding it, in source order, and closes the iterators. key, if not
-// nil, maps a source's key to the key it merges under (appending to
+// mergeRecords merges the records of its (one iterator per source, in
+// source order) by key, calling fn once per key with the value of every
+// source holding it, in source order, and closes the iterators. key, if
+// not nil, maps a source's key to the key it merges under (appending to
 // buf); it must keep each source's keys in order. Keys and values are
 // valid during the call only.
-func kway(ctx context.Context, its []*store.RecordIter, key func(src int, buf, k []byte) ([]byte, error),
+func mergeRecords(ctx context.Context, its []*store.RecordIter, key func(src int, buf, k []byte) ([]byte, error),
 	fn func(k []byte, vals []kwayVal) error) error {
 	defer closeIters(its) // on failure; closed below otherwise
-	type head struct {
-		ok  bool
-		key []byte
-	}
-	heads := make([]head, len(its))
-	load := func(i int, ok bool) error {
-		heads[i].ok = ok
-		if !ok {
-			return nil
-		}
-		k := its[i].Key()
-		if key == nil {
-			heads[i].key = append(heads[i].key[:0], k...)
-			return nil
-		}
-		var err error
-		heads[i].key, err = key(i, heads[i].key[:0], k)
-		return err
-	}
+	srcs := make([]kway.Source[[]byte], len(its))
 	for i, it := range its {
-		if err := load(i, it.First()); err != nil {
-			return err
-		}
+		srcs[i] = &recordSource{it: it, src: i, key: key}
 	}
-	// A heap of the sources at a record, by (key, source): a merge of
-	// many stores (the shards of a distributed build) costs log(stores)
-	// per record.
-	h := make([]int, 0, len(its))
-	less := func(a, b int) bool {
-		if c := bytes.Compare(heads[a].key, heads[b].key); c != 0 {
-			return c < 0
-		}
-		return a < b
-	}
-	down := func(i int) {
-		for {
-			l, m := 2*i+1, i
-			if l < len(h) && less(h[l], h[m]) {
-				m = l
-			}
-			if r := l + 1; r < len(h) && less(h[r], h[m]) {
-				m = r
-			}
-			if m == i {
-				return
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
-		}
-	}
-	push := func(src int) {
-		h = append(h, src)
-		for i := len(h) - 1; i > 0; {
-			p := (i - 1) / 2
-			if !less(h[i], h[p]) {
-				break
-			}
-			h[i], h[p] = h[p], h[i]
-			i = p
-		}
-	}
-	pop := func() int {
-		top := h[0]
-		h[0] = h[len(h)-1]
-		h = h[:len(h)-1]
-		down(0)
-		return top
-	}
-	for i := range heads {
-		if heads[i].ok {
-			push(i)
-		}
-	}
+	// A merge of many stores (the shards of a distributed build) costs
+	// log(stores) per record.
 	var vals []kwayVal
-	var moved []int
-	var cur []byte
-	var n int
-	for len(h) > 0 {
-		if n++; n%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		cur = append(cur[:0], heads[h[0]].key...)
-		vals, moved = vals[:0], moved[:0]
-		for len(h) > 0 && bytes.Equal(heads[h[0]].key, cur) {
-			i := pop() // in source order among those at cur
+	err := kway.Groups(ctx, srcs, func(a, b *[]byte) int { return bytes.Compare(*a, *b) }, func(keys [][]byte, group []int) error {
+		vals = vals[:0]
+		for _, i := range group { // at their records until the next group
 			v, err := its[i].Value()
 			if err != nil {
 				return err
 			}
 			vals = append(vals, kwayVal{src: i, v: v})
-			moved = append(moved, i)
 		}
-		if err := fn(cur, vals); err != nil {
-			return err
-		}
-		for _, i := range moved {
-			if err := load(i, its[i].Next()); err != nil {
-				return err
-			}
-			if heads[i].ok {
-				if bytes.Compare(heads[i].key, cur) <= 0 {
-					return fmt.Errorf("records out of order: %x after %x", heads[i].key, cur)
-				}
-				push(i)
-			}
-		}
+		return fn(keys[0], vals)
+	})
+	if err != nil {
+		return err
 	}
 	for i, it := range its {
 		if err := it.Close(); err != nil {
@@ -583,6 +496,42 @@ func kway(ctx context.Context, its []*store.RecordIter, key func(src int, buf, k
 		its[i] = nil
 	}
 	return nil
+}
+
+// recordSource is a kway.Source of the keys of a source's records,
+// mapped by key if not nil; it keeps the key before for the order check.
+type recordSource struct {
+	it        *store.RecordIter
+	src       int
+	key       func(src int, buf, k []byte) ([]byte, error)
+	cur, prev []byte
+	started   bool
+}
+
+func (s *recordSource) Next() ([]byte, bool, error) {
+	var ok bool
+	if s.started {
+		ok = s.it.Next()
+	} else {
+		ok, s.started = s.it.First(), true
+	}
+	if !ok {
+		return nil, false, nil
+	}
+	s.cur, s.prev = s.prev[:0], s.cur
+	k := s.it.Key()
+	if s.key == nil {
+		s.cur = append(s.cur, k...)
+	} else {
+		var err error
+		if s.cur, err = s.key(s.src, s.cur, k); err != nil {
+			return nil, false, err
+		}
+	}
+	if s.prev != nil && bytes.Compare(s.cur, s.prev) <= 0 {
+		return nil, false, fmt.Errorf("records out of order: %x after %x", s.cur, s.prev)
+	}
+	return s.cur, true, nil
 }
 
 // shiftEntry appends the encoded stats.Entry enc to dst with every
@@ -866,7 +815,7 @@ func copyEP(ctx context.Context, c *copier, w *store.SSTWriter) error {
 	if err != nil {
 		return err
 	}
-	err = kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
+	err = mergeRecords(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		v, err := em.merge(c.merged(vals), c.shift)
 		if err != nil {
 			return fmt.Errorf("en-passant record %x: %w", k, err)
@@ -889,7 +838,7 @@ func copyGames(ctx context.Context, c *copier, w *store.SSTWriter) error {
 		return err
 	}
 	var stored uint64
-	err = kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
+	err = mergeRecords(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		if len(vals) > 1 || len(k) != 8 {
 			return fmt.Errorf("game %x in %s and %s", k, c.sources[vals[0].src].dir, c.sources[vals[len(vals)-1].src].dir)
 		}
@@ -958,7 +907,7 @@ func copyOrder(ctx context.Context, c *copier, w *store.SSTWriter) error {
 	if err != nil {
 		return err
 	}
-	err = kway(ctx, its, func(src int, buf, k []byte) ([]byte, error) {
+	err = mergeRecords(ctx, its, func(src int, buf, k []byte) ([]byte, error) {
 		if len(k) != 16 {
 			return buf, fmt.Errorf("bad game order key %x", k)
 		}
@@ -980,7 +929,7 @@ func copyPositions(ctx context.Context, c *copier, w *store.SSTWriter) error {
 	if err != nil {
 		return err
 	}
-	err = kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
+	err = mergeRecords(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		v, err := em.merge(c.merged(vals), c.shift)
 		if err != nil {
 			return fmt.Errorf("position %x: %w", k, err)
@@ -1000,7 +949,7 @@ func copySingles(ctx context.Context, c *copier, w *store.SSTWriter) error {
 		return err
 	}
 	var refs []store.SingleRef
-	err = kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
+	err = mergeRecords(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		refs = refs[:0]
 		vals = c.merged(vals)
 		for _, kv := range vals {
@@ -1031,7 +980,7 @@ func copyHistories(ctx context.Context, c *copier, w *store.SSTWriter) error {
 		return err
 	}
 	var a, b []byte
-	err = kway(ctx, its, nil, func(k []byte, vals []kwayVal) error {
+	err = mergeRecords(ctx, its, nil, func(k []byte, vals []kwayVal) error {
 		vals = c.merged(vals)
 		a = append(a[:0], vals[0].v...)
 		for _, kv := range vals[1:] {
@@ -1057,7 +1006,7 @@ func copyIndex(ctx context.Context, c *copier, w *store.SSTWriter) error {
 		return err
 	}
 	var a, b []byte
-	err = kway(ctx, its, func(src int, buf, k []byte) ([]byte, error) {
+	err = mergeRecords(ctx, its, func(src int, buf, k []byte) ([]byte, error) {
 		buf, _, err := gamedb.RenumberKey(buf, k, c.numOff(src))
 		return buf, err
 	}, func(k []byte, vals []kwayVal) error {

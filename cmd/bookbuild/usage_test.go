@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chessbook/chessbook/internal/pgnoracle"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/store"
 )
@@ -238,24 +239,11 @@ func TestDateForms(t *testing.T) {
 // rating is in the bands, counted here from the tags; -speeds takes the
 // speeds as bookquery (and the lichess API) spells them.
 func TestRatingsAndSpeeds(t *testing.T) {
-	// The oracle: the Elo tags of each game, read from the text.
+	// The oracle: the band of each game's Elo tags, read from the text.
 	twic := filepath.Join(testutil.SharedData(t), "small", "notnil_twic0920.pgn")
-	text, err := os.ReadFile(twic)
-	if err != nil {
-		t.Fatal(err)
-	}
-	elo := func(game, tag string) int {
-		m := regexp.MustCompile(`\[` + tag + ` "(\d+)"\]`).FindStringSubmatch(game)
-		if m == nil {
-			return 0
-		}
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
 	want := 0
-	for _, game := range strings.Split(string(text), "[Event ")[1:] {
-		w, b := elo(game, "WhiteElo"), elo(game, "BlackElo")
-		if mean := (w + b) / 2; w > 0 && b > 0 && (mean >= 2500 || mean >= 2000 && mean < 2200) {
+	for _, g := range pgnoracle.Read(t, twic) {
+		if b := g.Band(); b >= 0 && (pgnoracle.BandFloors[b] == 2500 || pgnoracle.BandFloors[b] == 2000) {
 			want++
 		}
 	}

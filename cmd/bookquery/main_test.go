@@ -147,8 +147,8 @@ func TestEncodeMovesNotations(t *testing.T) {
 // file path, as the book builder replays them.
 func gamePositions(t *testing.T, path string, n int) []board.Position {
 	t.Helper()
-	s := &collectSink{n: n}
-	if _, err := ingest.Run(context.Background(), []string{path}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return s }); err != nil {
+	s := &positionCollector{n: n}
+	if _, err := ingest.Run(context.Background(), []string{path}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return ingest.SinkFunc(s.add) }); err != nil {
 		t.Fatal(err)
 	}
 	if s.games < n {
@@ -157,12 +157,12 @@ func gamePositions(t *testing.T, path string, n int) []board.Position {
 	return s.positions
 }
 
-type collectSink struct {
+type positionCollector struct {
 	n, games  int
 	positions []board.Position
 }
 
-func (s *collectSink) Game(g *pgn.Game) error {
+func (s *positionCollector) add(g *pgn.Game) error {
 	if s.games++; s.games > s.n {
 		return nil
 	}
@@ -174,8 +174,6 @@ func (s *collectSink) Game(g *pgn.Game) error {
 	}
 	return nil
 }
-
-func (s *collectSink) Skip(*ingest.GameError) {}
 
 // decodedFEN returns the FEN decode prints for p: the en-passant square
 // only when the capture is legal, clocks 0 1.

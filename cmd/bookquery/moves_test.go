@@ -13,6 +13,7 @@ import (
 	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/pgnoracle"
 	"github.com/chessbook/chessbook/internal/querytest"
 	"github.com/chessbook/chessbook/store"
 )
@@ -54,7 +55,7 @@ func championsBook(t *testing.T) string {
 }
 
 // pgnCounts are the results, by first move, of the games of a PGN file,
-// counted with regular expressions (independently of our parser).
+// counted by package pgnoracle (independently of our parser).
 type pgnCounts struct {
 	games   int
 	byFirst map[string][3]int // SAN -> white wins, draws, black wins
@@ -62,23 +63,16 @@ type pgnCounts struct {
 
 func countPGN(t *testing.T, path string) pgnCounts {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	result := regexp.MustCompile(`\[Result "([^"]*)"\]`)
-	first := regexp.MustCompile(`(?m)^1\.\s*([A-Za-z][A-Za-z0-9=+#-]*)`)
 	c := pgnCounts{byFirst: map[string][3]int{}}
-	for _, g := range strings.Split(string(data), "[Event ")[1:] {
-		r := result.FindStringSubmatch(g)
-		f := first.FindStringSubmatch(g)
-		if r == nil || f == nil {
-			t.Fatalf("game without result or first move: %.200q", g)
+	for _, g := range pgnoracle.Read(t, path) {
+		r, ok := g.Tags["Result"]
+		if !ok || len(g.Moves) == 0 {
+			t.Fatalf("game without result or first move: %.200q", g.Text)
 		}
 		c.games++
-		san := strings.TrimRight(f[1], "+#")
+		san := g.Moves[0]
 		n := c.byFirst[san]
-		switch r[1] {
+		switch r {
 		case "1-0":
 			n[0]++
 		case "1/2-1/2":
@@ -86,7 +80,7 @@ func countPGN(t *testing.T, path string) pgnCounts {
 		case "0-1":
 			n[2]++
 		default:
-			t.Fatalf("unexpected result %q", r[1])
+			t.Fatalf("unexpected result %q", r)
 		}
 		c.byFirst[san] = n
 	}

@@ -88,7 +88,7 @@ func TestPlayersAndSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := ingest.Run(context.Background(), []string{path}, ingest.Options{Workers: 1}, func(int) ingest.Sink {
-		return collect(func(g *pgn.Game) { games = append(games, g.Clone()) })
+		return ingest.SinkFunc(func(g *pgn.Game) error { games = append(games, g.Clone()); return nil })
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -121,12 +121,6 @@ func TestPlayersAndSearch(t *testing.T) {
 		t.Errorf("player -json: %d games in moves, %d in all, %d recent", sum, pj.White+pj.Draws+pj.Black, len(pj.RecentGames))
 	}
 }
-
-// collect is an ingest.Sink calling fn with each game.
-type collect func(*pgn.Game)
-
-func (c collect) Game(g *pgn.Game) error { c(g); return nil }
-func (collect) Skip(*ingest.GameError)   {}
 
 // TestSearchBadInput: bad flag values exit 2 naming the flag; a name no
 // game has proposes the closest.

@@ -15,6 +15,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/chessbook/chessbook/internal/kway"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -307,39 +308,62 @@ func MergeHistories() Combiner {
 
 // MergeSection merges section sec of runs in key order and calls emit
 // once per key, with the values of equal keys combined by combine (nil:
-// equal keys are an error). The slices given to emit are valid until it
-// returns.
+// equal keys are an error), those of earlier runs first. The slices given
+// to emit are valid until it returns.
+//
+// A build's commit merges every record here: kway.TreeBytes, the k-way
+// merge specialised to byte keys, orders the runs.
 func MergeSection(st Scratch, runs []*Run, sec Section, combine Combiner, emit func(key, value []byte) error) error {
-	h, err := openSection(st, runs, sec, func(f sectionFile) *runReader { return &runReader{sectionFile: f} },
-		func(a, b *runReader) bool {
-			if c := bytes.Compare(a.key, b.key); c != 0 {
-				return c < 0
-			}
-			return a.run < b.run
-		})
+	rs, err := openSection(st, runs, sec, func(f sectionFile) *runReader { return &runReader{sectionFile: f} })
 	if err != nil {
 		return err
 	}
-	defer h.close()
+	defer closeReaders(rs)
+	if len(rs) == 0 {
+		return nil
+	}
+	keys := make([][]byte, len(rs))
+	done := make([]bool, len(rs))
+	read := func(i int) error {
+		switch err := rs[i].next(); err {
+		case nil:
+			keys[i] = rs[i].key
+		case io.EOF:
+			done[i] = true
+		default:
+			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[sec], err)
+		}
+		return nil
+	}
+	for i := range rs {
+		if err := read(i); err != nil {
+			return err
+		}
+	}
+	t := kway.NewTreeBytes(keys, done)
+	advance := func(w int) error {
+		err := read(w)
+		t.Update(w)
+		return err
+	}
 	var key, buf, out []byte
 	var ends []int
 	var vals [][]byte
-	for len(h.rs) > 0 {
-		top := h.rs[0]
-		key = append(key[:0], top.key...)
-		buf = append(buf[:0], top.val...)
+	for w := t.Winner(); !done[w]; w = t.Winner() {
+		key = append(key[:0], keys[w]...)
+		buf = append(buf[:0], rs[w].val...)
 		ends = append(ends[:0], len(buf))
-		if err := h.advance(); err != nil {
-			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[sec], err)
+		if err := advance(w); err != nil {
+			return err
 		}
-		for len(h.rs) > 0 && bytes.Equal(h.rs[0].key, key) {
+		for w = t.Winner(); !done[w] && bytes.Equal(keys[w], key); w = t.Winner() {
 			if combine == nil {
 				return fmt.Errorf("sorted runs: %s key %x in two runs", sectionNames[sec], key)
 			}
-			buf = append(buf, h.rs[0].val...)
+			buf = append(buf, rs[w].val...)
 			ends = append(ends, len(buf))
-			if err := h.advance(); err != nil {
-				return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[sec], err)
+			if err := advance(w); err != nil {
+				return err
 			}
 		}
 		value := buf
@@ -362,95 +386,34 @@ func MergeSection(st Scratch, runs []*Run, sec Section, combine Combiner, emit f
 	return nil
 }
 
-// sectionReader is what a readerHeap holds: a reader of one section of a
-// run, positioned at a record.
-type sectionReader interface {
-	next() error // io.EOF after the last record
-	close()
-}
+// sectionReader is what openSection opens: a reader of one section of a
+// run.
+type sectionReader interface{ close() }
 
-// readerHeap is a min-heap of section readers by less: the k-way merge of
-// the runs' sections.
-type readerHeap[R sectionReader] struct {
-	rs   []R
-	less func(a, b R) bool
-}
-
-// openSection opens section sec of every run that has it, wraps each file
-// with wrap, reads each reader's first record and returns them as a heap.
-// The heap's readers are the caller's to close (readerHeap.close).
-func openSection[R sectionReader](st Scratch, runs []*Run, sec Section, wrap func(sectionFile) R, less func(a, b R) bool) (*readerHeap[R], error) {
-	h := &readerHeap[R]{less: less}
+// openSection opens section sec of every run that has it, in run order,
+// and wraps each file with wrap. The readers are the caller's to close
+// (closeReaders).
+func openSection[R sectionReader](st Scratch, runs []*Run, sec Section, wrap func(sectionFile) R) ([]R, error) {
+	var rs []R
 	for i, rn := range runs {
 		if rn.paths[sec] == "" {
 			continue
 		}
 		f, err := st.OpenScratch(rn.paths[sec])
 		if err != nil {
-			h.close()
+			closeReaders(rs)
 			return nil, err
 		}
-		r := wrap(sectionFile{f: f, br: bufio.NewReaderSize(f, ReadBuffer), run: i})
-		if err := r.next(); err != nil {
-			r.close()
-			if err == io.EOF {
-				continue
-			}
-			h.close()
-			return nil, fmt.Errorf("reading a sorted run's %s: %w", sectionNames[sec], err)
-		}
-		h.rs = append(h.rs, r)
+		rs = append(rs, wrap(sectionFile{f: f, br: bufio.NewReaderSize(f, ReadBuffer), run: i}))
 	}
-	for i := len(h.rs)/2 - 1; i >= 0; i-- {
-		h.down(i)
-	}
-	return h, nil
+	return rs, nil
 }
 
-func (h *readerHeap[R]) down(i int) {
-	rs := h.rs
-	for {
-		l := 2*i + 1
-		if l >= len(rs) {
-			return
-		}
-		m := l
-		if r := l + 1; r < len(rs) && h.less(rs[r], rs[l]) {
-			m = r
-		}
-		if !h.less(rs[m], rs[i]) {
-			return
-		}
-		rs[i], rs[m] = rs[m], rs[i]
-		i = m
-	}
-}
-
-// advance moves the smallest reader to its next record, dropping it (and
-// closing its file) at its end.
-func (h *readerHeap[R]) advance() error {
-	r := h.rs[0]
-	err := r.next()
-	if err == io.EOF {
-		r.close()
-		n := len(h.rs) - 1
-		h.rs[0] = h.rs[n]
-		h.rs = h.rs[:n]
-		err = nil
-	}
-	if err != nil {
-		return err
-	}
-	h.down(0)
-	return nil
-}
-
-// close closes the readers left.
-func (h *readerHeap[R]) close() {
-	for _, r := range h.rs {
+// closeReaders closes the readers rs.
+func closeReaders[R sectionReader](rs []R) {
+	for _, r := range rs {
 		r.close()
 	}
-	h.rs = nil
 }
 
 // MergePositionValues merges two Positions values: the hash, and the
@@ -467,20 +430,29 @@ func MergePositionValues(dst, a, b []byte) ([]byte, error) {
 // in (hash, game number) order and calls emit with each.
 //
 // Most of a store's positions are single references, so this merge sees
-// the most records: it reads them in blocks and merges with a tournament
-// tree of plain integer keys (one comparison per level of the tree, where
-// a heap makes two through an indirect call).
+// the most records: it reads them in blocks and merges with kway.Tree64,
+// the k-way merge specialised to plain integer keys (one comparison per
+// level of the tree, where a heap makes two through an indirect call).
 func MergeRefs(st *store.Store, runs []*Run, emit func(h uint32, num uint64) error) error {
 	runs = slices.Clone(runs)
 	slices.SortFunc(runs, func(a, b *Run) int { return cmp.Compare(a.base, b.base) })
-	h, err := openSection(st, runs, Singles, func(f sectionFile) *refReader {
+	all, err := openSection(st, runs, Singles, func(f sectionFile) *refReader {
 		return &refReader{sectionFile: f, base: runs[f.run].base}
-	}, func(a, b *refReader) bool { return false }) // merged below, not as a heap
+	})
 	if err != nil {
 		return err
 	}
-	defer h.close()
-	rs := h.rs
+	defer closeReaders(all)
+	var rs []*refReader // those with a reference
+	for _, r := range all {
+		switch err := r.next(); err {
+		case nil:
+			rs = append(rs, r)
+		case io.EOF:
+		default:
+			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[Singles], err)
+		}
+	}
 	if len(rs) == 0 {
 		return nil
 	}
@@ -492,9 +464,9 @@ func MergeRefs(st *store.Store, runs []*Run, emit func(h uint32, num uint64) err
 	for i := range rs {
 		keys[i] = keyOf(i)
 	}
-	t := newLoserTree(keys)
+	t := kway.NewTree64(keys)
 	for {
-		w := t.winner()
+		w := t.Winner()
 		if keys[w] == ^uint64(0) {
 			return nil
 		}
@@ -510,48 +482,8 @@ func MergeRefs(st *store.Store, runs []*Run, emit func(h uint32, num uint64) err
 		default:
 			return fmt.Errorf("reading a sorted run's %s: %w", sectionNames[Singles], err)
 		}
-		t.update(w)
+		t.Update(w)
 	}
-}
-
-// loserTree is a tournament tree over keys (one per input of a k-way
-// merge): node 0 holds the index of the smallest key, nodes 1..k-1 the
-// losers of the matches below them; the leaves are implicit (input i is
-// node i+k). Equal keys are not allowed.
-type loserTree struct {
-	keys []uint64
-	node []int
-}
-
-func newLoserTree(keys []uint64) *loserTree {
-	t := &loserTree{keys: keys, node: make([]int, len(keys))}
-	var build func(n int) int
-	build = func(n int) int {
-		if n >= len(keys) {
-			return n - len(keys)
-		}
-		a, b := build(2*n), build(2*n+1)
-		if keys[b] < keys[a] {
-			a, b = b, a
-		}
-		t.node[n] = b
-		return a
-	}
-	t.node[0] = build(1)
-	return t
-}
-
-// winner returns the index of the smallest key.
-func (t *loserTree) winner() int { return t.node[0] }
-
-// update restores the tree after the key of w, the winner, changed.
-func (t *loserTree) update(w int) {
-	for n := (w + len(t.keys)) / 2; n >= 1; n /= 2 {
-		if l := t.node[n]; t.keys[l] < t.keys[w] {
-			t.node[n], w = w, l
-		}
-	}
-	t.node[0] = w
 }
 
 // refBlock is how many single references a refReader decodes from one

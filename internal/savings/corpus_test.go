@@ -21,20 +21,18 @@ type testGame struct {
 	moves []board.Move
 }
 
-// gameCollector is an ingest.Sink keeping copies of the games.
+// gameCollector keeps copies of the games.
 type gameCollector struct {
 	mu    *sync.Mutex
 	games *[]testGame
 }
 
-func (c gameCollector) Game(g *pgn.Game) error {
+func (c gameCollector) add(g *pgn.Game) error {
 	c.mu.Lock()
 	*c.games = append(*c.games, testGame{start: g.Start, moves: slices.Clone(g.Moves)})
 	c.mu.Unlock()
 	return nil
 }
-
-func (gameCollector) Skip(*ingest.GameError) {}
 
 // loadGames replays the PGN files and returns their games.
 func loadGames(tb testing.TB, files ...string) []testGame {
@@ -42,7 +40,7 @@ func loadGames(tb testing.TB, files ...string) []testGame {
 	var mu sync.Mutex
 	var games []testGame
 	_, err := ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
-		return gameCollector{&mu, &games}
+		return ingest.SinkFunc(gameCollector{&mu, &games}.add)
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -14,11 +14,10 @@ import (
 	"github.com/chessbook/chessbook/stats"
 )
 
-// gameList is an ingest.Sink that keeps the games.
+// gameList keeps the games.
 type gameList struct{ games []pgn.Game }
 
-func (l *gameList) Game(g *pgn.Game) error { l.games = append(l.games, *g.Clone()); return nil }
-func (l *gameList) Skip(*ingest.GameError) {}
+func (l *gameList) add(g *pgn.Game) error { l.games = append(l.games, *g.Clone()); return nil }
 
 // flushed is what FlushSplit gave: emitted positions and singles, in order.
 type flushed struct {
@@ -52,7 +51,7 @@ func flushAll(t *testing.T, tab *tally.Table) flushed {
 func TestAddPlyMatchesAddOccurrence(t *testing.T) {
 	var l gameList
 	pgnFile := filepath.Join("..", "..", "testdata", "champions500.pgn")
-	if _, err := ingest.Run(context.Background(), []string{pgnFile}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return &l }); err != nil {
+	if _, err := ingest.Run(context.Background(), []string{pgnFile}, ingest.Options{Workers: 1}, func(int) ingest.Sink { return ingest.SinkFunc(l.add) }); err != nil {
 		t.Fatal(err)
 	}
 	if len(l.games) < 400 {

@@ -13,11 +13,6 @@ import (
 	"github.com/chessbook/chessbook/pgn"
 )
 
-type funcSink func(g *pgn.Game) error
-
-func (f funcSink) Game(g *pgn.Game) error { return f(g) }
-func (f funcSink) Skip(*ingest.GameError) {}
-
 // sameMoves reports whether the scorer generated exactly board's legal moves.
 func sameMoves(s *Scorer, p *board.Position, h *History) (got, want []board.Move, ok bool) {
 	np := s.Score(p, h)
@@ -79,7 +74,7 @@ func TestScorerGames(t *testing.T) {
 	for _, f := range files {
 		_, err := ingest.Run(context.Background(), []string{f}, ingest.Options{}, func(int) ingest.Sink {
 			s := new(Scorer)
-			return funcSink(func(g *pgn.Game) error {
+			return ingest.SinkFunc(func(g *pgn.Game) error {
 				p := g.Start
 				var h History
 				for _, m := range g.Moves {
@@ -115,7 +110,7 @@ func TestScores(t *testing.T) {
 	checked := 0
 	_, err := ingest.Run(context.Background(), files, ingest.Options{}, func(int) ingest.Sink {
 		s := new(Scorer)
-		return funcSink(func(g *pgn.Game) error {
+		return ingest.SinkFunc(func(g *pgn.Game) error {
 			p := g.Start
 			var h History
 			for _, m := range g.Moves {

@@ -14,11 +14,6 @@ import (
 	"github.com/chessbook/chessbook/pgn"
 )
 
-type funcSink func(g *pgn.Game) error
-
-func (f funcSink) Game(g *pgn.Game) error { return f(g) }
-func (f funcSink) Skip(*ingest.GameError) {}
-
 // champions gathers the Stats and a Trainer of the champions' games.
 func champions(t *testing.T) (*Stats, *Trainer) {
 	var mu sync.Mutex
@@ -29,7 +24,7 @@ func champions(t *testing.T) (*Stats, *Trainer) {
 		mu.Lock()
 		stats, trainers = append(stats, s), append(trainers, tr)
 		mu.Unlock()
-		return funcSink(func(g *pgn.Game) error {
+		return ingest.SinkFunc(func(g *pgn.Game) error {
 			tr.Add(g)
 			return s.Add(g)
 		})
