@@ -21,17 +21,12 @@ func (p *Position) Play(m Move) {
 	}
 	ep := NoSquare
 
-	if captured := p.squares[to]; captured != NoPiece {
-		p.byType[captured.Type()&7] &^= toBB
-		p.byColor[captured.Color()&1] &^= toBB
-		p.halfmove = 0
-	}
-	moveBB := fromBB | toBB
-	p.byColor[us] ^= moveBB
-	p.squares[from] = NoPiece
-
 	switch m.Kind() {
 	case MoveNormal:
+		p.take(to, toBB)
+		moveBB := fromBB | toBB
+		p.byColor[us] ^= moveBB
+		p.squares[from] = NoPiece
 		p.byType[pt&7] ^= moveBB
 		p.squares[to] = pc
 		if pt == Pawn {
@@ -41,12 +36,18 @@ func (p *Position) Play(m Move) {
 			}
 		}
 	case MovePromotion:
+		p.take(to, toBB)
+		p.byColor[us] ^= fromBB | toBB
+		p.squares[from] = NoPiece
 		promo := m.Promotion()
 		p.byType[Pawn] &^= fromBB
 		p.byType[promo] |= toBB
 		p.squares[to] = MakePiece(us, promo)
 		p.halfmove = 0
 	case MoveEnPassant:
+		moveBB := fromBB | toBB
+		p.byColor[us] ^= moveBB
+		p.squares[from] = NoPiece
 		capsq := to ^ 8
 		capBB := Bitboard(1) << capsq
 		p.byType[Pawn] ^= moveBB | capBB
@@ -55,23 +56,27 @@ func (p *Position) Play(m Move) {
 		p.squares[to] = pc
 		p.halfmove = 0
 	case MoveCastling:
-		p.byType[King] ^= moveBB
-		p.squares[to] = pc
-		ci := &castleInfo[us][0]
-		if to < from {
-			ci = &castleInfo[us][1]
-		}
-		rookBB := ci.rook.Bitboard() | ci.rookTo.Bitboard()
-		p.byType[Rook] ^= rookBB
-		p.byColor[us] ^= rookBB
-		p.squares[ci.rookTo] = p.squares[ci.rook]
-		p.squares[ci.rook] = NoPiece
+		p.playCastling(m)
 	}
 
-	p.castling &= castleKeep[from] & castleKeep[to]
+	if p.mode == CastlingStandard {
+		p.castling &= castleKeep[from] & castleKeep[to]
+	} else if p.castling != 0 {
+		p.castling &= p.castleKeep960(from, to)
+	}
 	p.ep = ep
 	if us == Black && p.fullmove < 65535 {
 		p.fullmove++
 	}
 	p.side = them
+}
+
+// take removes the piece on to, if any (a capture), and resets the
+// half-move clock then.
+func (p *Position) take(to Square, toBB Bitboard) {
+	if captured := p.squares[to]; captured != NoPiece {
+		p.byType[captured.Type()&7] &^= toBB
+		p.byColor[captured.Color()&1] &^= toBB
+		p.halfmove = 0
+	}
 }
