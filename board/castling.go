@@ -288,6 +288,11 @@ func (p *Position) validateCastling() error {
 			return fmt.Errorf("castling right %c but no %s rook on %v", rightLetters[i], colorName(c), ci.rook)
 		}
 	}
+	for c := 0; c < 2; c++ {
+		if p.castling>>(2*c)&3 == 3 && p.castle(2*c).king != p.castle(2*c+1).king {
+			return fmt.Errorf("the %s castling rights have two king squares, %v and %v", colorName(Color(c)), p.castle(2*c).king, p.castle(2*c+1).king)
+		}
+	}
 	if p.mode != CastlingStandard && p.mode != CastlingChess960 {
 		return fmt.Errorf("bad castling mode %d", p.mode)
 	}
@@ -376,11 +381,6 @@ func (p *Position) parseCastling(s, f string) error {
 		}
 		if err := p.SetCastlingSquares(1<<i, ksq.LSB(), rook); err != nil {
 			return fenError(s, "bad castling field %q: %v", f, err)
-		}
-	}
-	for c := 0; c < 2; c++ {
-		if seen[2*c] && seen[2*c+1] && p.castle(2*c).king != p.castle(2*c+1).king {
-			return fenError(s, "bad castling field %q: the %s rights have two king squares", f, colorName(Color(c)))
 		}
 	}
 	return nil
