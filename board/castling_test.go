@@ -10,8 +10,8 @@ import (
 func TestCastlingFEN(t *testing.T) {
 	for _, tc := range []struct {
 		fen, out string // out: the FEN written back ("" for fen itself)
-		mode         CastlingMode
-		rooks        string // the rooks of the rights held, in KQkq order
+		mode     CastlingMode
+		rooks    string // the rooks of the rights held, in KQkq order
 	}{
 		// Standard positions stay standard, whichever notation.
 		{StartFEN, "", CastlingStandard, "h1 a1 h8 a8"},
