@@ -54,8 +54,11 @@ type castleSide struct {
 	// empty must be empty: the squares the king and the rook go over or
 	// to, but their own two squares.
 	empty Bitboard
-	// safe must not be attacked: the squares the king goes over or to,
-	// but its own square (the king must not be in check either).
+	// safe must not be attacked, the castling rook off the board: the
+	// squares the king goes over or to, its destination even when it is
+	// its own square (the castling rook may shield it there); not its own
+	// square otherwise (the king must not be in check, which is checked
+	// with the rook in place).
 	safe Bitboard
 }
 
@@ -83,7 +86,7 @@ var castleGeometry = func() (t [128]castleSide) {
 				t[c<<6|kf<<3|rf] = castleSide{
 					king: king, kingTo: kingTo, rook: rook, rookTo: rookTo,
 					empty: (path | squaresFromTo(rook, rookTo)) &^ (king.Bitboard() | rook.Bitboard()),
-					safe:  path &^ king.Bitboard(),
+					safe:  path&^king.Bitboard() | kingTo.Bitboard(),
 				}
 			}
 		}

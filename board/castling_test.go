@@ -174,6 +174,9 @@ func TestChess960CastlingLegality(t *testing.T) {
 		// O-O-O the king on c1 would be in check.
 		{"4k3/8/8/8/8/8/8/rR1K4 w B - 0 1", "d1b1", false},
 		{"4k3/8/8/8/8/8/8/1R1K4 w B - 0 1", "d1b1", true},
+		// The same with the king already on c1: it stays, but in check.
+		{"4k3/8/8/8/8/8/8/rRK4R w Q - 0 1", "c1b1", false},
+		{"4k3/8/8/8/8/8/8/1RK4R w Q - 0 1", "c1b1", true},
 		// A piece between the rook and its destination (f1 for O-O).
 		{"4k3/8/8/8/8/8/8/1K3NR1 w G - 0 1", "b1g1", false},
 		{"4k3/8/8/8/8/8/8/1K4R1 w G - 0 1", "b1g1", true},
