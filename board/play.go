@@ -2,8 +2,8 @@ package board
 
 // Play makes the move m, which must be legal in p (as produced by
 // LegalMoves, ParseSAN or ParseUCI, or checked with IsLegal), updating the
-// board, castling rights (a rook captured on its home square loses its
-// right too), the en-passant square (set after every double pawn step),
+// board, castling rights (lost when the king moves, or when the castling
+// rook moves or is captured on its square), the en-passant square (set after every double pawn step),
 // the clocks (saturating at 65535) and the side to move. Copy the Position beforehand to be
 // able to undo. Playing an illegal move leaves p in an unspecified state
 // but never panics.
