@@ -1,5 +1,7 @@
-// Package board is the project's own chess position core: bitboards, FEN,
-// legal move generation, make move, and SAN / UCI notation.
+// Package board is the project's own chess position core: bitboards, FEN
+// (X-FEN and Shredder-FEN castling fields too), legal move generation, make
+// move, and SAN / UCI notation, for standard chess and for Chess960 castling
+// (each position has its castling mode and setup: see CastlingMode).
 //
 // It is built for the replay hot path of the book builder: a Position is a
 // small value type (copy it to undo), and parsing a SAN move, formatting one
