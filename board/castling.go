@@ -15,14 +15,15 @@ import "fmt"
 //     standard chess; every square between the king and its destination and
 //     between the rook and its destination must be empty but for the king
 //     and the castling rook, and no square the king stands on, crosses or
-//     reaches may be attacked. A castling move is "king takes own rook"
+//     reaches may be attacked (with the castling rook off the board: it
+//     may shield none of them). A castling move is "king takes own rook"
 //     (e1h1), in a Move and in UCI (UCI_Chess960); ParseUCI takes the
 //     king's destination (e1g1) too.
 //
-// Standard positions (ParseFEN with the rooks and king on a/h and e, StartPosition,
-// Clear) are in standard mode and behave exactly as standard chess does;
-// a FEN whose castling rooks or king are elsewhere gives a Chess960
-// position. A right is lost when the king moves, or when the castling rook
+// Standard positions (StartPosition, Clear, ParseFEN with the castling
+// rooks and king on a / h and e) are in standard mode and behave exactly as
+// standard chess does; a FEN whose castling rooks or king are elsewhere
+// gives a Chess960 position. A right is lost when the king moves, or when the castling rook
 // moves or is captured.
 
 // CastlingMode is the castling rule of a position: standard chess or
