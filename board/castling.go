@@ -165,8 +165,9 @@ func (p *Position) castleOf(m Move) int {
 	return i
 }
 
-// playCastling plays the castling move m (either mode's encoding) on the
-// board; Play does the rest.
+// playCastling plays the castling move m (either mode's encoding): the
+// king and the rook to their destinations, the mover's rights gone, the
+// clocks and the side to move as Play does.
 func (p *Position) playCastling(m Move) {
 	us := p.side & 1
 	ci := p.castle(p.castleOf(m))
@@ -179,11 +180,23 @@ func (p *Position) playCastling(m Move) {
 	p.squares[ci.rook] = NoPiece
 	p.squares[ci.kingTo] = MakePiece(us, King)
 	p.squares[ci.rookTo] = MakePiece(us, Rook)
+	p.castling &^= 3 << (2 * us)
+	if p.halfmove < 65535 {
+		p.halfmove++
+	}
+	p.ep = NoSquare
+	if us == Black && p.fullmove < 65535 {
+		p.fullmove++
+	}
+	p.side = us ^ 1
 }
 
 // castleKeep960 returns the castling rights that survive a move from one
 // square to another in a Chess960 position: a king that moves loses both
-// its rights, a castling rook that moves or is taken its own.
+// its rights, a castling rook that moves or is taken its own. (Not inlined:
+// Play's standard path stays small.)
+//
+//go:noinline
 func (p *Position) castleKeep960(from, to Square) CastlingRights {
 	keep := CastlingRights(15)
 	for i := 0; i < 4; i++ {

@@ -3,11 +3,15 @@ package board
 // Play makes the move m, which must be legal in p (as produced by
 // LegalMoves, ParseSAN or ParseUCI, or checked with IsLegal), updating the
 // board, castling rights (lost when the king moves, or when the castling
-// rook moves or is captured on its square), the en-passant square (set after every double pawn step),
-// the clocks (saturating at 65535) and the side to move. Copy the Position beforehand to be
-// able to undo. Playing an illegal move leaves p in an unspecified state
+// rook moves or is captured on its square), the en-passant square (set
+// after every double pawn step), the clocks (saturating at 65535) and the
+// side to move. Copy the Position beforehand to be able to undo. Playing an illegal move leaves p in an unspecified state
 // but never panics.
 func (p *Position) Play(m Move) {
+	if m.Kind() == MoveCastling {
+		p.playCastling(m)
+		return
+	}
 	from, to := m.From(), m.To()
 	us := p.side & 1
 	them := us ^ 1
@@ -21,12 +25,17 @@ func (p *Position) Play(m Move) {
 	}
 	ep := NoSquare
 
+	if captured := p.squares[to]; captured != NoPiece {
+		p.byType[captured.Type()&7] &^= toBB
+		p.byColor[captured.Color()&1] &^= toBB
+		p.halfmove = 0
+	}
+	moveBB := fromBB | toBB
+	p.byColor[us] ^= moveBB
+	p.squares[from] = NoPiece
+
 	switch m.Kind() {
 	case MoveNormal:
-		p.take(to, toBB)
-		moveBB := fromBB | toBB
-		p.byColor[us] ^= moveBB
-		p.squares[from] = NoPiece
 		p.byType[pt&7] ^= moveBB
 		p.squares[to] = pc
 		if pt == Pawn {
@@ -36,18 +45,12 @@ func (p *Position) Play(m Move) {
 			}
 		}
 	case MovePromotion:
-		p.take(to, toBB)
-		p.byColor[us] ^= fromBB | toBB
-		p.squares[from] = NoPiece
 		promo := m.Promotion()
 		p.byType[Pawn] &^= fromBB
 		p.byType[promo] |= toBB
 		p.squares[to] = MakePiece(us, promo)
 		p.halfmove = 0
 	case MoveEnPassant:
-		moveBB := fromBB | toBB
-		p.byColor[us] ^= moveBB
-		p.squares[from] = NoPiece
 		capsq := to ^ 8
 		capBB := Bitboard(1) << capsq
 		p.byType[Pawn] ^= moveBB | capBB
@@ -55,28 +58,18 @@ func (p *Position) Play(m Move) {
 		p.squares[capsq] = NoPiece
 		p.squares[to] = pc
 		p.halfmove = 0
-	case MoveCastling:
-		p.playCastling(m)
 	}
 
-	if p.mode == CastlingStandard {
-		p.castling &= castleKeep[from] & castleKeep[to]
-	} else if p.castling != 0 {
-		p.castling &= p.castleKeep960(from, to)
+	if p.castling != 0 {
+		if p.mode == CastlingStandard {
+			p.castling &= castleKeep[from] & castleKeep[to]
+		} else {
+			p.castling &= p.castleKeep960(from, to)
+		}
 	}
 	p.ep = ep
 	if us == Black && p.fullmove < 65535 {
 		p.fullmove++
 	}
 	p.side = them
-}
-
-// take removes the piece on to, if any (a capture), and resets the
-// half-move clock then.
-func (p *Position) take(to Square, toBB Bitboard) {
-	if captured := p.squares[to]; captured != NoPiece {
-		p.byType[captured.Type()&7] &^= toBB
-		p.byColor[captured.Color()&1] &^= toBB
-		p.halfmove = 0
-	}
 }
