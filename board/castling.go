@@ -118,6 +118,35 @@ var standardCastle = [4]uint8{
 	castleIndex(Black, 4, 7), castleIndex(Black, 4, 0),
 }
 
+// standardSides[c] is colour c's castling geometry in standard chess, king
+// side then queen side, with the right of each: castleGeometry's entries
+// of the standard setup, for the standard path of MoveSets.
+var standardSides = func() (t [2][2]struct {
+	right CastlingRights
+	castleSide
+}) {
+	for i := 0; i < 4; i++ {
+		t[i/2][i%2].right = 1 << i
+		t[i/2][i%2].castleSide = castleGeometry[standardCastle[i]]
+	}
+	return t
+}()
+
+// castles960 returns the rook squares of the legal castlings of the side to
+// move us (not in check, its king on ksq, occ the occupied squares) in a
+// Chess960 position: MoveSets' Chess960 path.
+//
+//go:noinline
+func (p *Position) castles960(us Color, ksq Square, occ Bitboard) Bitboard {
+	var castles Bitboard
+	for i := 2 * int(us); i < 2*int(us)+2; i++ {
+		if ci := p.castle(i); p.castlePossible(1<<i, ci, ksq, occ) && p.castleSafe(ci, us^1, occ) {
+			castles |= 1 << ci.rook
+		}
+	}
+	return castles
+}
+
 // castle returns the geometry of right i (0 K, 1 Q, 2 k, 3 q) in p.
 func (p *Position) castle(i int) *castleSide {
 	return &castleGeometry[p.castleX[i&3]^standardCastle[i&3]]

@@ -153,21 +153,19 @@ func (p *Position) MoveSets(ms *MoveSets) {
 	kd := kingAttacks[ksq] &^ ours &^ danger
 	var castles Bitboard
 	if checkers == 0 && p.castling != 0 {
-		for i := 2 * int(us); i < 2*int(us)+2; i++ {
-			ci := p.castle(i)
-			if !p.castlePossible(1<<i, ci, ksq, occ) {
-				continue
-			}
-			if p.mode == CastlingStandard {
-				if danger&ci.safe == 0 {
+		if p.mode == CastlingStandard {
+			// Standard positions have the standard setup: its geometry,
+			// and the danger map, which the rook in its corner never
+			// shields.
+			for i := range standardSides[us] {
+				ci := &standardSides[us][i]
+				if p.castlePossible(ci.right, &ci.castleSide, ksq, occ) && danger&ci.safe == 0 {
 					castles |= 1 << ci.kingTo
 				}
-			} else if p.castleSafe(ci, them, occ) {
-				castles |= 1 << ci.rook
 			}
-		}
-		if p.mode == CastlingStandard {
 			kd |= castles
+		} else {
+			castles = p.castles960(us, ksq, occ)
 		}
 	}
 	ms.KingDests = kd
