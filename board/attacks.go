@@ -30,7 +30,8 @@ var (
 	// share a rank, file or diagonal, else 0.
 	lineBB [64][64]Bitboard
 
-	// castleKeep[s]: the castling rights that survive a move from or to s.
+	// castleKeep[s]: the castling rights that survive a move from or to s
+	// in a standard position (castleKeep960 is the rule for any setup).
 	castleKeep [64]CastlingRights
 )
 

@@ -52,7 +52,10 @@ func pieceFromLetter(c byte) Piece {
 // is a legal standard-chess position (see Validate). The half-move clock and
 // full-move number may be omitted (they default to 0 and 1). Fields must be
 // separated by single spaces; leading and trailing white space is ignored.
-// Shredder-FEN / X-FEN castling letters (Chess960) are rejected.
+// The castling field may be X-FEN (KQkq, a file letter for a rook that is
+// not the outermost on its side) or Shredder-FEN (file letters, "HAha"); a
+// position whose castling kings and rooks are on e and a / h is a standard
+// position (CastlingStandard) whichever is used, any other a Chess960 one.
 func ParseFEN(s string) (Position, error) {
 	var p Position
 	p.Clear()
@@ -213,43 +216,14 @@ func (p *Position) parsePlacement(s, f string) error {
 	return nil
 }
 
-// parseCastling parses FEN's castling field.
-func (p *Position) parseCastling(s, f string) error {
-	if f == "-" {
-		return nil
-	}
-	for i := 0; i < len(f); i++ {
-		var r CastlingRights
-		switch c := f[i]; c {
-		case 'K':
-			r = WhiteKingSide
-		case 'Q':
-			r = WhiteQueenSide
-		case 'k':
-			r = BlackKingSide
-		case 'q':
-			r = BlackQueenSide
-		default:
-			if (c >= 'A' && c <= 'H') || (c >= 'a' && c <= 'h') {
-				return fenError(s, "castling field %q: Shredder-FEN/X-FEN file letter %q is not supported (standard chess only)", f, c)
-			}
-			return fenError(s, "bad castling field %q: unexpected %q, want \"-\" or letters from KQkq", f, c)
-		}
-		if p.castling&r != 0 {
-			return fenError(s, "bad castling field %q: %q repeated", f, f[i])
-		}
-		p.castling |= r
-	}
-	return nil
-}
-
 // Validate checks that p is a legal standard-chess position, doing every
 // check ParseFEN does after the syntax:
 //   - consistent internal state (only broken by misuse);
 //   - exactly one king per side, at most 8 pawns and 16 men per side, and no
 //     more promoted pieces than missing pawns;
 //   - no pawn on the first or eighth rank;
-//   - castling rights only with king and rook on their home squares;
+//   - castling rights only with king and rook on their start squares (see
+//     CastlingSquares);
 //   - an en-passant square only on the sixth rank with white to move (third
 //     rank with black to move), with the pawn that just double-stepped in
 //     front of it, and the square itself and the one the pawn came from empty;
@@ -321,27 +295,8 @@ func (p *Position) validate() error {
 		return fmt.Errorf("pawn on %v (first or eighth rank)", b.LSB())
 	}
 
-	type castleReq struct {
-		right      CastlingRights
-		letter     byte
-		king, rook Square
-		c          Color
-	}
-	for _, r := range [4]castleReq{
-		{WhiteKingSide, 'K', E1, H1, White},
-		{WhiteQueenSide, 'Q', E1, A1, White},
-		{BlackKingSide, 'k', E8, H8, Black},
-		{BlackQueenSide, 'q', E8, A8, Black},
-	} {
-		if p.castling&r.right == 0 {
-			continue
-		}
-		if p.squares[r.king] != MakePiece(r.c, King) {
-			return fmt.Errorf("castling right %c but no %s king on %v", r.letter, colorName(r.c), r.king)
-		}
-		if p.squares[r.rook] != MakePiece(r.c, Rook) {
-			return fmt.Errorf("castling right %c but no %s rook on %v", r.letter, colorName(r.c), r.rook)
-		}
+	if err := p.validateCastling(); err != nil {
+		return err
 	}
 
 	if ep := p.ep; ep != NoSquare {
@@ -384,7 +339,9 @@ func colorName(c Color) string {
 }
 
 // FEN returns the position in Forsyth-Edwards Notation. The en-passant
-// field is written as stored: set after every double pawn step.
+// field is written as stored: set after every double pawn step. The
+// castling field is KQkq in standard positions and X-FEN in Chess960 ones
+// (a rook's file letter only where K / Q would mean another rook).
 func (p *Position) FEN() string {
 	var buf [96]byte
 	return string(p.AppendFEN(buf[:0]))
@@ -424,15 +381,7 @@ func (p *Position) AppendFEN(dst []byte) []byte {
 		dst = append(dst, 'b')
 	}
 	dst = append(dst, ' ')
-	if p.castling&15 == 0 {
-		dst = append(dst, '-')
-	} else {
-		for i, c := range "KQkq" {
-			if p.castling&(1<<i) != 0 {
-				dst = append(dst, byte(c))
-			}
-		}
-	}
+	dst = p.appendCastling(dst)
 	dst = append(dst, ' ')
 	if p.ep < NoSquare {
 		dst = append(dst, 'a'+byte(p.ep.File()), '1'+byte(p.ep.Rank()))

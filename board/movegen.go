@@ -5,27 +5,6 @@ package board
 // cap(dst)-len(dst) >= MaxMoves.
 const MaxMoves = 256
 
-// castleSide is the geometry of one castling move.
-type castleSide struct {
-	right        CastlingRights
-	king, kingTo Square
-	rook, rookTo Square
-	empty, safe  Bitboard // must be empty; must not be attacked (besides the king's square)
-}
-
-// castleInfo is the castling geometry per colour and side (0 = king side,
-// 1 = queen side).
-var castleInfo = [2][2]castleSide{
-	{
-		{WhiteKingSide, E1, G1, H1, F1, F1.Bitboard() | G1.Bitboard(), F1.Bitboard() | G1.Bitboard()},
-		{WhiteQueenSide, E1, C1, A1, D1, B1.Bitboard() | C1.Bitboard() | D1.Bitboard(), C1.Bitboard() | D1.Bitboard()},
-	},
-	{
-		{BlackKingSide, E8, G8, H8, F8, F8.Bitboard() | G8.Bitboard(), F8.Bitboard() | G8.Bitboard()},
-		{BlackQueenSide, E8, C8, A8, D8, B8.Bitboard() | C8.Bitboard() | D8.Bitboard(), C8.Bitboard() | D8.Bitboard()},
-	},
-}
-
 // LegalMoves appends every legal move of the side to move to dst and
 // returns the extended slice. It allocates nothing when dst has room for
 // MaxMoves more moves. The order of the moves is unspecified but
@@ -92,20 +71,10 @@ func (p *Position) LegalMoves(dst []Move) []Move {
 	dst = p.pawnMoves(dst, us, ksq, occ, theirs, target, pinned)
 
 	if checkers == 0 && p.castling != 0 {
-		for i := range castleInfo[us] {
-			ci := &castleInfo[us][i]
-			if !p.castlePossible(ci, ksq, occ) {
-				continue
-			}
-			ok := true
-			for s := ci.safe; s != 0; {
-				if p.attackedBy(s.PopLSB(), them, occ, ^Bitboard(0)) {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				dst = append(dst, NewMove(ci.king, ci.kingTo)|MoveCastling)
+		for i := 2 * int(us); i < 2*int(us)+2; i++ {
+			ci := p.castle(i)
+			if p.castlePossible(1<<i, ci, ksq, occ) && p.castleSafe(ci, them, occ) {
+				dst = append(dst, p.castleMove(ci))
 			}
 		}
 	}
@@ -197,13 +166,14 @@ func (p *Position) IsCheckmate() bool { return p.InCheck() && !p.HasLegalMove() 
 func (p *Position) IsStalemate() bool { return !p.InCheck() && !p.HasLegalMove() }
 
 // IsLegal reports whether m is a legal move in p, encoded exactly as
-// LegalMoves would produce it (castling as the king's two-square move with
-// kind MoveCastling, en passant with kind MoveEnPassant).
+// LegalMoves would produce it (castling with kind MoveCastling, as the
+// king's two-square move in standard positions and king takes own rook in
+// Chess960 ones, en passant with kind MoveEnPassant).
 func (p *Position) IsLegal(m Move) bool {
 	from, to := m.From(), m.To()
 	us := p.side & 1
 	pc := p.squares[from]
-	if pc == NoPiece || pc.Color() != us || p.byColor[us]&(1<<to) != 0 {
+	if pc == NoPiece || pc.Color() != us {
 		return false
 	}
 	ksq := p.KingSquare(us)
@@ -216,31 +186,24 @@ func (p *Position) IsLegal(m Move) bool {
 	}
 	pt := pc.Type()
 	occ := p.Occupied()
-	theirs := p.byColor[us^1]
-	switch kind {
-	case MoveCastling:
+	if kind == MoveCastling {
 		if pt != King {
 			return false
 		}
-		for i := range castleInfo[us] {
-			ci := &castleInfo[us][i]
-			if from != ci.king || to != ci.kingTo {
-				continue
-			}
-			if !p.castlePossible(ci, from, occ) {
-				return false
-			}
-			if p.attackedBy(from, us^1, occ, ^Bitboard(0)) {
-				return false
-			}
-			for s := ci.safe; s != 0; {
-				if p.attackedBy(s.PopLSB(), us^1, occ, ^Bitboard(0)) {
-					return false
-				}
-			}
-			return true
+		// m must be castleMove: To is the king's destination, or in
+		// Chess960 its own rook (the one move onto an own piece).
+		i := p.castleOf(m)
+		ci := p.castle(i)
+		if m != p.castleMove(ci) || !p.castlePossible(1<<i, ci, from, occ) {
+			return false
 		}
+		return !p.attackedBy(from, us^1, occ, ^Bitboard(0)) && p.castleSafe(ci, us^1, occ)
+	}
+	if p.byColor[us]&(1<<to) != 0 {
 		return false
+	}
+	theirs := p.byColor[us^1]
+	switch kind {
 	case MoveEnPassant:
 		return pt == Pawn && to == p.ep && pawnAttacks[us][from]&(1<<to) != 0 && p.epLegal(from, ksq)
 	case MovePromotion:

@@ -29,7 +29,8 @@ func PawnStep(c Color, kind int) int { return int(pawnSteps[c&1][kind&3]) }
 // destination squares (see Position.MoveSets). Together they are exactly
 // the moves of LegalMoves:
 //
-//   - the king's moves: KingDests;
+//   - the king's moves: KingDests, and in a Chess960 position the
+//     castling moves Castles;
 //   - a knight's, bishop's, rook's or queen's moves: Dests(from, attacks);
 //   - the moves of the pawns that are not pinned: Pawns[kind] holds their
 //     destinations, each reached from to-PawnStep(us, kind); a destination
@@ -62,10 +63,16 @@ type MoveSets struct {
 	// check, the checking piece and the squares between it and the king in
 	// check, none in double check.
 	Target Bitboard
-	// KingDests are the king's legal destinations, castling included (as
-	// the king's move two squares sideways, which it cannot reach
-	// otherwise: KingDests &^ KingAttacks(King) are the castling moves).
+	// KingDests are the king's legal destinations; in a standard position
+	// castling included (as the king's move two squares sideways, which it
+	// cannot reach otherwise: KingDests &^ KingAttacks(King) are the
+	// castling moves), in a Chess960 position castling excluded (see
+	// Castles).
 	KingDests Bitboard
+	// Castles are the To squares of the legal castling moves: the king's
+	// destinations (also in KingDests) in a standard position, the castling
+	// rooks' squares (king takes own rook) in a Chess960 position.
+	Castles Bitboard
 	// Pawns holds, by kind (PawnPush ... PawnCaptureEast), the legal
 	// destinations of the mover's pawns that are not pinned.
 	Pawns [numPawnKinds]Bitboard
@@ -144,15 +151,25 @@ func (p *Position) MoveSets(ms *MoveSets) {
 
 	// The king.
 	kd := kingAttacks[ksq] &^ ours &^ danger
+	var castles Bitboard
 	if checkers == 0 && p.castling != 0 {
-		for i := range castleInfo[us] {
-			ci := &castleInfo[us][i]
-			if p.castlePossible(ci, ksq, occ) && danger&ci.safe == 0 {
-				kd |= 1 << ci.kingTo
+		if p.mode == CastlingStandard {
+			// Standard positions have the standard setup: its geometry,
+			// and the danger map, which the rook in its corner never
+			// shields.
+			for i := range standardSides[us] {
+				ci := &standardSides[us][i]
+				if p.castlePossible(ci.right, &ci.castleSide, ksq, occ) && danger&ci.safe == 0 {
+					castles |= 1 << ci.kingTo
+				}
 			}
+			kd |= castles
+		} else {
+			castles = p.castles960(us, ksq, occ)
 		}
 	}
 	ms.KingDests = kd
+	ms.Castles = castles
 
 	// The pawns.
 	up := p.byType[Pawn] & ours
@@ -210,12 +227,4 @@ func pawnSets(us Color, pawns, occ, theirs Bitboard) (s [numPawnKinds]Bitboard) 
 		s[PawnCaptureEast] = ((pawns &^ FileH) >> 7) & theirs
 	}
 	return s
-}
-
-// castlePossible reports whether the castling of ci meets every condition
-// but the safety of the king's path: the right, the king and the rook in
-// place, the squares between them empty.
-func (p *Position) castlePossible(ci *castleSide, ksq Square, occ Bitboard) bool {
-	return p.castling&ci.right != 0 && ksq == ci.king && occ&ci.empty == 0 &&
-		p.squares[ci.rook] == MakePiece(p.side&1, Rook)
 }

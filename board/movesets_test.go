@@ -20,6 +20,11 @@ func setMoves(p *Position, ms *MoveSets) []Move {
 		}
 		moves = append(moves, NewMove(from, to))
 	}
+	if p.CastlingMode() == CastlingChess960 {
+		for t := ms.Castles; t != 0; {
+			moves = append(moves, NewMove(ms.King, t.PopLSB())|MoveCastling)
+		}
+	}
 	for t := ms.KingDests; t != 0; {
 		to := t.PopLSB()
 		if KingAttacks(ms.King).Has(to) {

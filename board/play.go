@@ -2,12 +2,16 @@ package board
 
 // Play makes the move m, which must be legal in p (as produced by
 // LegalMoves, ParseSAN or ParseUCI, or checked with IsLegal), updating the
-// board, castling rights (a rook captured on its home square loses its
-// right too), the en-passant square (set after every double pawn step),
-// the clocks (saturating at 65535) and the side to move. Copy the Position beforehand to be
-// able to undo. Playing an illegal move leaves p in an unspecified state
+// board, castling rights (lost when the king moves, or when the castling
+// rook moves or is captured on its square), the en-passant square (set
+// after every double pawn step), the clocks (saturating at 65535) and the
+// side to move. Copy the Position beforehand to be able to undo. Playing an illegal move leaves p in an unspecified state
 // but never panics.
 func (p *Position) Play(m Move) {
+	if m.Kind() == MoveCastling {
+		p.playCastling(m)
+		return
+	}
 	from, to := m.From(), m.To()
 	us := p.side & 1
 	them := us ^ 1
@@ -54,21 +58,15 @@ func (p *Position) Play(m Move) {
 		p.squares[capsq] = NoPiece
 		p.squares[to] = pc
 		p.halfmove = 0
-	case MoveCastling:
-		p.byType[King] ^= moveBB
-		p.squares[to] = pc
-		ci := &castleInfo[us][0]
-		if to < from {
-			ci = &castleInfo[us][1]
-		}
-		rookBB := ci.rook.Bitboard() | ci.rookTo.Bitboard()
-		p.byType[Rook] ^= rookBB
-		p.byColor[us] ^= rookBB
-		p.squares[ci.rookTo] = p.squares[ci.rook]
-		p.squares[ci.rook] = NoPiece
 	}
 
-	p.castling &= castleKeep[from] & castleKeep[to]
+	if p.castling != 0 {
+		if p.mode == CastlingStandard {
+			p.castling &= castleKeep[from] & castleKeep[to]
+		} else {
+			p.castling &= p.castleKeep960(from, to)
+		}
+	}
 	p.ep = ep
 	if us == Black && p.fullmove < 65535 {
 		p.fullmove++

@@ -46,7 +46,8 @@ func StartPosition() Position {
 }
 
 // Clear empties the board and resets the state to: white to move, no
-// castling rights, no en-passant square, clocks 0 and 1.
+// castling rights, standard castling mode and setup, no en-passant square,
+// clocks 0 and 1.
 func (p *Position) Clear() {
 	*p = Position{ep: NoSquare, fullmove: 1}
 }
@@ -75,7 +76,9 @@ func (p *Position) Put(s Square, pc Piece) {
 func (p *Position) SetSideToMove(c Color) { p.side = c & 1 }
 
 // SetCastling sets the castling rights (bits above the four rights are
-// dropped). Validate checks them against the king and rook placement.
+// dropped), keeping the castling setup (the kings' and castling rooks'
+// squares: standard chess's unless set otherwise, see SetCastlingSquares).
+// Validate checks them against the king and rook placement.
 func (p *Position) SetCastling(cr CastlingRights) { p.castling = cr & 15 }
 
 // SetEPSquare sets the en-passant square as FEN records it (the square a

@@ -217,8 +217,7 @@ func (p *Position) parseCastlingSAN(s, t []byte) (Move, error) {
 	default:
 		return NullMove, p.sanSyntaxError(s, "unparsable castling")
 	}
-	ci := &castleInfo[p.side&1][side]
-	m := NewMove(ci.king, ci.kingTo) | MoveCastling
+	m := p.castleMove(p.castle(int(p.side&1)*2 + side))
 	if !p.IsLegal(m) {
 		return NullMove, p.sanError(s, "illegal castling")
 	}
@@ -362,7 +361,7 @@ func (p *Position) AppendSAN(dst []byte, m Move) []byte {
 	pt := pc.Type()
 	switch {
 	case m.Kind() == MoveCastling:
-		if to.File() == 6 {
+		if to > from {
 			dst = append(dst, "O-O"...)
 		} else {
 			dst = append(dst, "O-O-O"...)

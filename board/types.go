@@ -1,5 +1,7 @@
-// Package board is the project's own chess position core: bitboards, FEN,
-// legal move generation, make move, and SAN / UCI notation.
+// Package board is the project's own chess position core: bitboards, FEN
+// (X-FEN and Shredder-FEN castling fields too), legal move generation, make
+// move, and SAN / UCI notation, for standard chess and for Chess960 castling
+// (each position has its castling mode and setup: see CastlingMode).
 //
 // It is built for the replay hot path of the book builder: a Position is a
 // small value type (copy it to undo), and parsing a SAN move, formatting one
@@ -131,8 +133,11 @@ const (
 
 // Move is a move in 16 bits: from (bits 0-5), to (bits 6-11), promotion
 // piece type minus one in bits 12-13 (Knight..Queen), and the kind in bits
-// 14-15. Castling is stored as the king's move (e1g1, e1c1, e8g8, e8c8).
-// The zero Move is NullMove, never a legal move.
+// 14-15. Castling (kind MoveCastling) is stored as the king's move (e1g1,
+// e1c1, e8g8, e8c8) in standard positions, and as king takes own rook
+// (e1h1) in Chess960 positions (see CastlingMode); either way To is on the
+// king's side the castling goes to. The zero Move is NullMove, never a
+// legal move.
 type Move uint16
 
 // The move kinds.
@@ -157,7 +162,9 @@ func NewPromotion(from, to Square, pt PieceType) Move {
 // From returns the square the move starts on.
 func (m Move) From() Square { return Square(m & 63) }
 
-// To returns the square the move ends on (the king's destination for castling).
+// To returns the square the move ends on (for castling, the king's
+// destination in standard positions, the castling rook's square in Chess960
+// positions).
 func (m Move) To() Square { return Square(m >> 6 & 63) }
 
 // Kind returns MoveNormal, MovePromotion, MoveEnPassant or MoveCastling.
@@ -180,6 +187,10 @@ type Position struct {
 	squares  [64]Piece
 	side     Color
 	castling CastlingRights
+	mode     CastlingMode // standard or Chess960
+	// castleX[i] is the castleGeometry index of right i (K, Q, k, q) XOR
+	// its standard one: zero (the zero value) is standard chess's setup.
+	castleX [4]uint8
 	// ep is the square a pawn skipped over by a double step on the previous
 	// move (FEN's en-passant field as PGN writes it: set after every double
 	// step, whether or not a capture is possible), or NoSquare.

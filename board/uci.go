@@ -3,7 +3,8 @@ package board
 import "fmt"
 
 // String returns the move in UCI notation ("e2e4", "e7e8q", "e1g1" for
-// castling), or "0000" for NullMove.
+// castling in a standard position, king takes own rook "e1h1" in a
+// Chess960 one: the Move's own squares), or "0000" for NullMove.
 func (m Move) String() string {
 	var buf [5]byte
 	return string(m.AppendUCI(buf[:0]))
@@ -61,7 +62,10 @@ func (p *Position) newUCIError(s string, syntax bool, reason string) error {
 }
 
 // ParseUCI parses a move in UCI notation ("e2e4", "e7e8q"; castling as the
-// king's move "e1g1") and checks that it is legal in p. An upper-case
+// king's move "e1g1" in a standard position; in a Chess960 position as king
+// takes own rook "e1h1", as UCI_Chess960 writes it, or as the king's move to
+// its castling destination when that is no ordinary king move) and checks
+// that it is legal in p. An upper-case
 // promotion letter is accepted. "0000" (the null move) is rejected. The
 // error is a *UCIError.
 func (p *Position) ParseUCI(s string) (Move, error) {
@@ -85,6 +89,8 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 			return NullMove, p.uciSyntaxError(s, "bad promotion piece")
 		}
 		m = NewPromotion(from, to, promo)
+	case p.mode == CastlingChess960 && pc.Type() == King && pc.Color() == p.side&1:
+		m = p.parseCastlingUCI960(from, to)
 	case pc.Type() == King && (from == E1 || from == E8) && (to == from+2 || to == from-2):
 		m = NewMove(from, to) | MoveCastling
 	case pc.Type() == Pawn && to == p.ep && from.File() != to.File():
@@ -99,4 +105,25 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 		return NullMove, p.uciError(s, "illegal move")
 	}
 	return m, nil
+}
+
+// parseCastlingUCI960 returns the king's move from one square to another
+// in a Chess960 position: castling when it takes its own rook, or when it
+// goes to the destination of one of its castlings and is no legal ordinary
+// king move; else the ordinary move.
+func (p *Position) parseCastlingUCI960(from, to Square) Move {
+	us := p.side & 1
+	if p.squares[to] == MakePiece(us, Rook) {
+		return NewMove(from, to) | MoveCastling
+	}
+	m := NewMove(from, to)
+	if p.IsLegal(m) {
+		return m
+	}
+	for i := 2 * int(us); i < 2*int(us)+2; i++ {
+		if ci := p.castle(i); p.castling&(1<<i) != 0 && ci.king == from && ci.kingTo == to {
+			return p.castleMove(ci)
+		}
+	}
+	return m
 }

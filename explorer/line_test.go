@@ -298,7 +298,8 @@ func TestParseFEN(t *testing.T) {
 	if p, err := ParseFEN(fen); err != nil || p.FEN() != fen {
 		t.Errorf("ParseFEN(%q): %s, %v", fen, p.FEN(), err)
 	}
-	for _, bad := range []string{"nonsense", "8/8/8/8/8/8/8/8 w - - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"} {
+	for _, bad := range []string{"nonsense", "8/8/8/8/8/8/8/8 w - - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+		"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"} { // Chess960 castling: no key
 		_, err := ParseFEN(bad)
 		var fe *FENError
 		if !errors.As(err, &fe) || fe.FEN != bad || !errors.Is(err, ErrBadInput) || !strings.HasPrefix(err.Error(), fmt.Sprintf("bad FEN %q: ", bad)) {

@@ -3,6 +3,7 @@ package keys
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/bits"
 
 	"github.com/chessbook/chessbook/board"
@@ -15,6 +16,29 @@ import (
 // suffices for Append. Keys of real games are much shorter: about 12 bytes
 // on average, rarely above 20.
 const MaxLen = 49
+
+// FormatVersion is the version of the key format this package codes (see
+// FORMAT.md): frozen, so that keys stay comparable across builds. A store
+// records it (store.Meta.KeyFormat).
+const FormatVersion = 1
+
+// ErrVariant is wrapped by Check's error for a position of a chess variant
+// the key format cannot code: the castling rights of a Chess960 position
+// (the format's castling category assumes rooks on a / h and kings on e).
+var ErrVariant = errors.New("keys: castling rights of a Chess960 position are not in key format 1")
+
+// Check returns nil when the key format codes p's castling, or an error
+// wrapping ErrVariant naming p: a Chess960 position (board.CastlingChess960)
+// that keeps a castling right. A Chess960 position without castling
+// rights is coded as the standard position with the same pieces, which it
+// is. Append leaves dst unchanged, and Encode returns nil, whenever Check
+// fails.
+func Check(p *board.Position) error {
+	if p.CastlingMode() != board.CastlingStandard && p.Castling() != 0 {
+		return fmt.Errorf("%w: %s", ErrVariant, p.FEN())
+	}
+	return nil
+}
 
 // ErrInvalidKey is wrapped by every error Decode and ParseCode return for
 // input that is not a key.
@@ -70,12 +94,16 @@ func Encode(p *board.Position) []byte {
 // is legal (p.LegalEPSquare); the move clocks and an en-passant square
 // without a legal capture do not count. p must be a valid position (board's
 // Validate). Positions the format cannot represent (not exactly one king
-// per side, a pawn on the first or eighth rank, a bad piece value) leave
-// dst unchanged; for other invalid positions the result is unspecified.
+// per side, a pawn on the first or eighth rank, a bad piece value, and
+// the castling rights of a Chess960 position: see Check) leave dst
+// unchanged; for other invalid positions the result is unspecified.
 func Append(dst []byte, p *board.Position) []byte {
 	wks, bks := p.Pieces(board.White, board.King), p.Pieces(board.Black, board.King)
 	if wks == 0 || bks == 0 || wks.Several() || bks.Several() {
 		return dst
+	}
+	if p.CastlingMode() != board.CastlingStandard && p.Castling() != 0 {
+		return dst // see Check
 	}
 	wk, bk := wks.LSB(), bks.LSB()
 	cat := multitable.Category(p)

@@ -158,6 +158,14 @@
 // adding games counted one way to games counted another would silently mix
 // them.
 //
+// The Meta record also names the position key format of the store's keys
+// ([Meta].KeyFormat: package keys' FormatVersion) and its chess variant
+// ([Meta].Variant: [VariantStandard]); a store written before they were
+// recorded reads as key format 1 and standard chess. Opening a store that
+// names a newer key format or a variant this build does not know fails with
+// an [*IncompatibleError] naming both values, and stores of two variants
+// must not be merged ([Meta.SameVariant]).
+//
 // # Merge operator
 //
 // One Pebble merge operator, named [MergerName], merges encoded entries with

@@ -41,7 +41,7 @@ var (
 // other build options. errors.Is(err, ErrIncompatible) is true for it.
 type IncompatibleError struct {
 	Dir       string // the store directory
-	Field     string // what differs: "format version", "max-ply", "count mode", "merge operator"
+	Field     string // what differs: "format version", "key format", "variant", "max-ply", "count mode", "merge operator"
 	Stored    string // the value the store has
 	Requested string // the value this program or run asks for
 	Hint      string // what to do about it, or ""

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/chessbook/chessbook/keys"
 )
 
 // FormatVersion is the version of the store's format: the key schema, the
@@ -81,6 +83,19 @@ type Meta struct {
 	// FormatVersion is the store's format version (see [FormatVersion]).
 	FormatVersion int `json:"format_version"`
 
+	// KeyFormat is the version of the position key format of the store's
+	// keys (package keys: keys.FormatVersion). A store written before the
+	// field existed reads as the current version; a store naming a newer
+	// one is refused.
+	KeyFormat int `json:"key_format,omitempty"`
+
+	// Variant is the chess variant of the store's games and positions:
+	// [VariantStandard]. A store written before the field existed reads as
+	// standard; a store naming a variant this build does not know is
+	// refused, and stores of two variants are not merged. In a Meta given
+	// to Open, "" means standard.
+	Variant string `json:"variant,omitempty"`
+
 	// MaxPly is the number of plies from the start of each game that were
 	// recorded; 0 means all of them.
 	MaxPly int `json:"max_ply"`
@@ -124,8 +139,50 @@ type Meta struct {
 	Runs int `json:"runs,omitempty"`
 }
 
+// KeyFormat is the version of the position key format (package keys) this
+// build writes and the newest it reads: [Meta].KeyFormat of a new store.
+const KeyFormat = keys.FormatVersion
+
+// VariantStandard is the Variant of a store of standard chess, the only
+// variant this build reads and writes. (Chess960 will be the next: its
+// positions' castling rights need a key format that codes the castling
+// rooks, see keys/FORMAT.md.)
+const VariantStandard = "standard"
+
+// knownVariant reports whether this build reads and writes stores of
+// variant v.
+func knownVariant(v string) bool { return v == VariantStandard }
+
+// withDefaults returns m with the fields a store written before they
+// existed lacks set to what such a store holds: the current key format,
+// standard chess.
+func (m Meta) withDefaults() Meta {
+	if m.KeyFormat == 0 {
+		m.KeyFormat = keys.FormatVersion
+	}
+	if m.Variant == "" {
+		m.Variant = VariantStandard
+	}
+	return m
+}
+
+// SameVariant returns an error naming both stores' values unless m and o
+// (the Meta of the stores in directories dir and odir) hold the same chess
+// variant in the same key format: a merge must not mix them.
+func (m *Meta) SameVariant(dir string, o *Meta, odir string) error {
+	a, b := m.withDefaults(), o.withDefaults()
+	if a.Variant != b.Variant || a.KeyFormat != b.KeyFormat {
+		return fmt.Errorf("%w: %s holds variant %q in key format %d, %s variant %q in key format %d",
+			ErrIncompatible, dir, a.Variant, a.KeyFormat, odir, b.Variant, b.KeyFormat)
+	}
+	return nil
+}
+
 // checkBuildOptions validates the build options of a Meta given to Open.
 func (m *Meta) checkBuildOptions() error {
+	if m.Variant != "" && !knownVariant(m.Variant) {
+		return fmt.Errorf("unknown variant %q (this build knows %q)", m.Variant, VariantStandard)
+	}
 	if m.MaxPly < 0 {
 		return fmt.Errorf("invalid max-ply %d", m.MaxPly)
 	}
@@ -142,8 +199,20 @@ func (m *Meta) checkCompatible(dir string, want *Meta) error {
 		return &IncompatibleError{Dir: dir, Field: "format version",
 			Stored: strconv.Itoa(m.FormatVersion), Requested: strconv.Itoa(FormatVersion), Hint: rebuildHint}
 	}
+	if m.KeyFormat < 1 || m.KeyFormat > keys.FormatVersion {
+		return &IncompatibleError{Dir: dir, Field: "key format",
+			Stored: strconv.Itoa(m.KeyFormat), Requested: strconv.Itoa(keys.FormatVersion), Hint: newerHint}
+	}
+	if !knownVariant(m.Variant) {
+		return &IncompatibleError{Dir: dir, Field: "variant",
+			Stored: strconv.Quote(m.Variant), Requested: strconv.Quote(VariantStandard), Hint: newerHint}
+	}
 	if want == nil {
 		return nil
+	}
+	if w := want.withDefaults(); m.Variant != w.Variant {
+		return &IncompatibleError{Dir: dir, Field: "variant",
+			Stored: strconv.Quote(m.Variant), Requested: strconv.Quote(w.Variant)}
 	}
 	if m.MaxPly != want.MaxPly {
 		return &IncompatibleError{Dir: dir, Field: "max-ply",
@@ -159,6 +228,10 @@ func (m *Meta) checkCompatible(dir string, want *Meta) error {
 	}
 	return nil
 }
+
+// newerHint is what to do with a store whose key format or variant this
+// build does not know.
+const newerHint = "a newer chessbook wrote it: read it with that version"
 
 // rebuildHint is what to do with a store another version of chessbook
 // wrote.
@@ -179,12 +252,14 @@ func (m *Meta) marshal() ([]byte, error) {
 	return b, nil
 }
 
+// unmarshalMeta decodes a Meta record; the fields a store written before
+// them lacks read as their defaults (see withDefaults).
 func unmarshalMeta(b []byte) (Meta, error) {
 	var m Meta
 	if err := json.Unmarshal(b, &m); err != nil {
 		return Meta{}, err
 	}
-	return m, nil
+	return m.withDefaults(), nil
 }
 
 // timeNow returns the current time for Meta, in UTC, to the second.

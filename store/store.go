@@ -258,6 +258,8 @@ func (s *Store) loadMeta() error {
 		now := timeNow()
 		s.meta = Meta{
 			FormatVersion:  FormatVersion,
+			KeyFormat:      KeyFormat,
+			Variant:        s.opts.Meta.withDefaults().Variant,
 			MaxPly:         s.opts.Meta.MaxPly,
 			CountMode:      s.opts.Meta.CountMode,
 			KeepDuplicates: s.opts.Meta.KeepDuplicates,

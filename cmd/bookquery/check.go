@@ -181,7 +181,7 @@ func checkText(rep *store.CheckReport, index *gamedb.CheckReport, damage []strin
 		}
 		b.WriteString("\n")
 		if rep.Meta != nil {
-			fmt.Fprintf(&b, "metadata: %d games counted, %d game records\n", rep.Meta.Games, rep.Records["game"])
+			fmt.Fprintf(&b, "metadata: %d games counted, %d game records, key format %d, variant %s\n", rep.Meta.Games, rep.Records["game"], rep.Meta.KeyFormat, rep.Meta.Variant)
 		}
 		if index != nil {
 			fmt.Fprintf(&b, "game index: %d games numbered, %d summaries (%d compared with their games), %d postings, %d names checked\n",
