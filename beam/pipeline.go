@@ -57,7 +57,7 @@ type FileReport struct {
 	Errors     []string
 	Warned     int64
 	Warnings   []string
-	Filtered   []int64  // by build.Filter
+	Filtered   []int64  // by filter.Reason (build.FilterReasons of them)
 	Unstorable int64    // games the game codec refused
 	NotStored  []string // why, for the first few
 	Emitted    int64    // games handed on to the deduplication
@@ -163,7 +163,7 @@ func (f *readFn) ProcessElement(ctx context.Context, i int, emit func(uint64, Ga
 		readErr = err.Error() // the games before are emitted: a retry would read the same
 	}
 	r := FileReport{ReadError: readErr, Input: i, Games: sum.Games, Ingested: sum.Ingested, Plies: sum.Plies, Bytes: sum.Bytes,
-		GamesIn: sum.GamesIn[path], Skipped: sum.Skipped[:], Warned: sum.Warned, Filtered: make([]int64, 4), Emitted: st.seq}
+		GamesIn: sum.GamesIn[path], Skipped: sum.Skipped[:], Warned: sum.Warned, Filtered: make([]int64, build.FilterReasons), Emitted: st.seq}
 	for _, e := range sum.Errors[:min(len(sum.Errors), maxErrorLines)] {
 		r.Errors = append(r.Errors, e.Error())
 	}
@@ -207,7 +207,7 @@ type readSink struct {
 	st         *readState
 	opts       *build.Options
 	games      []Game
-	filtered   [4]int64
+	filtered   [build.FilterReasons]int64
 	unstorable int64
 	errors     []string
 }

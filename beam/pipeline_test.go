@@ -376,12 +376,12 @@ func TestPipelineFilters(t *testing.T) {
 	inputs := []string{first, second}
 	opts := build.Options{Filter: filter.Filter{MinRating: 1500}, CountMode: store.CountOccurrence}
 	ref, refRes := reference(t, opts, inputs)
-	if refRes.Stats.Games != 1 || refRes.Stats.Filtered[build.FilterRating] != 1 {
+	if refRes.Stats.Games != 1 || refRes.Stats.Filtered[filter.ByRating] != 1 {
 		t.Fatalf("reference: %+v", refRes.Stats)
 	}
 	res := runPipeline(t, Config{Inputs: inputs, Options: opts, Shards: 2, Workdir: t.TempDir(), DB: mergedDB(t)})
 	checkSame(t, ref, refRes, res, true)
-	if f := res.Report.Files[0].Filtered[build.FilterRating]; f != 1 {
+	if f := res.Report.Files[0].Filtered[filter.ByRating]; f != 1 {
 		t.Errorf("%d filtered in the first input, want 1", f)
 	}
 }

@@ -44,6 +44,6 @@
 // To "replay" a game is to play its moves again from its start, position
 // by position: the pipeline replays the PGN games, the readers the stored
 // ones. A "selection" keeps games in a query (Selection, Select); a
-// "filter" leaves games out of a build (build.Filter, build.Options).
+// "filter" leaves games out of a build (build.Options.Filter).
 // Both are a filter.Filter (package filter: one type, one parser).
 package book

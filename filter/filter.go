@@ -70,8 +70,8 @@ type Game struct {
 type Reason uint8
 
 // The reasons, in the order Leaves checks them. The first four are those
-// of a build, in the order of its summary (book's FilterFEN to
-// FilterSpeed).
+// of a build (ByStart to BySpeed: build.FilterReasons), in the order of
+// its summary.
 const (
 	ByStart  Reason = iota // StandardStartOnly: the game starts from a FEN
 	ByRating               // MinRating, MaxRating or Bands (or a rating unknown)
@@ -79,7 +79,20 @@ const (
 	BySpeed                // Speeds (or no usable TimeControl)
 	ByMode                 // Modes
 	ByLength               // MinPlies and MaxPlies
+	numReasons
 )
+
+// reasonNames are the Reasons as bookbuild's summary and -json report
+// (its FilteredBy keys) and bookbeam's summary say them.
+var reasonNames = [numReasons]string{"starts from a FEN", "rating", "date", "speed", "mode", "length"}
+
+// String names the reason.
+func (r Reason) String() string {
+	if r < numReasons {
+		return reasonNames[r]
+	}
+	return "unknown"
+}
 
 // IsZero reports whether f keeps every game.
 func (f *Filter) IsZero() bool {

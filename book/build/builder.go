@@ -13,36 +13,10 @@ import (
 	"github.com/chessbook/chessbook/store"
 )
 
-// Filter is a reason a replayed game was left out of the book.
-type Filter uint8
-
-// The filters, each counted in Stats.
-const (
-	FilterFEN    Filter = iota // started from a FEN (-standard-start-only)
-	FilterRating               // a player below -min-rating or unrated
-	FilterDate                 // outside -since/-until, or undated
-	FilterSpeed                // not one of -speed, or no usable TimeControl
-	numFilters
-)
-
-var filterNames = [numFilters]string{"starts from a FEN", "rating", "date", "speed"}
-
-// A build's filters are filter.Filter's first reasons, in the same order
-// (Options.filter converts them): each index below is 0.
-var (
-	_ = [1]struct{}{}[filter.ByStart-filter.Reason(FilterFEN)]
-	_ = [1]struct{}{}[filter.ByRating-filter.Reason(FilterRating)]
-	_ = [1]struct{}{}[filter.ByDate-filter.Reason(FilterDate)]
-	_ = [1]struct{}{}[filter.BySpeed-filter.Reason(FilterSpeed)]
-)
-
-// String names the filter.
-func (f Filter) String() string {
-	if f < numFilters {
-		return filterNames[f]
-	}
-	return "unknown"
-}
+// FilterReasons is the number of reasons a build's filters leave a game
+// out by, the first filter.Reasons (ByStart to BySpeed): a build reads
+// no Event nor length before it keeps a game. Stats.Filtered counts each.
+const FilterReasons = int(filter.BySpeed) + 1
 
 // Stats are a build's counters.
 type Stats struct {
@@ -52,12 +26,12 @@ type Stats struct {
 	// store failed (or was dropped after an earlier failure): the build
 	// failed, and running the build again adds them.
 	Uncommitted int64
-	Unstorable  int64             // games the game codec refused (a bug; see Errors)
-	Filtered    [numFilters]int64 // games left out, by filter
-	Positions   int64             // (position, move) occurrences added
-	Distinct    int64             // distinct positions added, estimated (about 1% error)
-	Flushes     int64             // sorted runs written
-	Commits     int64             // commits: sorted runs merged into the store atomically
+	Unstorable  int64                // games the game codec refused (a bug; see Errors)
+	Filtered    [FilterReasons]int64 // games left out, by filter.Reason
+	Positions   int64                // (position, move) occurrences added
+	Distinct    int64                // distinct positions added, estimated (about 1% error)
+	Flushes     int64                // sorted runs written
+	Commits     int64                // commits: sorted runs merged into the store atomically
 	// Errors holds the first few reasons games could not be stored.
 	Errors []string
 }

@@ -16,7 +16,7 @@
 // it, compacts and closes the store. builder.go holds the Builder's
 // lifecycle: its workers, the flusher and committer goroutines, Abort and
 // Finish. worker.go holds a pipeline worker: it filters each game
-// (Options' filters, counted by Filter in Stats), hashes its content and
+// (Options' filters, counted by filter.Reason in Stats), hashes its content and
 // codes its record (package gamecode), claims the chunk's games in input
 // order (dedupe.go), then adds the games claimed to its own unit: their
 // records, and their counted positions to its table (package
@@ -80,8 +80,8 @@
 // A "run" is a sorted run: a flush's records in scratch files, until they
 // are committed; a "commit" merges runs into the store atomically
 // (store.Meta.Runs counts the commits since the last compaction). A
-// "filter" leaves games out of a build (Options' filter.Filter; Filter is
-// the reason it gives, counted in Stats); a "selection" keeps games in a
+// "filter" leaves games out of a build (Options' filter.Filter; the
+// filter.Reason it gives is counted in Stats.Filtered); a "selection" keeps games in a
 // query (book.Selection, book.Select): both are a filter.Filter, which
 // package filter parses from flags and parameters alike.
 package build

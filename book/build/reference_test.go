@@ -198,7 +198,7 @@ func TestReferenceBookLichess(t *testing.T) {
 	st, sum, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, Filter: filter.Filter{StandardStartOnly: true}, KeepDuplicates: true, Inputs: []string{in}}, in)
 	// 106 games start from a FEN: 104 are filtered out, and 2 are skipped
 	// because their FEN has more than 8 pawns of one colour.
-	if bs.Games != 9894 || bs.Filtered[build.FilterFEN] != 104 || sum.Skipped[ingest.SkipBadFEN] != 2 {
+	if bs.Games != 9894 || bs.Filtered[filter.ByStart] != 104 || sum.Skipped[ingest.SkipBadFEN] != 2 {
 		t.Fatalf("ingested %d, filtered %v, skipped %v; want 9894, 104 FEN starts and 2 bad FENs", bs.Games, bs.Filtered, sum.Skipped)
 	}
 	ref := filepath.Join(data, "reference", "polyglot204_makebook_default__corentings_lichess10k_nosetup.bin")

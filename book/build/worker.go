@@ -261,19 +261,18 @@ func (w *worker) seenStamp(g *pgn.Game) uint64 {
 }
 
 // Leaves reports whether o's filters leave game g out of a build, and
-// by which filter: what a build does with g before it looks at its
+// by which criterion: what a build does with g before it looks at its
 // content (a pipeline that deduplicates games itself filters them first,
 // as a build does, so that the copy it keeps is the one a build stores).
-func (o *Options) Leaves(g *pgn.Game) (Filter, bool) {
+func (o *Options) Leaves(g *pgn.Game) (filter.Reason, bool) {
 	t := counting.TagsOf(g)
 	return o.filter(g, &t)
 }
 
 // filter reports whether game g, whose tags t are read already (its
-// speed and rating band in t.Cell), is left out, and by which filter.
-func (o *Options) filter(g *pgn.Game, t *counting.Tags) (Filter, bool) {
-	r, left := o.Filter.Leaves(&filter.Game{Cell: t.Cell, Date: t.Date, WhiteElo: t.White, BlackElo: t.Black, FromFEN: g.FromFEN})
-	return Filter(r), left
+// speed and rating band in t.Cell), is left out, and by which criterion.
+func (o *Options) filter(g *pgn.Game, t *counting.Tags) (filter.Reason, bool) {
+	return o.Filter.Leaves(&filter.Game{Cell: t.Cell, Date: t.Date, WhiteElo: t.White, BlackElo: t.Black, FromFEN: g.FromFEN})
 }
 
 // Skip implements ingest.Sink; skipped games are counted by the pipeline.

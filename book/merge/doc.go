@@ -3,7 +3,7 @@
 //
 // # Merging stores
 //
-// Run (merge.go) makes one store of stores built separately, equal to
+// Run (run.go) makes one store of stores built separately, equal to
 // one build of all their inputs in the order of the stores: what the
 // positions dump, the game records, the game index and the export say
 // (the game numbers differ, as they do between two builds). Records of
@@ -33,6 +33,27 @@
 // turn, through a test hook, and checks that the merged store's digest
 // (internal/storetest, which covers every kind of the registry) then
 // differs from one build's, and equals it without the mutation.
+//
+// # Files
+//
+//   - run.go: Run, Options, Stats, the errors, the checks of the
+//     destination and of the sources' build options, and the order of
+//     the work (merge).
+//   - sources.go: a source (mergeSource: the store given, the scratch
+//     store it is rebuilt into, its stamp shift and game number offset),
+//     closing it, and naming a damaged source in an error.
+//   - stamps.go: first-seen stamps: each source's input count and shift
+//     (shiftStamps, lastStamp), and merging statistics records with their
+//     stamps moved (entryMerger).
+//   - overlaps.go: finding the sources that share games with an earlier
+//     one (findOverlaps), and rebuilding such a source from its game
+//     records (replaySource).
+//   - records.go: reading one kind of record of every source in one
+//     merged pass by key (mergeRecords, over internal/kway).
+//   - copy.go: the copy of every kind of the store's registry (copyOf,
+//     checkKinds, copyRecords), one function per kind, and the tests'
+//     mutation hook.
+//   - reindex.go: Reindex.
 //
 // # Reindex
 //

@@ -366,7 +366,7 @@ func leftOutDetail(s *ingest.Summary, bs *build.Stats) string {
 	}
 	if bs != nil {
 		if n := bs.FilteredTotal(); n > 0 {
-			parts = append(parts, part{n, "left out by the filters (" + byReason(bs.Filtered[:], func(f int) string { return build.Filter(f).String() }) + ")"})
+			parts = append(parts, part{n, "left out by the filters (" + byReason(bs.Filtered[:], func(r int) string { return filter.Reason(r).String() }) + ")"})
 		}
 		if bs.Unstorable > 0 {
 			parts = append(parts, part{bs.Unstorable, "refused by the game codec"})
@@ -528,9 +528,9 @@ func printSummary(w io.Writer, s *ingest.Summary, bs *build.Stats, st *build.Sto
 		}
 		if n := bs.FilteredTotal(); n > 0 {
 			fmt.Fprintf(w, "games filtered:  %d\n", n)
-			for f, n := range bs.Filtered {
+			for r, n := range bs.Filtered {
 				if n > 0 {
-					fmt.Fprintf(w, "  %-20s %d\n", build.Filter(f).String()+":", n)
+					fmt.Fprintf(w, "  %-20s %d\n", filter.Reason(r).String()+":", n)
 				}
 			}
 		}
@@ -626,9 +626,9 @@ func writeReport(path string, s *ingest.Summary, bs *build.Stats, empty []string
 	}
 	if bs != nil {
 		r.Stored, r.Uncommitted, r.Duplicates, r.NotStored, r.Filtered = bs.Games, bs.Uncommitted, bs.Duplicates, bs.Unstorable, bs.FilteredTotal()
-		for f, n := range bs.Filtered {
+		for reason, n := range bs.Filtered {
 			if n > 0 {
-				r.FilteredBy[build.Filter(f).String()] = n
+				r.FilteredBy[filter.Reason(reason).String()] = n
 			}
 		}
 	}

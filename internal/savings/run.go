@@ -70,7 +70,8 @@ type accSink struct{ a *accumulator }
 // Game measures g.
 func (s accSink) Game(g *pgn.Game) error { return s.a.AddGame(g) }
 
-// Skip ignores a game that could not be replayed (the Summary counts it).
+// Skip ignores a game that could not be replayed: the pipeline's
+// ingest.Summary counts it (not this package's Summary, Summarize's).
 func (accSink) Skip(*ingest.GameError) {}
 
 // FromPGN measures every encoding on the games of the PGN inputs (plain

@@ -287,7 +287,7 @@ func ptrs(s []string) []*string {
 func printSummary(w io.Writer, cfg bookbeam.Config, res *bookbeam.Result) {
 	rep := res.Report
 	var sum ingest.Summary
-	var filtered [4]int64
+	var filtered [build.FilterReasons]int64
 	var unstorable int64
 	var errs, warns, notStored []string
 	for _, f := range rep.Files {
@@ -339,7 +339,7 @@ func printSummary(w io.Writer, cfg bookbeam.Config, res *bookbeam.Result) {
 		fmt.Fprintf(w, "games filtered:  %d\n", nf)
 		for f, n := range filtered {
 			if n > 0 {
-				fmt.Fprintf(w, "  %-20s %d\n", build.Filter(f).String()+":", n)
+				fmt.Fprintf(w, "  %-20s %d\n", filter.Reason(f).String()+":", n)
 			}
 		}
 	}
