@@ -139,6 +139,9 @@ func Run(ctx context.Context, dst string, srcs []string, o Options) (Stats, erro
 				sources[0].dir, plyName(first.MaxPly), first.CountMode, first.KeepDuplicates,
 				s.dir, plyName(m.MaxPly), m.CountMode, m.KeepDuplicates, ErrMismatch)
 		}
+		if err := m.SameVariant(s.dir, &first, sources[0].dir); err != nil {
+			return ms, fmt.Errorf("merge: %w (%w)", err, ErrMismatch)
+		}
 		if m.GameIndex != gamedb.Version && m.Games > 0 {
 			return ms, fmt.Errorf("merge: %s has no complete game index (written by an older bookbuild): run bookbuild -reindex -db %s first", s.dir, s.dir)
 		}
