@@ -238,11 +238,37 @@ func TestDateForms(t *testing.T) {
 // rating is in the bands, counted here from the tags; -speeds takes the
 // speeds as bookquery (and the lichess API) spells them.
 func TestRatingsAndSpeeds(t *testing.T) {
-	// The oracle: the Elo tags of each game, read from the text.
-	twic := filepath.Join(testutil.SharedData(t), "small", "notnil_twic0920.pgn")
-	text, err := os.ReadFile(twic)
-	if err != nil {
-		t.Fatal(err)
+	for _, input := range ratingsInputs(t) {
+		checkRatings(t, input)
+	}
+	if code, _, errOut := runCLI(t, "-ratings", "2100", champions); code != 2 || !strings.Contains(errOut, `-ratings: unknown rating band "2100"`) {
+		t.Errorf("-ratings 2100: exit %d, %q", code, errOut)
+	}
+	// No game of the champions has a TimeControl: every game is left out,
+	// so no store is left and the exit status is 2 (issue 37's rule).
+	db := filepath.Join(t.TempDir(), "db")
+	if code, out, errOut := runCLI(t, "-db", db, "-speeds", "ultraBullet,Blitz", champions); code != 2 || !strings.Contains(out, "games stored:    0") ||
+		!strings.Contains(errOut, "no game stored: all 500 games read were left out by the filters (speed: 500)") {
+		t.Errorf("-speeds ultraBullet,Blitz: exit %d, %s\n%s", code, errOut, out)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("-speeds ultraBullet,Blitz: the store the run created is still there (%v)", err)
+	}
+}
+
+// checkRatings runs -ratings 2000,2500 on the PGN file twic and compares
+// the games stored with the oracle: the Elo tags of each game, read from
+// the text.
+func checkRatings(t *testing.T, twic string) {
+	t.Helper()
+	var text []byte
+	if strings.HasSuffix(twic, ".zst") {
+		text = testutil.ReadZst(t, twic)
+	} else {
+		var err error
+		if text, err = os.ReadFile(twic); err != nil {
+			t.Fatal(err)
+		}
 	}
 	elo := func(game, tag string) int {
 		m := regexp.MustCompile(`\[` + tag + ` "(\d+)"\]`).FindStringSubmatch(game)
@@ -261,19 +287,6 @@ func TestRatingsAndSpeeds(t *testing.T) {
 	}
 	code, out, errOut := runCLI(t, "-db", filepath.Join(t.TempDir(), "db"), "-ratings", "2000,2500", twic)
 	if code != 0 || want == 0 || !regexp.MustCompile(`games stored: +`+strconv.Itoa(want)+"\n").MatchString(out) {
-		t.Errorf("-ratings 2000,2500: exit %d, %s\n%s; want %d games stored", code, errOut, out, want)
-	}
-	if code, _, errOut := runCLI(t, "-ratings", "2100", champions); code != 2 || !strings.Contains(errOut, `-ratings: unknown rating band "2100"`) {
-		t.Errorf("-ratings 2100: exit %d, %q", code, errOut)
-	}
-	// No game of the champions has a TimeControl: every game is left out,
-	// so no store is left and the exit status is 2 (issue 37's rule).
-	db := filepath.Join(t.TempDir(), "db")
-	if code, out, errOut := runCLI(t, "-db", db, "-speeds", "ultraBullet,Blitz", champions); code != 2 || !strings.Contains(out, "games stored:    0") ||
-		!strings.Contains(errOut, "no game stored: all 500 games read were left out by the filters (speed: 500)") {
-		t.Errorf("-speeds ultraBullet,Blitz: exit %d, %s\n%s", code, errOut, out)
-	}
-	if _, err := os.Stat(db); !os.IsNotExist(err) {
-		t.Errorf("-speeds ultraBullet,Blitz: the store the run created is still there (%v)", err)
+		t.Errorf("%s, -ratings 2000,2500: exit %d, %s\n%s; want %d games stored", twic, code, errOut, out, want)
 	}
 }
