@@ -27,3 +27,20 @@ polyglot make-book -pgn "$td/champions500.pgn" -bin "$out/champions500_makebook_
 zstd -dc "$td/lichess2k.pgn.zst" > lichess2k.pgn
 pgn-extract --quiet --nosetuptags -o lichess2k_nosetup.pgn lichess2k.pgn 2>/dev/null
 polyglot make-book -pgn lichess2k_nosetup.pgn -bin "$out/lichess2k_nosetup_makebook_default.bin" >/dev/null
+
+# pgn-extract's positional match (-x) on the champions' games, for two lines
+# (cmd/bookquery's TestPGNAgainstPGNExtract compares 'pgn' with them).
+i=0
+for line in "1. d4 d5 2. c4 e6 3. Nc3 Nf6" "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6"; do
+  i=$((i + 1))
+  printf '%s\n' "$line" > vars.txt
+  pgn-extract -x vars.txt --quiet -o "$out/champions500_pgnextract_x_line$i.pgn" "$td/champions500.pgn" 2>/dev/null
+done
+
+# make-book on three games whose rooks go e1-c1 and e8-c8 (cmd/bookquery's
+# TestProbeCheckOwnExport writes the same PGN).
+for i in 1 2 3; do
+  printf '[Event "E"]\n[Site "S"]\n[Date "2000.01.01"]\n[Round "%d"]\n[White "W%d"]\n[Black "B"]\n[Result "1/2-1/2"]\n\n' $i $((i - 1))
+  printf '1. d4 d5 2. Nf3 Nf6 3. e3 e6 4. Bd3 Bd6 5. O-O O-O 6. Re1 Re8 7. Bd2 Bd7 8. Qe2 Qe7 9. Rc1 Rc8 1/2-1/2\n\n'
+done > rooks.pgn
+polyglot make-book -pgn rooks.pgn -bin "$out/rooks_makebook_default.bin" >/dev/null
