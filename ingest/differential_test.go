@@ -160,16 +160,20 @@ func checkGame(g sanGame) (plies int, disagreement string) {
 	return len(g.sans), ""
 }
 
-// TestDifferentialNotnil replays every game of shared/data small/ and
-// medium/ with our board and with github.com/notnil/chess and demands the
+// TestDifferentialNotnil replays every game of the repository's
+// champions500 and lichess2k (with -tags oracle, of shared/data small/ and
+// medium/) with our board and with github.com/notnil/chess and demands the
 // same legal-move set before every ply, the same move for every SAN, the
 // same verdict on bad moves and the same FEN after every ply. With -short
 // only every 20th game is checked.
 func TestDifferentialNotnil(t *testing.T) {
-	data := testutil.SharedData(t)
-	files, _ := filepath.Glob(filepath.Join(data, "small", "*"))
-	more, _ := filepath.Glob(filepath.Join(data, "medium", "*"))
-	files = append(files, more...)
+	files := []string{testutil.Testdata(t, "champions500.pgn"), testutil.Testdata(t, "lichess2k.pgn.zst")}
+	if withOracles {
+		data := testutil.SharedData(t)
+		small, _ := filepath.Glob(filepath.Join(data, "small", "*"))
+		medium, _ := filepath.Glob(filepath.Join(data, "medium", "*"))
+		files = append(small, medium...)
+	}
 	var inputs []string
 	for _, f := range files {
 		if !strings.HasSuffix(f, ".txt") {
