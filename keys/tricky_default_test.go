@@ -18,3 +18,11 @@ func trickyFiles(tb testing.TB) []string {
 	tb.Helper()
 	return testutil.TrickyFiles(tb)
 }
+
+// corpusDir returns the folder and the subfolders of the games the corpus
+// tests replay: the repository's testdata (champions500, lichess2k).
+func corpusDir(t testing.TB) (string, []string) { return testutil.RepoRoot(t), []string{"testdata"} }
+
+// evalCorpus returns the world champions' games the key sizes are
+// measured on: the 500 of testdata.
+func evalCorpus(t testing.TB) string { return testutil.Testdata(t, "champions500.pgn") }

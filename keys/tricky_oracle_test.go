@@ -3,6 +3,7 @@
 package keys
 
 import (
+	"github.com/chessbook/chessbook/keys/internal/corpus"
 	"testing"
 
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -19,3 +20,13 @@ func trickyFiles(tb testing.TB) []string {
 	tb.Helper()
 	return append(testutil.TrickyFiles(tb), testutil.SharedTrickyFiles(tb)...)
 }
+
+// corpusDir returns the folder and the subfolders of the games the corpus
+// tests replay: shared/data's small/ and medium/.
+func corpusDir(t testing.TB) (string, []string) {
+	return testutil.SharedData(t), []string{"small", "medium"}
+}
+
+// evalCorpus returns the world champions' games the key sizes are
+// measured on: corpus.EvalFile of shared/data.
+func evalCorpus(t testing.TB) string { return testutil.SharedFile(t, corpus.EvalFile) }
