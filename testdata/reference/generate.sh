@@ -44,3 +44,28 @@ for i in 1 2 3; do
   printf '1. d4 d5 2. Nf3 Nf6 3. e3 e6 4. Bd3 Bd6 5. O-O O-O 6. Re1 Re8 7. Bd2 Bd7 8. Qe2 Qe7 9. Rc1 Rc8 1/2-1/2\n\n'
 done > rooks.pgn
 polyglot make-book -pgn rooks.pgn -bin "$out/rooks_makebook_default.bin" >/dev/null
+
+# make-book on the games with a pinned en-passant capture, with -min-game 1
+# and 3 (book/export's TestExportPinnedEnPassant).
+for m in 1 3; do
+  polyglot make-book -pgn "$td/ep_pinned.pgn" -bin "$out/ep_pinned_makebook_mingame$m.bin" -min-game $m >/dev/null
+done
+
+# make-book -min-game 1 on the 21,700 short games of book/export's
+# halvingPGN, where PolyGlot halves the counts of the start position
+# (TestExportHalvingExact writes the same PGN).
+awk 'BEGIN {
+  split("1-0 0-1 1/2-1/2 1-0 * 0-1 1-0", res, " ")
+  for (i = 0; i < 21700; i++) {
+    if (i < 2500) m = (i % 5 == 0) ? "e4 c5 2. Nf3" : "d4 d5 2. c4"
+    else if (i < 19500) {
+      if (i % 97 == 0) m = "d4 Nf6 2. c4"
+      else if (i % 89 == 0) m = "c4 e5 2. Nc3"
+      else if (i % 3 == 0) m = "e4 e5 2. Nf3"
+      else m = "e4 c5 2. Nf3"
+    } else m = (i % 2 == 0) ? "c4 e5 2. Nc3" : "c4 c5 2. g3"
+    r = res[i % 7 + 1]
+    printf "[Event \"g%d\"]\n[White \"W%d\"]\n[Black \"B\"]\n[Result \"%s\"]\n\n1. %s %s\n\n", i, i, r, m, r
+  }
+}' > halving.pgn
+polyglot make-book -pgn halving.pgn -bin "$out/halving_makebook_mingame1.bin" -min-game 1 >/dev/null
