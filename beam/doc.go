@@ -15,8 +15,8 @@
 //     over the workers (Reshuffle).
 //  2. read (ParDo): each input replayed by package ingest (ingest.Run,
 //     the same formats, checks and per-game errors as bookbuild), each
-//     game filtered by the build's filters (book.Options.Leaves) and
-//     keyed by its content id (book.ContentID), with its place in the
+//     game filtered by the build's filters (build.Options.Leaves) and
+//     keyed by its content id (build.ContentID), with its place in the
 //     global order (input index, game number, line: the first-seen
 //     stamp's) and the game as a gamecode record (Game). A report per
 //     input (FileReport) is a second output.
@@ -28,8 +28,8 @@
 //  4. partition (GroupByKey): games grouped by content-id range
 //     (ShardOf), Config.Shards ranges.
 //  5. build (ParDo, one shard per element): a shard's games sorted in
-//     the global order and built into a store by book.Build
-//     (BuildOptions.Games), with Options.Inputs the whole input list, so
+//     the global order and built into a store by build.Run
+//     (build.RunOptions.Games), with Options.Inputs the whole input list, so
 //     that first-seen stamps are the global ones; into a temporary
 //     directory renamed to Workdir/shard-NNNN when complete, with the
 //     digest of what it was built from. A retried bundle, or a run again
@@ -37,7 +37,7 @@
 //     it; a shard of other games is replaced: a shard is never added to.
 //  6. finish (ParDo on an Impulse, the shards and reports as side
 //     inputs, so it runs once, after all of them): the shard stores merged
-//     into Config.DB by book.Merge (in a temporary directory renamed into
+//     into Config.DB by merge.Run (in a temporary directory renamed into
 //     place), and Workdir/report.json written.
 //
 // # How this maps onto the words, and why
@@ -55,7 +55,7 @@
 // Pebble store of sorted sstables holding its range's games and what they
 // count), written by rename; "ingest them into a store" is step 6, which
 // copies them record by record (the shards share no game, and their stamps
-// are global: book.MergeOptions.KeepStamps), the merge's fast path.
+// are global: merge.Options.KeepStamps), the merge's fast path.
 //
 // Positions are not the partition key: one position is reached by games
 // of every shard, so the shards' statistics overlap and the last step

@@ -12,14 +12,14 @@ import (
 
 // Game is one game as it crosses the pipeline's shuffles: where it was
 // read (its input's index in the global input order, its number among
-// that input's games, its line) and its content id (book.ContentID), with
+// that input's games, its line) and its content id (build.ContentID), with
 // the game itself as a gamecode record (tags, start position, moves,
 // result: everything a build reads of a game), in the Indexed coding.
 type Game struct {
 	Input int    // index in Config.Inputs
 	Seq   int64  // the game's number in its input, from 0 (games on one line stay ordered)
 	Line  int64  // 1-based line where the game starts (the first-seen stamp's)
-	ID    uint64 // book.ContentID
+	ID    uint64 // build.ContentID
 	Rec   []byte // gamecode record
 }
 

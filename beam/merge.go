@@ -8,7 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/pgn"
 )
 
@@ -33,14 +34,14 @@ func (f *finishFn) merge(ctx context.Context, srcs []string) (*MergeResult, erro
 	dst := filepath.Join(tmp, "store")
 	if len(srcs) == 0 {
 		// No game in any input: the store is empty, with the build's options.
-		_, err = book.Build(ctx, book.BuildOptions{Options: f.Cfg.Options, Dir: dst, Workers: 1,
+		_, err = build.Run(ctx, build.RunOptions{Options: f.Cfg.Options, Dir: dst, Workers: 1,
 			Games: func(func(*pgn.Game) error) error { return nil }})
 	} else {
 		// The shards hold disjoint games (ranges of content id) and the
 		// stamps of one build (Options.Inputs is every input): Merge
 		// copies them record by record, stamps kept.
-		var ms book.MergeStats
-		ms, err = book.Merge(ctx, dst, srcs, book.MergeOptions{KeepStamps: true, MemBudget: f.Cfg.Options.MemBudget})
+		var ms merge.Stats
+		ms, err = merge.Run(ctx, dst, srcs, merge.Options{KeepStamps: true, MemBudget: f.Cfg.Options.MemBudget})
 		res.Games, res.Duplicates, res.Replayed = ms.Games, ms.Duplicates, ms.Replayed
 	}
 	if err != nil {

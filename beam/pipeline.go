@@ -12,7 +12,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/pgn"
@@ -29,7 +29,7 @@ type Config struct {
 	Inputs []string
 	// Options are the build's options; Options.Inputs is set to Inputs.
 	// Memory is each shard build's budget.
-	Options book.Options
+	Options build.Options
 	// Shards is the number of content-id ranges the games are
 	// partitioned into, each built into a store of its own.
 	Shards int
@@ -57,7 +57,7 @@ type FileReport struct {
 	Errors     []string
 	Warned     int64
 	Warnings   []string
-	Filtered   []int64  // by book.Filter
+	Filtered   []int64  // by build.Filter
 	Unstorable int64    // games the game codec refused
 	NotStored  []string // why, for the first few
 	Emitted    int64    // games handed on to the deduplication
@@ -101,17 +101,17 @@ func init() {
 //  1. the inputs' indices, one element each, spread over the workers;
 //  2. read: each input replayed by the ingest pipeline (the same
 //     checks and per-game errors as bookbuild), filtered by the build's
-//     filters, each game keyed by its content id (book.ContentID) with
+//     filters, each game keyed by its content id (build.ContentID) with
 //     its place in the global input order and its gamecode record;
 //  3. dedupe: CombinePerKey on the content id keeps the earliest copy
 //     (skipped with Options.KeepDuplicates: every copy goes on);
 //  4. partition: GroupByKey on the content id's range, Shards ranges;
 //  5. build: each shard's games, in global input order, built into a
-//     store of their own with book.Build (shard-NNNN/store in Workdir,
+//     store of their own with build.Run (shard-NNNN/store in Workdir,
 //     written to a temporary directory and renamed: a retried bundle
 //     finds the shard done, or replaces it, never adds to it);
 //  6. finish: once every shard is built, the shard stores are merged
-//     into DB (book.Merge), and the report written.
+//     into DB (merge.Run), and the report written.
 func Construct(s beam.Scope, cfg Config) {
 	cfg.Options.Inputs = cfg.Inputs
 	idx := make([]int, len(cfg.Inputs))
@@ -205,7 +205,7 @@ type readState struct {
 // ordered step, numbered in input order.
 type readSink struct {
 	st         *readState
-	opts       *book.Options
+	opts       *build.Options
 	games      []Game
 	filtered   [4]int64
 	unstorable int64
@@ -221,14 +221,14 @@ func (s *readSink) Game(g *pgn.Game) error {
 	rec, err := gamecode.AppendGame(nil, g)
 	if err != nil {
 		// The builder would not store it either, nor let it claim its
-		// content (book/worker.go).
+		// content (book/build/worker.go).
 		s.unstorable++
 		if len(s.errors) < 10 {
 			s.errors = append(s.errors, fmt.Sprintf("%s:%d: game not stored: %v", g.File, g.Line, err))
 		}
 		return nil
 	}
-	s.games = append(s.games, Game{Input: s.st.input, Line: int64(g.Line), ID: uint64(book.ContentID(g)), Rec: rec})
+	s.games = append(s.games, Game{Input: s.st.input, Line: int64(g.Line), ID: uint64(build.ContentID(g)), Rec: rec})
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/storetest"
@@ -30,7 +31,7 @@ func TestMain(m *testing.M) {
 }
 
 // The tests run the pipeline on Prism, in this process, and compare what
-// it builds with what book.Build (bookbuild's build) makes of the same
+// it builds with what build.Run (bookbuild's build) makes of the same
 // inputs with the same options.
 
 // sharedInputs returns small/ and medium/ of ../shared/data, expanded as
@@ -50,13 +51,13 @@ func sharedInputs(t *testing.T) []string {
 	return files
 }
 
-// reference builds inputs with book.Build, as bookbuild does, and
+// reference builds inputs with build.Run, as bookbuild does, and
 // returns the store and the build's result.
-func reference(t *testing.T, opts book.Options, inputs []string) (string, *book.BuildResult) {
+func reference(t *testing.T, opts build.Options, inputs []string) (string, *build.Result) {
 	t.Helper()
 	opts.Inputs = inputs
 	dir := filepath.Join(t.TempDir(), "reference")
-	res, err := book.Build(context.Background(), book.BuildOptions{Options: opts, Dir: dir, Workers: 2, Compact: true})
+	res, err := build.Run(context.Background(), build.RunOptions{Options: opts, Dir: dir, Workers: 2, Compact: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func shardDirs(r *Report) []string {
 // run merged) in every way a store answers: the digest of everything it
 // holds, the positions dump with every move, a PolyGlot export and the
 // game index.
-func checkSame(t *testing.T, ref string, refRes *book.BuildResult, res *Result, thorough bool) {
+func checkSame(t *testing.T, ref string, refRes *build.Result, res *Result, thorough bool) {
 	t.Helper()
 	if thorough {
 		want, wantPos, wantGames := unionDigest(t, ref)
@@ -282,7 +283,7 @@ func polyglotExport(t *testing.T, dir string) []byte {
 // TestPipelineDuplicates: each costs a replay of every game.)
 func TestPipelineEqualsBuild(t *testing.T) {
 	inputs := sharedInputs(t)
-	ref, refRes := reference(t, book.Options{}, inputs)
+	ref, refRes := reference(t, build.Options{}, inputs)
 	cfg := Config{Inputs: inputs, Shards: 4, Workdir: t.TempDir(), DB: mergedDB(t)}
 	res := runPipeline(t, cfg)
 	checkSame(t, ref, refRes, res, false)
@@ -335,7 +336,7 @@ func TestPipelineDuplicates(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs := []string{champions, carlsen, champions, copied}
-	for _, opts := range []book.Options{
+	for _, opts := range []build.Options{
 		{},
 		{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 40},
 		{CountMode: store.CountOccurrence},
@@ -369,14 +370,14 @@ func TestPipelineFilters(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs := []string{first, second}
-	opts := book.Options{MinRating: 1500, CountMode: store.CountOccurrence}
+	opts := build.Options{MinRating: 1500, CountMode: store.CountOccurrence}
 	ref, refRes := reference(t, opts, inputs)
-	if refRes.Stats.Games != 1 || refRes.Stats.Filtered[book.FilterRating] != 1 {
+	if refRes.Stats.Games != 1 || refRes.Stats.Filtered[build.FilterRating] != 1 {
 		t.Fatalf("reference: %+v", refRes.Stats)
 	}
 	res := runPipeline(t, Config{Inputs: inputs, Options: opts, Shards: 2, Workdir: t.TempDir(), DB: mergedDB(t)})
 	checkSame(t, ref, refRes, res, true)
-	if f := res.Report.Files[0].Filtered[book.FilterRating]; f != 1 {
+	if f := res.Report.Files[0].Filtered[build.FilterRating]; f != 1 {
 		t.Errorf("%d filtered in the first input, want 1", f)
 	}
 }
@@ -400,7 +401,7 @@ func TestPipelineBadInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs := []string{"../testdata/pgn/mixed.pgn.bz2", broken, empty, "../testdata/champions500.pgn"}
-	ref, refRes := reference(t, book.Options{}, inputs)
+	ref, refRes := reference(t, build.Options{}, inputs)
 	res := runPipeline(t, Config{Inputs: inputs, Shards: 2, Workdir: t.TempDir(), DB: mergedDB(t)})
 	checkSame(t, ref, refRes, res, true)
 	var got, want []string
@@ -502,7 +503,7 @@ func TestPipelineCutInput(t *testing.T) {
 	}
 	inputs := []string{"../testdata/pgn/mixed.pgn.bz2", cut}
 	refDir := filepath.Join(t.TempDir(), "reference")
-	refRes, refErr := book.Build(context.Background(), book.BuildOptions{Options: book.Options{Inputs: inputs}, Dir: refDir, Workers: 2, Compact: true})
+	refRes, refErr := build.Run(context.Background(), build.RunOptions{Options: build.Options{Inputs: inputs}, Dir: refDir, Workers: 2, Compact: true})
 	if refErr == nil || refRes == nil || refRes.Stats == nil || refRes.Stats.Games < 100 {
 		t.Fatalf("bookbuild's build of a cut input: %v, %+v; want an error and the games before the cut", refErr, refRes)
 	}

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/pgn"
 )
@@ -76,7 +76,7 @@ func (f *buildShardFn) ProcessElement(ctx context.Context, shard int, iter func(
 		return fmt.Errorf("shard %d: %w", shard, err)
 	}
 	defer os.RemoveAll(tmp) // gone once renamed
-	bo := book.BuildOptions{Options: f.Cfg.Options, Dir: filepath.Join(tmp, "store"), Workers: 1, Compact: true,
+	bo := build.RunOptions{Options: f.Cfg.Options, Dir: filepath.Join(tmp, "store"), Workers: 1, Compact: true,
 		Games: func(yield func(*pgn.Game) error) error {
 			for i := range games {
 				pg, err := gamecode.DecodeGame(games[i].Rec)
@@ -91,7 +91,7 @@ func (f *buildShardFn) ProcessElement(ctx context.Context, shard int, iter func(
 			return nil
 		}}
 	start := time.Now()
-	br, err := book.Build(ctx, bo)
+	br, err := build.Run(ctx, bo)
 	if err != nil {
 		return fmt.Errorf("shard %d: %w", shard, err)
 	}
@@ -112,7 +112,7 @@ func (f *buildShardFn) ProcessElement(ctx context.Context, shard int, iter func(
 func (f *buildShardFn) digest(shard int, games []Game) (string, error) {
 	h := sha256.New()
 	head, err := json.Marshal(struct {
-		Options book.Options
+		Options build.Options
 		Shard   int
 		Shards  int
 	}{f.Cfg.Options, shard, f.Cfg.Shards})

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/chessbook/chessbook/book/counting"
 	"maps"
 	"slices"
 
@@ -47,7 +48,7 @@ type PositionsOptions struct {
 	// MinGames is Positions' minGames.
 	MinGames uint64
 	// LimitPly, with MaxPly, asks only for the positions reached at ply
-	// MaxPly or earlier (counted as plyOf counts, from White's first
+	// MaxPly or earlier (counted as counting.PlyOf counts, from White's first
 	// move), each with all its statistics: the games are replayed only
 	// that far, but for those that reach, under the same hash, a position
 	// reached by then, which are replayed in full. Positions with a
@@ -413,7 +414,7 @@ func (r *singleReplayer) singlePositions(ctx context.Context, total int) error {
 // singleReplayer replays games for singlePositions.
 type singleReplayer struct {
 	st *store.Store
-	// limit is the last ply (see plyOf) replayed, -1 for none: the
+	// limit is the last ply (see counting.PlyOf) replayed, -1 for none: the
 	// positions after it are not wanted.
 	limit    int
 	progress func(what string, done, total int64)
@@ -425,7 +426,7 @@ type singleReplayer struct {
 	isRecord, isMulti func(h uint32) bool
 	fn                func(pos []byte, e *stats.Entry) error
 	key               []byte
-	counts            countedPositions // under the store's rule
+	counts            counting.Walker // under the store's rule
 	e                 stats.Entry
 }
 
@@ -434,7 +435,7 @@ type singleReplayer struct {
 func newSingleReplayer(st *store.Store, limit int) *singleReplayer {
 	r := &singleReplayer{st: st, limit: limit}
 	m := st.Meta()
-	r.counts.setRule(m.MaxPly, m.CountMode)
+	r.counts.SetRule(m.MaxPly, m.CountMode)
 	return r
 }
 
@@ -479,24 +480,24 @@ func (r *singleReplayer) replay(id store.GameID, stamp uint64, want func(h uint3
 	var stop func(int, *board.Position, board.Move) bool
 	if r.limit >= 0 {
 		// Only the moves played up to the limit are decoded.
-		stop = func(_ int, p *board.Position, _ board.Move) bool { return plyOf(p) >= r.limit }
+		stop = func(_ int, p *board.Position, _ board.Move) bool { return counting.PlyOf(p) >= r.limit }
 	}
 	g, err := gamecode.DecodeGameUntil(rec, stop)
 	if err != nil {
 		return fmt.Errorf("game %s: %w", id, err)
 	}
 	it := &r.counts
-	it.reset(&g.Start, g.Moves, gameCountOf(&g, id, stamp))
-	for it.next() {
-		if r.limit >= 0 && plyOf(&it.pos) > r.limit {
+	it.Reset(&g.Start, g.Moves, counting.CountOf(&g, id, stamp))
+	for it.Next() {
+		if r.limit >= 0 && counting.PlyOf(&it.Pos) > r.limit {
 			break
 		}
-		h := store.SingleHashOf(it.hash)
+		h := store.SingleHashOf(it.Hash)
 		if !want(h) {
 			continue
 		}
-		r.key = keys.Append(r.key[:0], &it.pos)
-		if err := found(r.key, h, it.move, it.occurrence()); err != nil {
+		r.key = keys.Append(r.key[:0], &it.Pos)
+		if err := found(r.key, h, it.Move, it.Occurrence()); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/chessbook/chessbook/book/counting"
+	"github.com/chessbook/chessbook/internal/runfiles"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,9 +15,9 @@ import (
 	"sync/atomic"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/book/internal/tally"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/internal/scratch"
+	"github.com/chessbook/chessbook/internal/tally"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
@@ -37,7 +39,7 @@ import (
 //     under (a game has one counted occurrence under the hash of each of
 //     its single references: see tally.Table.FlushSplit);
 //  4. what the games add is tallied (tally.Table) and spilled in sorted
-//     runs to a temporary directory (runfiles.go), whose k-way merge is
+//     runs to a temporary directory (package internal/runfiles), whose k-way merge is
 //     joined with the statistics records in key order.
 
 // positionsLimits bound positionsAll's memory; tests lower them (see
@@ -388,7 +390,7 @@ func replayChunk(ctx context.Context, st *store.Store, agg *spillAggregator, cla
 type replayWorker struct {
 	st     *store.Store
 	agg    *spillAggregator
-	counts countedPositions
+	counts counting.Walker
 	table  *tally.Table
 	found  []bool
 	hasher keys.Hasher
@@ -398,7 +400,7 @@ type replayWorker struct {
 func newReplayWorker(st *store.Store, agg *spillAggregator) *replayWorker {
 	w := &replayWorker{st: st, agg: agg, table: tally.NewTable(agg.spillOccurrences)}
 	m := st.Meta()
-	w.counts.setRule(m.MaxPly, m.CountMode)
+	w.counts.SetRule(m.MaxPly, m.CountMode)
 	return w
 }
 
@@ -434,16 +436,16 @@ func (w *replayWorker) game(j *replayJob) error {
 		}
 	}
 	it := &w.counts
-	it.reset(&g.Start, g.Moves, gameCountOf(&g, j.id, j.stamp))
-	for it.next() {
-		h := store.SingleHashOf(it.hash)
+	it.Reset(&g.Start, g.Moves, counting.CountOf(&g, j.id, j.stamp))
+	for it.Next() {
+		h := store.SingleHashOf(it.Hash)
 		if _, ok := slices.BinarySearch(hs, h); !ok {
 			continue
 		}
-		w.key = keys.Append(w.key[:0], &it.pos)
-		occ := *it.occurrence()
+		w.key = keys.Append(w.key[:0], &it.Pos)
+		occ := *it.Occurrence()
 		occ.Hash = h
-		w.table.AddOccurrence(w.key, it.move, &occ)
+		w.table.AddOccurrence(w.key, it.Move, &occ)
 	}
 	return nil
 }
@@ -457,29 +459,29 @@ func (w *replayWorker) flush() error {
 }
 
 // spillAggregator holds the sorted runs the replay workers spill: each a
-// secPositions section of position key -> SingleHash + encoded
+// runfiles.Positions section of position key -> SingleHash + encoded
 // stats.Entry.
 type spillAggregator struct {
 	scratch          *tempScratch
 	spillOccurrences int // per replay worker
 	mu               sync.Mutex
-	runs             []*run
+	runs             []*runfiles.Run
 }
 
 // spill writes t's positions to a new run and empties t.
 func (a *spillAggregator) spill(t *tally.Table) error {
-	rw := newRunWriter(a.scratch)
+	rw := runfiles.NewWriter(a.scratch)
 	var val []byte
 	err := t.FlushSplit(func(key []byte, hash uint32, enc, _ []byte) error {
 		val = binary.BigEndian.AppendUint32(val[:0], hash)
 		val = append(val, enc...)
-		return rw.add(secPositions, key, val)
+		return rw.Add(runfiles.Positions, key, val)
 	}, nil)
 	if err != nil {
-		rw.abort()
+		rw.Abort()
 		return err
 	}
-	r, err := rw.finish()
+	r, err := rw.Finish()
 	if err != nil {
 		return err
 	}
@@ -492,7 +494,7 @@ func (a *spillAggregator) spill(t *tally.Table) error {
 // remove removes the runs' files.
 func (a *spillAggregator) remove() {
 	for _, r := range a.runs {
-		r.remove(a.scratch)
+		r.Remove(a.scratch)
 	}
 	a.runs = nil
 }
@@ -533,7 +535,7 @@ func joinRecords(ctx context.Context, st *store.Store, agg *spillAggregator, lon
 		ok = it.Next()
 		return nil
 	}
-	err = mergeSection(agg.scratch, agg.runs, secPositions, pairwise(mergePositionValues), func(k, v []byte) error {
+	err = runfiles.MergeSection(agg.scratch, agg.runs, runfiles.Positions, runfiles.Pairwise(runfiles.MergePositionValues), func(k, v []byte) error {
 		if len(v) < 4 {
 			return fmt.Errorf("replayed position %x: short record", k)
 		}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -41,7 +43,9 @@ func listPositions(t *testing.T, dir string, o book.PositionsOptions) map[string
 // the others, duplicate games, -count occurrence), listed with memory
 // limits so low that the single references are replayed in many ranges
 // of game numbers and the replays' tallies spill to many sorted runs, are
-// those of the oracle (the same runs built without single references):
+// those of the oracle (the default limits' listing, which build's
+// TestSinglesOracleTestdata checks against the same runs built without
+// single references):
 // every position, and with a minimum of games (per position, or per move
 // as the Polyglot export asks) every position that reaches it, with the
 // oracle's statistics; and they are what the default limits list.
@@ -66,10 +70,13 @@ func TestPositionsSpilled(t *testing.T) {
 		}
 		parts, rest = append(parts, p), rest[cut:]
 	}
-	o := book.Options{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 1024}
+	o := build.Options{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 1024}
 	runs := [][]string{{parts[0], mixed}, {parts[1], parts[0]}, {parts[2], mixed, parts[1]}}
-	dir := buildRuns(t, o, runs...)
-	want := listPositions(t, buildRuns(t, book.WithoutSingles(o), runs...), book.PositionsOptions{})
+	dir := storetest.BuildRuns(t, o, runs...)
+	// The oracle: the default listing, which build's
+	// TestSinglesOracleTestdata compares with the same runs built without
+	// single references (the build's hook).
+	want := listPositions(t, dir, book.PositionsOptions{})
 
 	// Records completed by single references of other commits.
 	st, err := store.Open(dir, store.Options{ReadOnly: true})

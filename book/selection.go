@@ -1,6 +1,7 @@
 package book
 
 import (
+	"github.com/chessbook/chessbook/book/counting"
 	"maps"
 	"slices"
 
@@ -14,14 +15,8 @@ import (
 // store keeps, for each position with a statistics record, its games by
 // (month, move, cell), a cell being a speed and a rating band (see
 // stats.History); a position kept as single references is filtered by its
-// games' tags. Both go through gameCell (see tagsOf), and the months through
+// games' tags. Both go through counting.CellOf (see counting.TagsOf), and the months through
 // stats.PeriodOf of the game's date.
-
-// gameCell returns the cell of game g, whose players are rated white and
-// black: its speed (from TimeControl) and rating band (see stats.CellOf).
-func gameCell(g *pgn.Game, white, black int) stats.Cell {
-	return stats.CellOf(g.Tag("TimeControl"), white, black)
-}
 
 // Selection selects games for a filtered query by speed, rating band and
 // month, as the lichess explorer's speeds, ratings, since and until do.
@@ -50,8 +45,8 @@ func (s Selection) KeepsGame(g *pgn.Game) bool {
 	if s.IsZero() {
 		return true
 	}
-	t := tagsOf(g)
-	return s.keeps(t.cell, stats.PeriodOf(t.date))
+	t := counting.TagsOf(g)
+	return s.keeps(t.Cell, stats.PeriodOf(t.Date))
 }
 
 // keeps reports whether s selects games of cell c played in period p.

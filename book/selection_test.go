@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
@@ -99,10 +101,10 @@ type filterCase struct {
 }
 
 // TestSelectedOracle: book.Filtered on a store of every game equals, for
-// every position and move, book.Entry on a store built from only the games
+// every position and move, book.Lookup on a store built from only the games
 // a script over the PGN text selects (its tags read independently), for
 // speeds, rating bands, months and their combinations; with no filter it
-// equals book.Entry on the store itself.
+// equals book.Lookup on the store itself.
 func TestSelectedOracle(t *testing.T) {
 	data := testutil.SharedData(t)
 	var text strings.Builder
@@ -129,7 +131,7 @@ func TestSelectedOracle(t *testing.T) {
 		}
 	}
 	games := filterGames(t, text.String())
-	dirAll := buildRuns(t, book.Options{}, runs...)
+	dirAll := storetest.BuildRuns(t, build.Options{}, runs...)
 	stAll, err := store.Open(dirAll, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +176,7 @@ func TestSelectedOracle(t *testing.T) {
 			if err := os.WriteFile(in, []byte(sub.String()), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			dirSub := buildRuns(t, book.Options{}, []string{in})
+			dirSub := storetest.BuildRuns(t, build.Options{}, []string{in})
 			stSub, err := store.Open(dirSub, store.Options{ReadOnly: true})
 			if err != nil {
 				t.Fatal(err)
@@ -190,7 +192,7 @@ func TestSelectedOracle(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				want, _, err := book.Entry(stSub, pos)
+				want, _, err := book.Lookup(stSub, pos)
 				if err != nil {
 					return err
 				}

@@ -3,6 +3,7 @@ package book
 import (
 	"bytes"
 	"fmt"
+	"github.com/chessbook/chessbook/book/counting"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
@@ -15,20 +16,20 @@ import (
 // to that game rather than as a statistics record (see
 // store.SSTWriter.MergeSingles): the position's statistics are what the
 // game adds to it, which the functions here rebuild by replaying the game
-// under the counting rule (counting.go). Every reader of positions goes
-// through Entry, Selected or Positions.
+// under the counting rule (package book/counting). Every reader of
+// positions goes through Lookup, Select or Positions.
 
-// Entry returns the statistics of the position with key pos: its
+// Lookup returns the statistics of the position with key pos: its
 // statistics record merged with the contribution of every game kept as a
 // single reference to it. found is false when the store knows nothing of
 // the position.
-func Entry(st *store.Store, pos []byte) (e stats.Entry, found bool, err error) {
-	found, err = EntryInto(st, &e, pos)
+func Lookup(st *store.Store, pos []byte) (e stats.Entry, found bool, err error) {
+	found, err = LookupInto(st, &e, pos)
 	return e, found, err
 }
 
-// EntryInto is Entry into e, whose memory it reuses.
-func EntryInto(st *store.Store, e *stats.Entry, pos []byte) (bool, error) {
+// LookupInto is Lookup into e, whose memory it reuses.
+func LookupInto(st *store.Store, e *stats.Entry, pos []byte) (bool, error) {
 	found, err := st.StatsRecordInto(e, pos)
 	if err != nil {
 		return false, err
@@ -50,11 +51,11 @@ func addSingles(st *store.Store, e *stats.Entry, pos []byte) (found bool, err er
 func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.Occurrence)) (found bool, err error) {
 	var v visitor
 	m := st.Meta()
-	v.setRule(m.MaxPly, m.CountMode)
 	// The first ply at which a game reaches pos is counted in either
 	// count mode (it is pos's first visit), and visit looks for no other:
-	// it need not tell first visits from repetitions.
-	v.perGame = false
+	// it need not tell first visits from repetitions, so it counts every
+	// visit (the rule of store.CountOccurrence) under the store's max-ply.
+	v.SetRule(m.MaxPly, store.CountOccurrence)
 	p, err := keys.Decode(pos)
 	if err != nil {
 		return false, nil // not a position: no game reaches it
@@ -84,7 +85,7 @@ func eachSingle(st *store.Store, pos []byte, fn func(mv board.Move, occ *stats.O
 
 // visitor finds what a game adds to one position, from its record.
 type visitor struct {
-	plyCounter
+	counting.Counter
 	key []byte // scratch
 }
 
@@ -103,18 +104,18 @@ func (v *visitor) visit(rec []byte, id store.GameID, stamp uint64, pos []byte, h
 	)
 	g, err := gamecode.DecodeGameUntil(rec, func(n int, p *board.Position, m board.Move) bool {
 		if n == 0 {
-			v.start(p)
+			v.Start(p)
 		}
-		counted, over := v.take(n, p, m)
+		counted, over := v.Take(n, p, m)
 		if over {
 			return true
 		}
-		if !counted || v.hash != hash {
+		if !counted || v.Hash != hash {
 			return false
 		}
 		v.key = keys.Append(v.key[:0], p)
 		if bytes.Equal(v.key, pos) {
-			hit, ply, absPly, side, mv = true, n, plyOf(p), p.SideToMove(), m
+			hit, ply, absPly, side, mv = true, n, counting.PlyOf(p), p.SideToMove(), m
 			return true
 		}
 		return false
@@ -122,6 +123,6 @@ func (v *visitor) visit(rec []byte, id store.GameID, stamp uint64, pos []byte, h
 	if err != nil || !hit {
 		return 0, stats.Occurrence{}, err
 	}
-	count := gameCountOf(&g, id, stamp)
-	return mv, *count.at(ply, absPly, side), nil
+	count := counting.CountOf(&g, id, stamp)
+	return mv, *count.At(ply, absPly, side), nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -13,7 +14,7 @@ import (
 // returns it open, read-only (closed when the benchmark ends).
 func championsStore(b *testing.B) *store.Store {
 	dir := b.TempDir() + "/db"
-	if _, err := book.Build(context.Background(), book.BuildOptions{Options: book.Options{Inputs: []string{"../testdata/champions500.pgn"}}, Dir: dir}); err != nil {
+	if _, err := build.Run(context.Background(), build.RunOptions{Options: build.Options{Inputs: []string{"../testdata/champions500.pgn"}}, Dir: dir}); err != nil {
 		b.Fatal(err)
 	}
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
@@ -43,7 +44,7 @@ func BenchmarkEntrySingles(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		found, err := book.EntryInto(st, &e, keys[i%len(keys)])
+		found, err := book.LookupInto(st, &e, keys[i%len(keys)])
 		if err != nil || !found {
 			b.Fatalf("%x: %v %v", keys[i%len(keys)], found, err)
 		}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math/bits"
+	"github.com/chessbook/chessbook/book/counting"
 	"runtime"
 	"sync"
 
@@ -90,7 +90,7 @@ func GamesThrough(ctx context.Context, st *store.Store, p *board.Position, opts 
 			}
 		}
 	}()
-	s := throughScan{target: NewReach(p), hash: keys.Hash(p), p: p, sel: opts.Sel}
+	s := throughScan{target: board.NewReach(p), hash: keys.Hash(p), p: p, sel: opts.Sel}
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -164,14 +164,14 @@ type throughMatch struct {
 
 // throughScan tells which games reach a position.
 type throughScan struct {
-	target Reach
+	target board.Reach
 	hash   uint64
 	p      *board.Position
 	sel    Selection
 }
 
 // game returns the ply at which the game of record rec first reaches the
-// position (see plyOf), -1 if it never does or the selection does not
+// position (see counting.PlyOf), -1 if it never does or the selection does not
 // keep it.
 func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 	if !s.sel.IsZero() {
@@ -186,7 +186,7 @@ func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 	at, lost := -1, false
 	g, err := gamecode.DecodeGameUntil(rec, func(_ int, q *board.Position, _ board.Move) bool {
 		if keys.Hash(q) == s.hash && keys.Equal(q, s.p) {
-			at = plyOf(q)
+			at = counting.PlyOf(q)
 			return true
 		}
 		lost = !s.target.ReachableFrom(q)
@@ -205,48 +205,7 @@ func (s *throughScan) game(id store.GameID, rec []byte) (int, error) {
 		q.Play(m)
 	}
 	if keys.Equal(&q, s.p) {
-		return plyOf(&q), nil
+		return counting.PlyOf(&q), nil
 	}
 	return -1, nil
-}
-
-// Reach is what a position needs of the positions it can be reached from:
-// moves never add pieces, never bring a pawn back to its starting rank,
-// never give back a castling right. A replay that looks for a position
-// (GamesThrough, and the export's replay in input order) stops a game
-// once its position can no longer lead to it.
-type Reach struct {
-	pieces   [2]int            // pieces of each colour
-	pawns    [2]int            // pawns of each colour
-	home     [2]board.Bitboard // pawns on their starting rank, by colour
-	castling board.CastlingRights
-}
-
-// NewReach returns what position p needs of the positions it can be
-// reached from.
-func NewReach(p *board.Position) Reach {
-	r := Reach{castling: p.Castling()}
-	for c := board.White; c <= board.Black; c++ {
-		r.pieces[c] = bits.OnesCount64(uint64(p.ByColor(c)))
-		pawns := p.Pieces(c, board.Pawn)
-		r.pawns[c] = bits.OnesCount64(uint64(pawns))
-	}
-	r.home[board.White] = p.Pieces(board.White, board.Pawn) & board.Rank2
-	r.home[board.Black] = p.Pieces(board.Black, board.Pawn) & board.Rank7
-	return r
-}
-
-// ReachableFrom reports whether the target might be reached from q: false
-// means no sequence of moves leads from q to it.
-func (r Reach) ReachableFrom(q *board.Position) bool {
-	if q.Castling()&r.castling != r.castling {
-		return false
-	}
-	wp, bp := q.Pieces(board.White, board.Pawn), q.Pieces(board.Black, board.Pawn)
-	if wp&r.home[board.White] != r.home[board.White] || bp&r.home[board.Black] != r.home[board.Black] {
-		return false
-	}
-	return bits.OnesCount64(uint64(wp)) >= r.pawns[board.White] && bits.OnesCount64(uint64(bp)) >= r.pawns[board.Black] &&
-		bits.OnesCount64(uint64(q.ByColor(board.White))) >= r.pieces[board.White] &&
-		bits.OnesCount64(uint64(q.ByColor(board.Black))) >= r.pieces[board.Black]
 }

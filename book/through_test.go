@@ -9,6 +9,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/store"
@@ -18,7 +19,7 @@ import (
 func throughStore(t *testing.T) *store.Store {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "db")
-	res, err := book.Build(context.Background(), book.BuildOptions{Dir: db, Workers: 2, Options: book.Options{Inputs: []string{champions}}})
+	res, err := build.Run(context.Background(), build.RunOptions{Dir: db, Workers: 2, Options: build.Options{Inputs: []string{champions}}})
 	if err != nil || res.Stats == nil || res.Stats.Games != 500 {
 		t.Fatalf("building %s: %v", champions, err)
 	}
@@ -103,3 +104,6 @@ func TestGamesThroughWorkersAndCancel(t *testing.T) {
 		t.Errorf("cancelled before the start: %d calls, error %v", calls, err)
 	}
 }
+
+// champions is the world champions' games of the repository's test data.
+const champions = "../testdata/champions500.pgn"

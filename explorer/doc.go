@@ -34,6 +34,12 @@
 //     package; cmd/bookquery keeps what makes a server of it (the address,
 //     the http.Server, its timeouts and connections, signals and
 //     shutdown).
+//   - gameindex.go and gameindex_http.go: the game index's answers
+//     (package gamedb) and their routes: a player's opening tree, a
+//     name's spellings, a game search, and the parsing of a search's
+//     parameters.
+//   - polyglot.go: GET /polyglot, the moves of the Polyglot book the
+//     server was started with (HandlerOptions.Book).
 //   - scans.go: the bounded pool that the game scans (/games with
 //     page=N) run in, with their deadline and cancellation.
 //   - web.go and web/: the explorer page served at / (index.html, app.js,

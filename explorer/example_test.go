@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/store"
 )
@@ -22,8 +22,8 @@ func ExampleNewHandler() {
 	}
 	defer os.RemoveAll(dir)
 	db := filepath.Join(dir, "db")
-	if _, err := book.Build(context.Background(), book.BuildOptions{
-		Options: book.Options{Inputs: []string{"../testdata/champions500.pgn"}},
+	if _, err := build.Run(context.Background(), build.RunOptions{
+		Options: build.Options{Inputs: []string{"../testdata/champions500.pgn"}},
 		Dir:     db,
 	}); err != nil {
 		panic(err)

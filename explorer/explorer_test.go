@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/store"
 )
@@ -21,7 +21,7 @@ func buildStore(tb testing.TB, inputs ...string) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	b := book.NewBuilder(st, book.Options{}, 2)
+	b := build.NewBuilder(st, build.Options{}, 2)
 	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink); err != nil {
 		tb.Fatal(err)
 	}

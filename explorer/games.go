@@ -36,7 +36,7 @@ func (x *Explorer) Game(id store.GameID) (*pgn.Game, error) {
 // selects, q.TopGames and q.RecentGames of them at most: the best of
 // every move's lists, each with the move it played.
 func (x *Explorer) Games(p board.Position, q Query) (*Games, error) {
-	entry, _, err := book.Entry(x.st, keys.Encode(&p))
+	entry, _, err := book.Lookup(x.st, keys.Encode(&p))
 	if err != nil {
 		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}

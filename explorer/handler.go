@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/chessbook/chessbook/polyglot"
 	"io/fs"
 	"log"
 	"maps"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/chessbook/chessbook/board"
@@ -172,6 +174,23 @@ func Routes() []Route {
 		out = append(out, rt.Route)
 	}
 	return out
+}
+
+// HandlerOptions are what NewHandlerWith adds to the API.
+type HandlerOptions struct {
+	// Book is a Polyglot book that GET /polyglot probes, shown by the page
+	// beside the store's moves; nil for none.
+	Book *polyglot.Book
+	// BookName names it in the answers (its file name).
+	BookName string
+	// Scans is the most game scans (GET /games with page=N) that run at
+	// once, each on its share of the CPUs but one; 0 for half as many as
+	// those CPUs (at least 1). Twice as many wait for a place; more are
+	// answered 503 with Retry-After. See scans.go.
+	Scans int
+	// ScanTimeout bounds a scan with its wait (then 503); 0 for
+	// DefaultScanTimeout.
+	ScanTimeout time.Duration
 }
 
 // NewHandler returns the API's handler over src, its routes in one table

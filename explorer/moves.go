@@ -73,7 +73,7 @@ func (x *Explorer) Moves(line []board.Position, q Query) (*Moves, error) {
 	if k == nil { // cannot happen: ParseFEN and Play only give valid positions
 		return nil, fmt.Errorf("position %s has no key", p.FEN())
 	}
-	entry, found, err := book.Entry(x.st, k)
+	entry, found, err := book.Lookup(x.st, k)
 	if err != nil {
 		return nil, fmt.Errorf("reading position %s: %w", p.FEN(), err)
 	}
@@ -219,7 +219,7 @@ func (x *Explorer) History(line []board.Position, q Query) (*History, error) {
 func (x *Explorer) opponentRating(p board.Position, m board.Move) (float64, bool, error) {
 	q := p
 	q.Play(m)
-	child, found, err := book.Entry(x.st, keys.Encode(&q))
+	child, found, err := book.Lookup(x.st, keys.Encode(&q))
 	if err != nil {
 		return 0, false, fmt.Errorf("reading position %s: %w", q.FEN(), err)
 	}

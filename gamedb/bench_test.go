@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -81,7 +81,7 @@ func makeBenchData(dir, input string) (*benchData, error) {
 			}
 			dir = filepath.Join(tmp, "large.db")
 		}
-		if _, err := book.Build(ctx, book.BuildOptions{Options: book.Options{Inputs: []string{input}, Memory: 1 << 30}, Dir: dir, Compact: true}); err != nil {
+		if _, err := build.Run(ctx, build.RunOptions{Options: build.Options{Inputs: []string{input}, Memory: 1 << 30}, Dir: dir, Compact: true}); err != nil {
 			return nil, err
 		}
 	}

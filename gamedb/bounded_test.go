@@ -22,7 +22,7 @@ import (
 func TestSearchMemoryBounded(t *testing.T) {
 	data := testutil.SharedData(t)
 	dir := t.TempDir()
-	build(t, dir, filepath.Join(data, "medium", "lichess_10k.pgn.zst"))
+	buildDB(t, dir, filepath.Join(data, "medium", "lichess_10k.pgn.zst"))
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)

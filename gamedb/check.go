@@ -88,7 +88,7 @@ func Check(ctx context.Context, st *store.Store, report func(problem string)) (*
 // CheckOptions configure CheckWith.
 type CheckOptions struct {
 	// Facts, if not nil, reads from a game's tags what the builder does
-	// for its statistics (book.GameFacts): each summary is then compared
+	// for its statistics (counting.GameFacts): each summary is then compared
 	// with the summary its game record gives, and a mismatch is a
 	// problem (a game a search by result, date, rating, ECO, length or
 	// position would miss or find wrongly).

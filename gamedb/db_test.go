@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/store"
@@ -19,9 +20,9 @@ import (
 var testInputs = []string{"../testdata/champions500.pgn", "testdata/lichess200.pgn"}
 
 // build builds the inputs into a new store in dir.
-func build(t *testing.T, dir string, inputs ...string) {
+func buildDB(t *testing.T, dir string, inputs ...string) {
 	t.Helper()
-	if _, err := book.Build(context.Background(), book.BuildOptions{Options: book.Options{Inputs: inputs, Memory: book.MinMemory}, Dir: dir, Workers: 2}); err != nil {
+	if _, err := build.Run(context.Background(), build.RunOptions{Options: build.Options{Inputs: inputs, Memory: build.MinMemory}, Dir: dir, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -52,18 +53,18 @@ func unindex(t *testing.T, dir string) {
 func TestReindex(t *testing.T) {
 	base := t.TempDir()
 	whole := filepath.Join(base, "whole")
-	build(t, whole, testInputs...)
+	buildDB(t, whole, testInputs...)
 	want := storetest.IndexDigest(t, whole)
 
 	re := filepath.Join(base, "reindexed")
-	build(t, re, testInputs...)
+	buildDB(t, re, testInputs...)
 	unindex(t, re)
 	st, err := store.Open(re, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var last, total uint64
-	if err := book.Reindex(context.Background(), st, func(done, all uint64) { last, total = done, all }); err != nil {
+	if err := merge.Reindex(context.Background(), st, func(done, all uint64) { last, total = done, all }); err != nil {
 		t.Fatal(err)
 	}
 	if last != total || total != st.Meta().Games || st.Meta().GameIndex != gamedb.Version {
@@ -77,9 +78,9 @@ func TestReindex(t *testing.T) {
 	}
 
 	added := filepath.Join(base, "added")
-	build(t, added, testInputs[0])
+	buildDB(t, added, testInputs[0])
 	unindex(t, added)
-	build(t, added, testInputs[1]) // indexes the first input's games first
+	buildDB(t, added, testInputs[1]) // indexes the first input's games first
 	if got := storetest.IndexDigest(t, added); got != want {
 		t.Error("a store indexed by the build that added to it differs from one built at once")
 	}
@@ -89,7 +90,7 @@ func TestReindex(t *testing.T) {
 // order; the orders hold.
 func TestSearchPages(t *testing.T) {
 	dir := t.TempDir()
-	build(t, dir, testInputs...)
+	buildDB(t, dir, testInputs...)
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +165,7 @@ func TestSearchPages(t *testing.T) {
 // with a move.
 func TestTreeFilters(t *testing.T) {
 	dir := t.TempDir()
-	build(t, dir, testInputs[1])
+	buildDB(t, dir, testInputs[1])
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package gamedb
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/gamecode"
@@ -13,45 +12,18 @@ import (
 // game reaches it when one of its positions has the same key (placement,
 // side to move, castling rights, legal en-passant square).
 type target struct {
-	pos      board.Position
-	occ      board.Bitboard
-	pieces   [2]int            // pieces of each color
-	pawns    [2]int            // pawns of each color
-	home     [2]board.Bitboard // pawns on their starting rank, by color
-	castling board.CastlingRights
+	pos   board.Position
+	occ   board.Bitboard
+	reach board.Reach // what the target needs of the positions before it
 }
 
 func newTarget(p *board.Position) *target {
-	t := &target{pos: *p, occ: p.Occupied(), castling: p.Castling()}
-	for c := board.White; c <= board.Black; c++ {
-		t.pieces[c] = bits.OnesCount64(uint64(p.ByColor(c)))
-		t.pawns[c] = bits.OnesCount64(uint64(p.Pieces(c, board.Pawn)))
-	}
-	t.home[board.White] = p.Pieces(board.White, board.Pawn) & board.Rank2
-	t.home[board.Black] = p.Pieces(board.Black, board.Pawn) & board.Rank7
-	return t
+	return &target{pos: *p, occ: p.Occupied(), reach: board.NewReach(p)}
 }
 
 // is reports whether q is the target.
 func (t *target) is(q *board.Position) bool {
 	return q.Occupied() == t.occ && keys.Equal(q, &t.pos)
-}
-
-// reachableFrom reports whether the target might be reached from q: false
-// means no sequence of moves leads from q to it (moves never add pieces,
-// never bring a pawn back to its starting rank, never give back a
-// castling right).
-func (t *target) reachableFrom(q *board.Position) bool {
-	if q.Castling()&t.castling != t.castling {
-		return false
-	}
-	wp, bp := q.Pieces(board.White, board.Pawn), q.Pieces(board.Black, board.Pawn)
-	if wp&t.home[board.White] != t.home[board.White] || bp&t.home[board.Black] != t.home[board.Black] {
-		return false
-	}
-	return bits.OnesCount64(uint64(wp)) >= t.pawns[board.White] && bits.OnesCount64(uint64(bp)) >= t.pawns[board.Black] &&
-		bits.OnesCount64(uint64(q.ByColor(board.White))) >= t.pieces[board.White] &&
-		bits.OnesCount64(uint64(q.ByColor(board.Black))) >= t.pieces[board.Black]
 }
 
 // What a summary tells of a game and the target.
@@ -79,7 +51,7 @@ func (t *target) inSummary(ix *gamecode.MoveIndexer, s *Summary) (ply int, next 
 			}
 			return false
 		}
-		lost = !t.reachableFrom(pos)
+		lost = !t.reach.ReachableFrom(pos)
 		return !lost
 	})
 	if err != nil {
@@ -102,7 +74,7 @@ func (t *target) inRecord(rec []byte) (ply int, next board.Move, err error) {
 			ply, next = p, m
 			return true
 		}
-		lost = !t.reachableFrom(q)
+		lost = !t.reach.ReachableFrom(q)
 		return lost
 	})
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 
 // RenumberKey appends to dst the index key k (without the store's 'x')
 // of a store whose games are renumbered by adding off to each number
-// (book.Merge does, to put a store's games after another's): a summary's
+// (merge.Run does, to put a store's games after another's): a summary's
 // and a posting list's key end with a game number, which grows by off;
 // the dictionaries' keys (tallies, which merge) stay as they are. A
 // posting list's values hold differences between numbers, which do not

@@ -23,7 +23,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/pgn"
@@ -288,7 +288,7 @@ func (n *oName) add(color, elo, date int) {
 func buildStore(t *testing.T, files ...string) (*store.Store, *gamedb.DB) {
 	t.Helper()
 	dir := t.TempDir()
-	_, err := book.Build(context.Background(), book.BuildOptions{Options: book.Options{Inputs: files, Memory: book.MinMemory}, Dir: dir, Workers: 2, Compact: true})
+	_, err := build.Run(context.Background(), build.RunOptions{Options: build.Options{Inputs: files, Memory: build.MinMemory}, Dir: dir, Workers: 2, Compact: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@
 // [Store.StatsRecords]) list them in the byte order of their keys, bounded
 // to the 'p' prefix; they see only the positions that have a record, not
 // those kept as single references (below): a position's statistics are
-// what package book answers (book.Entry, book.Positions), which adds the
+// what package book answers (book.Lookup, book.Positions), which adds the
 // games referenced to the records.
 //
 // # Single references

@@ -9,7 +9,7 @@ import (
 // RecordIter iterates over the records of one kind (the key prefix of the
 // key schema: 'p', 'q', 'x', ...) of a store, in key order, each with its
 // value as the store reads it (a MERGE record's operands merged): what
-// a record-level copy of a store (book.Merge) reads. Keys are given
+// a record-level copy of a store (merge.Run) reads. Keys are given
 // without the prefix; keys and values are valid until the next move.
 type RecordIter struct {
 	it *pebble.Iterator

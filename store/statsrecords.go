@@ -14,14 +14,14 @@ import (
 // have no statistics record but single references to the game that
 // reached them (see the package documentation), whose statistics package
 // book rebuilds by replaying the game. A position's statistics are what
-// book.Entry and book.Positions answer; the readers here see only the
+// book.Lookup and book.Positions answer; the readers here see only the
 // records, for book's readers and for tools that study the store's
 // layout.
 
 // StatsRecordInto decodes the statistics record of the position with key
 // pos into e, reusing its capacity, and reports whether the position has
 // one. A position kept as single references has none (found is false):
-// its statistics are what book.Entry rebuilds. A position with a record
+// its statistics are what book.Lookup rebuilds. A position with a record
 // may have single references too (games of other flushes), which the
 // record does not count.
 func (s *Store) StatsRecordInto(e *stats.Entry, pos []byte) (found bool, err error) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -42,14 +43,14 @@ func makeBook(t *testing.T, pgn string, args ...string) []byte {
 // build builds inputs into a new store with opts, two workers, and
 // returns it open (closed when the test ends), with the pipeline's summary
 // and the builder's counters.
-func build(t *testing.T, opts book.Options, inputs ...string) (*store.Store, *ingest.Summary, book.Stats) {
+func buildBook(t *testing.T, opts build.Options, inputs ...string) (*store.Store, *ingest.Summary, build.Stats) {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Meta: &store.Meta{MaxPly: opts.MaxPly, CountMode: opts.CountMode, KeepDuplicates: opts.KeepDuplicates}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	b := book.NewBuilder(st, opts, 2)
+	b := build.NewBuilder(st, opts, 2)
 	sum, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink)
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +103,7 @@ func exportBytes(t *testing.T, st *store.Store, o export.Options) ([]byte, expor
 // moves under two keys each; the export must write the same book.
 func TestExportPinnedEnPassant(t *testing.T) {
 	in := "../../testdata/ep_pinned.pgn"
-	st, _, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
+	st, _, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
 	if bs.Games != 12 {
 		t.Fatalf("ingested %d games, want 12", bs.Games)
 	}
@@ -146,7 +147,7 @@ func TestExportPinnedEnPassant(t *testing.T) {
 	}
 	// The store's own record of it counts every occurrence; the side
 	// record the direct 4.f4 ones.
-	e, ok, err := book.Entry(st, k)
+	e, ok, err := book.Lookup(st, k)
 	if err != nil || !ok {
 		t.Fatalf("position after 4.f4: %v %v", ok, err)
 	}
@@ -220,7 +221,7 @@ func halvingPGN(t *testing.T) string {
 func TestExportHalvingExact(t *testing.T) {
 	in := halvingPGN(t)
 	want := makeBook(t, in, "-min-game", "1")
-	st, _, bs := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
+	st, _, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
 	if bs.Games != 21700 {
 		t.Fatalf("ingested %d games, want 21700", bs.Games)
 	}
@@ -234,7 +235,7 @@ func TestExportHalvingExact(t *testing.T) {
 
 	// A store without the game order index falls back to the estimate,
 	// which here is not make-book's book, and warns.
-	st2, _, _ := build(t, book.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true}, in)
+	st2, _, _ := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true}, in)
 	got2, es2 := exportBytes(t, st2, export.Options{MinGame: 1})
 	if es2.Warning == "" || es2.Estimated == 0 {
 		t.Errorf("no index: estimated %d, warning %q; want a warning", es2.Estimated, es2.Warning)

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
@@ -88,7 +87,7 @@ const (
 // order index) and counts the moves played from the positions whose keys
 // are cands (ply below maxPly; 0: all), as make-book counts them, under
 // their Polyglot keys. A game is replayed only while it can still reach
-// one of them (book.Reach): they are opening positions, and most games
+// one of them (board.Reach): they are opening positions, and most games
 // leave them within a few moves. Two goroutines read and replay batches
 // of games; the counting, which depends on the order, takes the batches
 // in input order, so memory holds a few batches whatever the store's
@@ -96,7 +95,7 @@ const (
 func countInInputOrder(ctx context.Context, st *store.Store, cands [][]byte, maxPly int) (map[uint64]*simPos, error) {
 	want := make(map[string]bool, len(cands))
 	occ := map[board.Bitboard]bool{}
-	reaches := make([]book.Reach, 0, len(cands))
+	reaches := make([]board.Reach, 0, len(cands))
 	for _, k := range cands {
 		p, err := keys.Decode(k)
 		if err != nil {
@@ -104,7 +103,7 @@ func countInInputOrder(ctx context.Context, st *store.Store, cands [][]byte, max
 		}
 		want[string(k)] = true
 		occ[p.Occupied()] = true
-		reaches = append(reaches, book.NewReach(&p))
+		reaches = append(reaches, board.NewReach(&p))
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

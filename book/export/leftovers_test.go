@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/stats"
@@ -70,7 +71,7 @@ func TestExportChild(t *testing.T) {
 func TestExportKilledLeftovers(t *testing.T) {
 	scratch, outDir := t.TempDir(), t.TempDir()
 	t.Setenv("TMPDIR", scratch)
-	st, _, _ := build(t, book.Options{CountMode: store.CountGame}, "../../testdata/champions500.pgn")
+	st, _, _ := buildBook(t, build.Options{CountMode: store.CountGame}, "../../testdata/champions500.pgn")
 	dir := st.Dir()
 	st.Close()
 	list := func() []string {

@@ -201,7 +201,7 @@ type epRec struct {
 // stored games in input order, from the game order index that -count
 // occurrence builds write, and counts exactly as make-book does; each
 // game is replayed, on two goroutines, only while it can still reach one
-// of those positions (see book.Reach). Without the index the
+// of those positions (see board.Reach). Without the index the
 // halving is estimated (see halve) and ExportStats.Warning says so.
 //
 // Polyglot holds the whole book in memory; PolyglotTo and WritePolyglot

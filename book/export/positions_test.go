@@ -12,6 +12,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/stats"
@@ -24,7 +25,7 @@ import (
 // has the same lines; and the ply and game filters keep exactly the lines
 // of the full dump that pass them.
 func TestPositionsDump(t *testing.T) {
-	st, _, _ := build(t, book.Options{CountMode: store.CountGame}, "../../testdata/champions500.pgn")
+	st, _, _ := buildBook(t, build.Options{CountMode: store.CountGame}, "../../testdata/champions500.pgn")
 	want := map[string]stats.MoveStats{}
 	err := book.Positions(context.Background(), st, 0, func(pos []byte, e *stats.Entry) error {
 		want[keys.Text(pos)] = e.Total()

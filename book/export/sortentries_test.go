@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/polyglot"
@@ -30,7 +30,7 @@ func TestExportSpilledRuns(t *testing.T) {
 	}
 	scratch := t.TempDir()
 	t.Setenv("TMPDIR", scratch)
-	st, _, _ := build(t, book.Options{MaxPly: 20, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
+	st, _, _ := buildBook(t, build.Options{MaxPly: 20, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
 	o := export.Options{MinGame: 1, MaxPly: 20}
 
 	inMemory, es := exportBytes(t, st, o)

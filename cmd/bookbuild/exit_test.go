@@ -19,7 +19,7 @@ import (
 
 // The build's failures themselves (unwritable store, full disk, truncated
 // input, store in use, incompatible store, interruption and re-run) are
-// tested on book.Build, in book/build_fault_test.go. These tests check
+// tested on build.Run, in book/build/build_fault_test.go. These tests check
 // what the command makes of them: exit status, message, summary.
 
 // runMainEnv makes this test binary run bookbuild's main instead of the

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/cli"
@@ -39,7 +41,7 @@ type config struct {
 	workers  int
 	report   string
 	progress *cli.ProgressOptions
-	build    book.Options
+	build    build.Options
 	count    string
 	coding   string
 	speeds   string
@@ -140,13 +142,13 @@ func parseArgs(args []string, stderr io.Writer) (*config, error) {
 	if c.workers < 0 {
 		return nil, fmt.Errorf("-workers %d: want 0 (one per CPU) or more", c.workers)
 	}
-	if int64(c.memMiB)<<20 < book.MinMemory {
-		return nil, fmt.Errorf("-mem %d: want at least %d (MiB)", c.memMiB, book.MinMemory>>20)
+	if int64(c.memMiB)<<20 < build.MinMemory {
+		return nil, fmt.Errorf("-mem %d: want at least %d (MiB)", c.memMiB, build.MinMemory>>20)
 	}
 	if total := totalMemoryMiB(); total > 0 && int64(c.memMiB) > total {
 		return nil, fmt.Errorf("-mem %d: more than this machine's %d MiB of memory", c.memMiB, total)
 	}
-	// The budget is the whole process's: book.PlanMemory splits it.
+	// The budget is the whole process's: build.PlanMemory splits it.
 	c.build.Memory = int64(c.memMiB) << 20
 	if c.reindex && c.db == "" {
 		return nil, errors.New("-reindex: no store given: bookbuild -db DIR -reindex")
@@ -208,9 +210,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// The plan of the budget, which Build follows (the Go heap's limit,
+	// The plan of the budget, which build.Run follows (the Go heap's limit,
 	// the workers it affords): said before the work.
-	bo := book.BuildOptions{Options: c.build, Dir: c.db, Workers: c.workers, Compact: c.compact}
+	bo := build.RunOptions{Options: c.build, Dir: c.db, Workers: c.workers, Compact: c.compact}
 	plan, err := bo.Plan()
 	if err != nil {
 		fmt.Fprintf(stderr, "bookbuild: -mem %d: %v\n", c.memMiB, err)
@@ -233,11 +235,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	_, statErr := os.Stat(c.db)
 	newDir := errors.Is(statErr, iofs.ErrNotExist)
 	prog := cli.NewProgress(c.progress.Mode(), stderr)
-	phase := func(ph book.Phase, sum *ingest.Summary) {
+	phase := func(ph build.Phase, sum *ingest.Summary) {
 		if ctx.Err() != nil {
 			return // interrupted: what is written now is what was committed
 		}
-		if ph == book.PhaseWrite && sum != nil {
+		if ph == build.PhaseWrite && sum != nil {
 			prog.Line(fmt.Sprintf("read %d games, %d plies in %.1fs", sum.Games, sum.Plies, sum.Elapsed.Seconds()))
 		}
 		prog.Line(ph.String() + "...")
@@ -273,7 +275,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case <-built:
 		}
 	}()
-	res, err := book.Build(ctx, bo)
+	res, err := build.Run(ctx, bo)
 	close(built)
 	prog.End(err)
 	empty := emptyInputs(c.inputs, res.Summary)
@@ -343,7 +345,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // was skipped (not replayable) or, with a store (bs not nil), filtered
 // out or refused by the game codec. A run that found its games already
 // stored (duplicates) or failed to commit them kept them.
-func allLeftOut(s *ingest.Summary, bs *book.Stats) bool {
+func allLeftOut(s *ingest.Summary, bs *build.Stats) bool {
 	if s.Games == 0 {
 		return false
 	}
@@ -368,7 +370,7 @@ func byReason(counts []int64, name func(i int) string) string {
 // leftOutDetail says why no game of the run was kept (see allLeftOut):
 // "all 112 games read were skipped (unsupported variant: 112)", the
 // reasons and filters by count.
-func leftOutDetail(s *ingest.Summary, bs *book.Stats) string {
+func leftOutDetail(s *ingest.Summary, bs *build.Stats) string {
 	type part struct {
 		n    int64
 		what string // "skipped (unsupported variant: 112)"
@@ -379,7 +381,7 @@ func leftOutDetail(s *ingest.Summary, bs *book.Stats) string {
 	}
 	if bs != nil {
 		if n := bs.FilteredTotal(); n > 0 {
-			parts = append(parts, part{n, "left out by the filters (" + byReason(bs.Filtered[:], func(f int) string { return book.Filter(f).String() }) + ")"})
+			parts = append(parts, part{n, "left out by the filters (" + byReason(bs.Filtered[:], func(f int) string { return build.Filter(f).String() }) + ")"})
 		}
 		if bs.Unstorable > 0 {
 			parts = append(parts, part{bs.Unstorable, "refused by the game codec"})
@@ -404,9 +406,9 @@ func inputsHint(inputs []string) string {
 	return strings.Join(inputs, " ")
 }
 
-// reindex writes the game index of the store in dir (book.Reindex) and
+// reindex writes the game index of the store in dir (merge.Reindex) and
 // says what it did on stdout unless quiet.
-func reindex(ctx context.Context, dir string, plan book.MemoryPlan, prog *cli.Progress, stdout io.Writer, quiet bool) error {
+func reindex(ctx context.Context, dir string, plan build.MemoryPlan, prog *cli.Progress, stdout io.Writer, quiet bool) error {
 	st, err := store.Open(dir, store.Options{CacheSize: plan.Cache, MemTableSize: uint64(plan.MemTable)})
 	if errors.Is(err, store.ErrNotExist) {
 		return fmt.Errorf("%w (build one with 'bookbuild -db %s FILE.pgn')", err, dir)
@@ -415,7 +417,7 @@ func reindex(ctx context.Context, dir string, plan book.MemoryPlan, prog *cli.Pr
 		return err
 	}
 	start := time.Now()
-	err = book.Reindex(ctx, st, func(done, total uint64) { prog.Count("games indexed", int64(done), int64(total)) })
+	err = merge.Reindex(ctx, st, func(done, total uint64) { prog.Count("games indexed", int64(done), int64(total)) })
 	m := st.Meta()
 	if cerr := st.Close(); err == nil && cerr != nil {
 		err = cerr
@@ -496,11 +498,11 @@ func removeStore(dir string, newDir bool, stderr io.Writer) {
 // exitStatus reports a build's error on stderr and returns the exit
 // status: 0 done, 1 failed (input, store in use or incompatible, I/O),
 // 130 interrupted.
-func exitStatus(err error, res *book.BuildResult, stderr io.Writer) int {
+func exitStatus(err error, res *build.Result, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, book.ErrInterrupted):
+	case errors.Is(err, build.ErrInterrupted):
 		if res.Stats == nil || res.Store == nil {
 			fmt.Fprintln(stderr, "bookbuild: interrupted")
 			return 130
@@ -521,7 +523,7 @@ func exitStatus(err error, res *book.BuildResult, stderr io.Writer) int {
 
 // printSummary prints what the build did: s always, bs and st with a
 // store.
-func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *book.StoreInfo) {
+func printSummary(w io.Writer, s *ingest.Summary, bs *build.Stats, st *build.StoreInfo) {
 	secs := s.Elapsed.Seconds()
 	if secs <= 0 {
 		secs = 1e-9
@@ -543,7 +545,7 @@ func printSummary(w io.Writer, s *ingest.Summary, bs *book.Stats, st *book.Store
 			fmt.Fprintf(w, "games filtered:  %d\n", n)
 			for f, n := range bs.Filtered {
 				if n > 0 {
-					fmt.Fprintf(w, "  %-20s %d\n", book.Filter(f).String()+":", n)
+					fmt.Fprintf(w, "  %-20s %d\n", build.Filter(f).String()+":", n)
 				}
 			}
 		}
@@ -631,7 +633,7 @@ type errorJSON struct {
 	Detail string `json:"detail"`
 }
 
-func writeReport(path string, s *ingest.Summary, bs *book.Stats, empty []string) error {
+func writeReport(path string, s *ingest.Summary, bs *build.Stats, empty []string) error {
 	r := reportJSON{Games: s.Games, Replayed: s.Ingested, Plies: s.Plies, FilteredBy: map[string]int64{}, Skipped: map[string]int64{}, Errors: []errorJSON{},
 		Warned: s.Warned, Warnings: []warningJSON{}, EmptyInputs: append([]string{}, empty...)}
 	for _, x := range s.Warnings {
@@ -641,7 +643,7 @@ func writeReport(path string, s *ingest.Summary, bs *book.Stats, empty []string)
 		r.Stored, r.Uncommitted, r.Duplicates, r.NotStored, r.Filtered = bs.Games, bs.Uncommitted, bs.Duplicates, bs.Unstorable, bs.FilteredTotal()
 		for f, n := range bs.Filtered {
 			if n > 0 {
-				r.FilteredBy[book.Filter(f).String()] = n
+				r.FilteredBy[build.Filter(f).String()] = n
 			}
 		}
 	}

@@ -15,7 +15,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/book/merge"
 	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/store"
 )
@@ -62,19 +63,19 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var err error
-	var plan book.MemoryPlan
+	var plan build.MemoryPlan
 	switch {
 	case *db == "":
 		err = errors.New("no store to write: bookbuild merge -db OUT STORE...")
 	case fs.NArg() == 0:
 		err = errors.New("no store to merge: bookbuild merge -db OUT STORE...")
-	case int64(*memMiB)<<20 < book.MinMemory:
-		err = fmt.Errorf("-mem %d: want at least %d (MiB)", *memMiB, book.MinMemory>>20)
+	case int64(*memMiB)<<20 < build.MinMemory:
+		err = fmt.Errorf("-mem %d: want at least %d (MiB)", *memMiB, build.MinMemory>>20)
 	default:
 		if total := totalMemoryMiB(); total > 0 && int64(*memMiB) > total {
 			err = fmt.Errorf("-mem %d: more than this machine's %d MiB of memory", *memMiB, total)
 		} else {
-			plan, err = book.PlanMemory(int64(*memMiB)<<20, runtime.GOMAXPROCS(0), 0)
+			plan, err = build.PlanMemory(int64(*memMiB)<<20, runtime.GOMAXPROCS(0), 0)
 		}
 	}
 	if err != nil {
@@ -90,7 +91,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	prog := cli.NewProgress(po.Mode(), stderr)
 	start := time.Now()
-	ms, err := book.Merge(ctx, *db, fs.Args(), book.MergeOptions{MemBudget: plan.Tables, Workers: plan.Workers,
+	ms, err := merge.Run(ctx, *db, fs.Args(), merge.Options{MemBudget: plan.Tables, Workers: plan.Workers,
 		Progress: prog.Count, KeepStamps: *keepStamps})
 	prog.End(err)
 	msg := ""
@@ -101,10 +102,10 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case err == nil:
-	case errors.Is(err, book.ErrInterrupted):
+	case errors.Is(err, build.ErrInterrupted):
 		fmt.Fprintf(stderr, "bookbuild merge: interrupted: %s holds nothing merged; run the same command again\n", *db)
 		return 130
-	case errors.Is(err, book.ErrMergeMismatch), errors.Is(err, book.ErrMergeTarget), errors.Is(err, store.ErrNotExist),
+	case errors.Is(err, merge.ErrMismatch), errors.Is(err, merge.ErrTarget), errors.Is(err, store.ErrNotExist),
 		errors.Is(err, store.ErrNotStore), errors.Is(err, store.ErrIncompatible):
 		fmt.Fprintln(stderr, "bookbuild merge:", msg)
 		return 2

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/counting"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/gamedb"
 	"github.com/chessbook/chessbook/internal/cli"
@@ -122,7 +122,7 @@ func checkIndex(ctx context.Context, dir string, rep *store.CheckReport, out *st
 		rep.Notes = append(rep.Notes, err.Error())
 		return nil
 	}
-	ir, err := gamedb.CheckWith(ctx, st, gamedb.CheckOptions{Facts: book.GameFacts, Progress: progress, Report: func(problem string) {
+	ir, err := gamedb.CheckWith(ctx, st, gamedb.CheckOptions{Facts: counting.GameFacts, Progress: progress, Report: func(problem string) {
 		if limit == 0 || len(out.Damage) < limit {
 			out.Damage = append(out.Damage, "game index: "+problem)
 		}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/polyglot"
@@ -98,7 +98,7 @@ func runExport(e *env, args []string) error {
 	// soft Go memory limit (unless GOMEMLIMIT set one) makes the
 	// collector work harder rather than let garbage past it.
 	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
-		if plan, err := book.PlanMemory(book.DefaultMemory, 1, 0); err == nil {
+		if plan, err := build.PlanMemory(build.DefaultMemory, 1, 0); err == nil {
 			debug.SetMemoryLimit(plan.GoLimit)
 			defer debug.SetMemoryLimit(math.MaxInt64)
 		}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -39,7 +39,7 @@ func TestBuildInProgress(t *testing.T) {
 	}
 	// A build at work: its aggregation tables flush often (sorted runs in
 	// the ingestion directory), and it has not committed them.
-	b := book.NewBuilder(st, book.Options{MemBudget: 64 << 10, CommitRuns: 1 << 20}, 2)
+	b := build.NewBuilder(st, build.Options{MemBudget: 64 << 10, CommitRuns: 1 << 20}, 2)
 	if _, err := ingest.Run(context.Background(), []string{championsPGN}, ingest.Options{Workers: 2}, b.Sink); err != nil {
 		t.Fatal(err)
 	}

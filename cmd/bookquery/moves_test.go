@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/querytest"
@@ -34,7 +34,7 @@ func buildBookCount(t *testing.T, mode store.CountMode, inputs ...string) string
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := book.NewBuilder(st, book.Options{CountMode: mode}, 2)
+	b := build.NewBuilder(st, build.Options{CountMode: mode}, 2)
 	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/savings"
 	"github.com/chessbook/chessbook/store"
@@ -135,7 +135,7 @@ func TestSavingsBadUsage(t *testing.T) {
 // budget, so that it flushes often: positions reached by several games
 // are kept as several single references under one hash, or as a
 // statistics record with references beside it, as in a big store.
-func buildBookFlushing(t *testing.T, o book.Options, inputs ...string) string {
+func buildBookFlushing(t *testing.T, o build.Options, inputs ...string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "book")
 	if o.CountMode == "" {
@@ -146,7 +146,7 @@ func buildBookFlushing(t *testing.T, o book.Options, inputs ...string) string {
 		t.Fatal(err)
 	}
 	o.MemBudget = 256 << 10
-	b := book.NewBuilder(st, o, 2)
+	b := build.NewBuilder(st, o, 2)
 	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink); err != nil {
 		t.Fatal(err)
 	}
@@ -171,9 +171,9 @@ func TestSavingsSummaryEqualsFull(t *testing.T) {
 		db   string
 	}{
 		{"game", buildBook(t, pgn)},
-		{"game, flushing", buildBookFlushing(t, book.Options{}, pgn)},
-		{"occurrence, flushing", buildBookFlushing(t, book.Options{CountMode: store.CountOccurrence}, pgn)},
-		{"max-ply 20, flushing", buildBookFlushing(t, book.Options{MaxPly: 20}, pgn)},
+		{"game, flushing", buildBookFlushing(t, build.Options{}, pgn)},
+		{"occurrence, flushing", buildBookFlushing(t, build.Options{CountMode: store.CountOccurrence}, pgn)},
+		{"max-ply 20, flushing", buildBookFlushing(t, build.Options{MaxPly: 20}, pgn)},
 	} {
 		var full savings.Report
 		if err := json.Unmarshal([]byte(mustRun(t, "-db", c.db, "savings", "-full", "-json")), &full); err != nil {

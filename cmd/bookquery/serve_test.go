@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/explorer"
 	"github.com/chessbook/chessbook/internal/querytest"
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -220,7 +220,7 @@ func TestServeBinary(t *testing.T) {
 		t.Errorf("moves while serving: exit status %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	before := m.White + m.Draws + m.Black + m.Unknown
-	res, err := book.Build(context.Background(), book.BuildOptions{Dir: db, Workers: 2, Options: book.Options{Inputs: []string{"../../testdata/ep_pinned.pgn"}}})
+	res, err := build.Run(context.Background(), build.RunOptions{Dir: db, Workers: 2, Options: build.Options{Inputs: []string{"../../testdata/ep_pinned.pgn"}}})
 	if err != nil || res.Stats == nil || res.Stats.Games == 0 {
 		t.Fatalf("build while serving: %v, %+v", err, res.Stats)
 	}

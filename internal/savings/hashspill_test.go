@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/ingest"
 	scratchdir "github.com/chessbook/chessbook/internal/scratch"
 	"github.com/chessbook/chessbook/keys"
@@ -86,7 +86,7 @@ func TestFromStoreSpills(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := book.NewBuilder(st, book.Options{}, 2)
+	b := build.NewBuilder(st, build.Options{}, 2)
 	if _, err := ingest.Run(context.Background(), testFiles(t)[:1], ingest.Options{Workers: 2}, b.Sink); err != nil {
 		t.Fatal(err)
 	}

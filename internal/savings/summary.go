@@ -11,6 +11,7 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/counting"
 	"github.com/chessbook/chessbook/gamecode"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/pgn"
@@ -80,7 +81,7 @@ type SummaryOptions struct {
 // game these are exactly the store's positions and position-moves; over
 // a sample, scaled by the games, an unbiased estimate, whose margin of
 // error comes from the spread between games. A position's statistics are
-// looked up in the store (book.EntryInto); one that a single game
+// looked up in the store (book.LookupInto); one that a single game
 // reaches, kept as the store's one reference to it, is known to have
 // one game and one move without replaying that game again.
 func Summarize(ctx context.Context, st *store.Store, o SummaryOptions) (*Summary, error) {
@@ -213,7 +214,7 @@ type sampledGame struct {
 // sampler measures the positions of sampled games: one per worker.
 type sampler struct {
 	st   *store.Store
-	rule *book.CountRule // the store's counting rule (max-ply, count mode)
+	rule *counting.Rule // the store's counting rule (max-ply, count mode)
 
 	positions, entries        moment
 	keyBits, fenBits, counted float64 // sums over the counted positions
@@ -231,7 +232,7 @@ type sampler struct {
 const cacheMax = 1 << 15
 
 func newSampler(st *store.Store, meta store.Meta) *sampler {
-	return &sampler{st: st, rule: book.NewCountRule(meta.MaxPly, meta.CountMode), cache: map[string]*stats.Entry{}}
+	return &sampler{st: st, rule: counting.NewRule(meta.MaxPly, meta.CountMode), cache: map[string]*stats.Entry{}}
 }
 
 // merge adds what o measured to s.
@@ -299,7 +300,7 @@ func (s *sampler) lookup(k []byte, h uint32, m board.Move) (games, moveGames uin
 				return 1, 1, nil
 			}
 		}
-		if _, err := book.EntryInto(s.st, &s.e, k); err != nil {
+		if _, err := book.LookupInto(s.st, &s.e, k); err != nil {
 			return 0, 0, err
 		}
 		e = &s.e

@@ -1,139 +1,118 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
+	"slices"
 	"testing"
 
-	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/store"
 )
 
-// Build runs the whole pipeline (ingest.Run into a book.Builder, two
-// workers) on inputs into a new store in a temporary directory of tb, with
-// opts, and returns it open (closed when the test ends), with the
-// pipeline's summary and the builder's counters. It is the one
-// build-a-store helper of the tests; a store that several tests only read
-// is built once per test binary with Once instead.
-func Build(tb testing.TB, opts book.Options, inputs ...string) (*store.Store, *ingest.Summary, book.Stats) {
-	tb.Helper()
-	st, sum, bs, err := build(filepath.Join(tb.TempDir(), "db"), opts, inputs)
-	if err != nil {
-		tb.Fatal(err)
+// The stores the tests of several packages build (book, book/build,
+// book/merge).
+
+// BuildRuns builds the inputs into a new store, one build per element of
+// runs, and returns its directory.
+func BuildRuns(t testing.TB, o build.Options, runs ...[]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "db")
+	for _, in := range runs {
+		o.Inputs = in
+		if _, err := build.Run(context.Background(), build.RunOptions{Options: o, Dir: dir}); err != nil {
+			t.Fatalf("building %v: %v", in, err)
+		}
 	}
-	tb.Cleanup(func() { st.Close() })
-	return st, sum, bs
+	return dir
 }
 
-// build builds inputs into a new store in dir with opts and returns it
-// open.
-func build(dir string, opts book.Options, inputs []string) (*store.Store, *ingest.Summary, book.Stats, error) {
+// BuildWorkers builds inputs into a new store at dir with workers
+// pipeline workers.
+func BuildWorkers(t testing.TB, dir string, opts build.Options, workers int, inputs ...string) build.Stats {
+	t.Helper()
 	st, err := store.Open(dir, store.Options{Meta: &store.Meta{MaxPly: opts.MaxPly, CountMode: opts.CountMode, KeepDuplicates: opts.KeepDuplicates}})
 	if err != nil {
-		return nil, nil, book.Stats{}, err
+		t.Fatal(err)
 	}
-	b := book.NewBuilder(st, opts, 2)
-	sum, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink)
-	if err == nil {
-		err = b.Finish()
+	defer st.Close()
+	b := build.NewBuilder(st, opts, workers)
+	if _, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: workers}, b.Sink); err != nil {
+		t.Fatal(err)
 	}
+	if err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	// Many commits make as many sorted runs, which every lookup of the
+	// digest would read: compacted, they read as one.
+	if err := st.Compact(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return b.Stats()
+}
+
+// CompareExport exports st with o and compares the book with PolyGlot's
+// reference ref byte for byte: every entry (key, move, weight) in the same
+// order, with no position exempted. On a difference it reports the first
+// few positions that differ.
+func CompareExport(t testing.TB, st *store.Store, ref string, o export.Options) {
+	t.Helper()
+	got, es, err := export.Polyglot(context.Background(), st, o)
 	if err != nil {
-		st.Close()
-		return nil, nil, book.Stats{}, fmt.Errorf("building %v: %w", inputs, err)
+		t.Fatal(err)
 	}
-	return st, sum, b.Stats(), nil
-}
-
-// Built is a store that the tests of a package share, read-only: built
-// the first time a test asks for it, once per test binary, into a
-// directory that Main removes when the tests end. Declare it at package
-// level:
-//
-//	var champions = storetest.Once(book.Options{CountMode: store.CountGame}, "../testdata/champions500.pgn")
-//
-// and give the package a TestMain that calls storetest.Main.
-type Built struct {
-	opts   book.Options
-	inputs []string
-	once   sync.Once
-	dir    string
-	sum    *ingest.Summary
-	stats  book.Stats
-	err    error
-}
-
-// Once returns the shared store of inputs built with opts (see Built).
-func Once(opts book.Options, inputs ...string) *Built {
-	return &Built{opts: opts, inputs: inputs}
-}
-
-// fixtures are the directories of the shared stores built so far, which
-// Main removes.
-var fixtures struct {
-	sync.Mutex
-	dirs []string
-}
-
-// get builds the store the first time it is asked for.
-func (b *Built) get(tb testing.TB) {
-	tb.Helper()
-	b.once.Do(func() {
-		parent, err := os.MkdirTemp("", "chessbook-fixture-")
-		if err != nil {
-			b.err = err
-			return
-		}
-		fixtures.Lock()
-		fixtures.dirs = append(fixtures.dirs, parent)
-		fixtures.Unlock()
-		b.dir = filepath.Join(parent, "db")
-		var st *store.Store
-		st, b.sum, b.stats, b.err = build(b.dir, b.opts, b.inputs)
-		if b.err == nil {
-			b.err = st.Close()
-		}
-	})
-	if b.err != nil {
-		tb.Fatalf("the shared store of %v: %v", b.inputs, b.err)
+	if es.Warning != "" || es.Estimated != 0 {
+		t.Errorf("export warning: %s", es.Warning)
 	}
-}
-
-// Dir returns the directory of the shared store, building it first if no
-// test has yet: the tests must not write to it.
-func (b *Built) Dir(tb testing.TB) string {
-	tb.Helper()
-	b.get(tb)
-	return b.dir
-}
-
-// Open opens the shared store read-only (closed when the test ends) and
-// returns it with the summary and the counters of its build.
-func (b *Built) Open(tb testing.TB) (*store.Store, *ingest.Summary, book.Stats) {
-	tb.Helper()
-	b.get(tb)
-	st, err := store.Open(b.dir, store.Options{ReadOnly: true})
+	raw, err := os.ReadFile(ref)
 	if err != nil {
-		tb.Fatal(err)
+		t.Fatal(err)
 	}
-	tb.Cleanup(func() { st.Close() })
-	return st, b.sum, b.stats
-}
-
-// Main runs the tests (m.Run), removes the directories of the shared
-// stores built meanwhile and exits with the tests' status: call it from
-// the TestMain of a package that uses Once.
-func Main(m *testing.M) {
-	code := m.Run()
-	fixtures.Lock()
-	for _, d := range fixtures.dirs {
-		if err := os.RemoveAll(d); err != nil {
-			fmt.Fprintln(os.Stderr, "storetest:", err)
+	bk, err := polyglot.OpenBook(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bk.Entries()
+	if !slices.Equal(got, want) {
+		group := func(es []polyglot.Entry) map[uint64][]polyglot.Entry {
+			m := map[uint64][]polyglot.Entry{}
+			for _, e := range es {
+				m[e.Key] = append(m[e.Key], e)
+			}
+			return m
 		}
+		g, w := group(got), group(want)
+		bad := 0
+		for key, we := range w {
+			if ge := g[key]; !slices.Equal(ge, we) {
+				if bad < 10 {
+					t.Errorf("key %016x: exported %v, reference %v", key, ge, we)
+				}
+				bad++
+			}
+		}
+		for key, ge := range g {
+			if _, ok := w[key]; !ok {
+				if bad < 10 {
+					t.Errorf("key %016x: exported %v, not in the reference", key, ge)
+				}
+				bad++
+			}
+		}
+		t.Fatalf("%s: %d entries exported, %d in the reference; %d positions differ", filepath.Base(ref), len(got), len(want), bad)
 	}
-	fixtures.Unlock()
-	os.Exit(code)
+	var buf bytes.Buffer
+	if err := polyglot.WriteBook(&buf, got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), raw) {
+		t.Fatalf("%s: the written book differs from the reference file", filepath.Base(ref))
+	}
+	t.Logf("%s: byte-identical, %d entries; %d positions halved, %d replayed in game order, %d split by the en-passant rule",
+		filepath.Base(ref), len(got), es.Halved, es.Replayed, es.EPSplit)
 }

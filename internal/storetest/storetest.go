@@ -84,7 +84,7 @@ func CheckAnswers(tb testing.TB, dir string, games int64) uint64 {
 		tb.Errorf("store meta counts %d games, want %d", st.Meta().Games, games)
 	}
 	start := board.StartPosition()
-	e, _, err := book.Entry(st, keys.Encode(&start))
+	e, _, err := book.Lookup(st, keys.Encode(&start))
 	if err != nil {
 		tb.Fatalf("Get(start position): %v", err)
 	}

@@ -26,6 +26,7 @@ import (
 
 	bookbeam "github.com/chessbook/chessbook/beam"
 	"github.com/chessbook/chessbook/book"
+	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/cli"
 	"github.com/chessbook/chessbook/stats"
@@ -144,8 +145,8 @@ func (c *config) check(fs *flag.FlagSet, runner string, stderr io.Writer) error 
 	if o.Since, o.Until, err = book.ParseDateRange("-", c.since, c.until); err != nil {
 		return err
 	}
-	if int64(c.memMiB)<<20 < book.MinMemory {
-		return fmt.Errorf("-mem %d: want at least %d (MiB)", c.memMiB, book.MinMemory>>20)
+	if int64(c.memMiB)<<20 < build.MinMemory {
+		return fmt.Errorf("-mem %d: want at least %d (MiB)", c.memMiB, build.MinMemory>>20)
 	}
 	o.Memory = int64(c.memMiB) << 20
 	if c.cfg.DB == "" {
@@ -353,7 +354,7 @@ func printSummary(w io.Writer, cfg bookbeam.Config, res *bookbeam.Result) {
 		fmt.Fprintf(w, "games filtered:  %d\n", nf)
 		for f, n := range filtered {
 			if n > 0 {
-				fmt.Fprintf(w, "  %-20s %d\n", book.Filter(f).String()+":", n)
+				fmt.Fprintf(w, "  %-20s %d\n", build.Filter(f).String()+":", n)
 			}
 		}
 	}
