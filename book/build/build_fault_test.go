@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(runBuildEnv); spec != "" {
 		os.Exit(buildMain(spec))
 	}
-	os.Exit(m.Run())
+	storetest.Main(m) // m.Run, then the shared stores removed
 }
 
 // buildSpec is the build a child process runs.

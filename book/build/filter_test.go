@@ -3,14 +3,12 @@ package build_test
 import (
 	"bytes"
 	"io"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
 
 	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/ingest"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -64,12 +62,13 @@ func scanTags(t *testing.T, path string) []tagGame {
 	return games
 }
 
-// TestFilters builds lichess_10k with each filter and compares the games
-// kept with a count made from the tags by regular expressions.
+// TestFilters builds the lichess games (testdata's lichess2k; lichess_10k
+// with -tags oracle) with each filter and compares the games kept with a
+// count made from the tags by regular expressions.
 func TestFilters(t *testing.T) {
-	path := filepath.Join(testutil.SharedData(t), "medium", "lichess_10k.pgn.zst")
+	path, n := lichessInput(t)
 	games := scanTags(t, path)
-	if len(games) != 10000 {
+	if len(games) != n {
 		t.Fatalf("oracle read %d games", len(games))
 	}
 	count := func(keep func(g tagGame) bool) int64 {
