@@ -86,8 +86,8 @@ func TestFilters(t *testing.T) {
 		keep func(g tagGame) bool
 	}{
 		{"min-rating 2000", build.Options{MinRating: 2000}, func(g tagGame) bool { return g.white >= 2000 && g.black >= 2000 }},
-		{"since 2023", build.Options{Since: stats.NewDate(2023, 1, 1)}, func(g tagGame) bool { return g.date >= "2023.01.01" }},
-		{"until 2022.12.31", build.Options{Until: stats.NewDate(2022, 12, 31)}, func(g tagGame) bool { return g.date != "" && g.date[0] != '?' && g.date <= "2022.12.31" }},
+		{"since 2024.06", build.Options{Since: stats.NewDate(2024, 6, 1)}, func(g tagGame) bool { return g.date >= "2024.06.01" }},
+		{"until 2024.03.31", build.Options{Until: stats.NewDate(2024, 3, 31)}, func(g tagGame) bool { return g.date != "" && g.date[0] != '?' && g.date <= "2024.03.31" }},
 		{"bullet", build.Options{Speeds: 1 << stats.Bullet}, func(g tagGame) bool {
 			s, ok := stats.SpeedOf([]byte(g.tc))
 			return ok && s == stats.Bullet
