@@ -35,7 +35,7 @@ const (
 func TestExportChild(t *testing.T) {
 	dir, out := os.Getenv(childStore), os.Getenv(childOut)
 	if dir == "" {
-		t.Skip("run by TestExportKilledLeftovers")
+		return // run by TestExportKilledLeftovers only (a pass, not a skip, otherwise)
 	}
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
 	if err != nil {
