@@ -69,3 +69,10 @@ awk 'BEGIN {
   }
 }' > halving.pgn
 polyglot make-book -pgn halving.pgn -bin "$out/halving_makebook_mingame1.bin" -min-game 1 >/dev/null
+
+# make-book on champions500 followed by its first 100 games again (1,702
+# lines): the world champions' corpus repeats games as these 600 do (the
+# merge tests, book/merge's default mergeData).
+{ cat "$td/champions500.pgn"; head -n 1702 "$td/champions500.pgn"; } > champions600dup.pgn
+polyglot make-book -pgn champions600dup.pgn -bin "$out/champions600dup_makebook_default.bin" >/dev/null
+polyglot make-book -pgn champions600dup.pgn -bin "$out/champions600dup_makebook_maxply20_mingame1.bin" -max-ply 20 -min-game 1 >/dev/null
