@@ -3,6 +3,7 @@
 package build_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/chessbook/chessbook/internal/testutil"
@@ -21,3 +22,22 @@ func lichessInput(t *testing.T) (string, int) { return testutil.Testdata(t, "lic
 func fenGames(t *testing.T) (string, int) {
 	return string(testutil.ReadZst(t, testutil.Testdata(t, "lichess_fen106.pgn.zst"))), 100
 }
+
+// killInputs returns the games the kill tests build and make-book's books
+// of them: champions500 (max-ply 20, min-game 1) and lichess2k (its games
+// from a FEN left out).
+func killInputs(t *testing.T) (champions, championsRef, lichess, lichessRef string) {
+	return testutil.Testdata(t, "champions500.pgn"), testutil.Testdata(t, filepath.Join("reference", "champions500_makebook_maxply20_mingame1.bin")),
+		testutil.Testdata(t, "lichess2k.pgn.zst"), testutil.Testdata(t, filepath.Join("reference", "lichess2k_nosetup_makebook_default.bin"))
+}
+
+// countGameInputs returns the files TestCountGameOracle compares, as
+// "small" and "medium" ones, and the least number of positions the small
+// ones hold: champions500 and lichess2k, both small.
+func countGameInputs(t *testing.T) (small, medium []string, minTotal int) {
+	return []string{testutil.Testdata(t, "champions500.pgn"), testutil.Testdata(t, "lichess2k.pgn.zst")}, nil, 150000
+}
+
+// killBudget is the aggregation memory of the kill tests' builds: small
+// enough for a dozen commits of the slices.
+const killBudget = 128 << 10
