@@ -41,3 +41,10 @@ func countGameInputs(t *testing.T) (small, medium []string, minTotal int) {
 // killBudget is the aggregation memory of the kill tests' builds: small
 // enough for a dozen commits of the slices.
 const killBudget = 128 << 10
+
+// lichessZst returns a zstd file of lichess games: testdata's lichess2k.
+func lichessZst(t *testing.T) string { return testutil.Testdata(t, "lichess2k.pgn.zst") }
+
+// mediumInput returns the games TestBuildInterruptResume builds:
+// testdata's champions500.
+func mediumInput(t *testing.T) string { return testutil.Testdata(t, "champions500.pgn") }

@@ -49,3 +49,14 @@ func countGameInputs(t *testing.T) (small, medium []string, minTotal int) {
 // killBudget is the aggregation memory of the kill tests' builds: a dozen
 // commits of the medium corpus.
 const killBudget = 16 << 20
+
+// lichessZst returns a zstd file of lichess games: lichess_10k.
+func lichessZst(t *testing.T) string {
+	return testutil.SharedFile(t, filepath.Join("medium", "lichess_10k.pgn.zst"))
+}
+
+// mediumInput returns the games TestBuildInterruptResume builds: the
+// world champions' corpus.
+func mediumInput(t *testing.T) string {
+	return testutil.SharedFile(t, filepath.Join("medium", "pgnmentor_world_champions_16players.pgn.zst"))
+}
