@@ -11,8 +11,6 @@ import (
 
 	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/internal/testutil"
-	"github.com/cockroachdb/pebble/v2"
-	"github.com/klauspost/compress/zstd"
 )
 
 // TestBuildDiskFull builds the medium corpus into an 8 MiB tmpfs, in a

@@ -48,3 +48,6 @@ func lichessZst(t *testing.T) string { return testutil.Testdata(t, "lichess2k.pg
 // mediumInput returns the games TestBuildInterruptResume builds:
 // testdata's champions500.
 func mediumInput(t *testing.T) string { return testutil.Testdata(t, "champions500.pgn") }
+
+// withOracles is true in the oracle tests (-tags oracle).
+const withOracles = false

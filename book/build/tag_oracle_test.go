@@ -60,3 +60,6 @@ func lichessZst(t *testing.T) string {
 func mediumInput(t *testing.T) string {
 	return testutil.SharedFile(t, filepath.Join("medium", "pgnmentor_world_champions_16players.pgn.zst"))
 }
+
+// withOracles is true in the oracle tests (-tags oracle).
+const withOracles = true
