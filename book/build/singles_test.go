@@ -128,7 +128,7 @@ func TestSinglesOracleTestdata(t *testing.T) {
 			[][]string{{thirds[0], mixed}, {thirds[1], thirds[0]}, {thirds[2], mixed, thirds[1]}}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { checkSingles(t, c) })
+		t.Run(c.name, func(t *testing.T) { t.Parallel(); checkSingles(t, c) })
 	}
 }
 
