@@ -107,13 +107,3 @@ func GoTool(tb testing.TB) string {
 	}
 	return p
 }
-
-// SharedDataIfAny returns the path of the shared real-data folder, or ""
-// when it is absent.
-//
-// Deprecated: a default test must not read ../shared/data; put the part
-// that does in a file with //go:build oracle and use SharedData there.
-func SharedDataIfAny(tb testing.TB) string {
-	tb.Helper()
-	return FindSharedData()
-}
