@@ -87,6 +87,7 @@ func TestCountGameFirstVisit(t *testing.T) {
 func TestCountGameOracle(t *testing.T) {
 	small, medium, minTotal := countGameInputs(t)
 	var total, smallFiles, smallRan int
+	var files []string
 	for _, path := range append(small, medium...) {
 		if strings.HasSuffix(path, ".txt") {
 			continue
@@ -95,16 +96,29 @@ func TestCountGameOracle(t *testing.T) {
 		if !isMedium {
 			smallFiles++
 		}
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			if isMedium && testing.Short() {
-				t.Skip("medium corpus: not with -short")
-			}
-			total += compareWithOracle(t, path)
-			if !isMedium {
-				smallRan++
-			}
-		})
+		files = append(files, path)
 	}
+	// The files two at a time (GOMAXPROCS): the oracle's replay is one
+	// goroutine.
+	var mu sync.Mutex
+	t.Run("files", func(t *testing.T) {
+		for _, path := range files {
+			isMedium := slices.Contains(medium, path)
+			t.Run(filepath.Base(path), func(t *testing.T) {
+				if isMedium && testing.Short() {
+					t.Skip("medium corpus: not with -short")
+				}
+				t.Parallel()
+				n := compareWithOracle(t, path)
+				mu.Lock()
+				defer mu.Unlock()
+				total += n
+				if !isMedium {
+					smallRan++
+				}
+			})
+		}
+	})
 	// small/ alone holds about 676,000 distinct positions (counted per
 	// file): the check can not pass by comparing nothing. (Unless -run
 	// picks some files only.)
