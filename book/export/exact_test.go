@@ -25,6 +25,13 @@ import (
 // and the builder's counters: storetest.Build.
 var buildBook = storetest.Build
 
+// championsGame is the store of the champions' 500 games counted once per
+// game, which several tests read: built once per test binary.
+var championsGame = storetest.Once(build.Options{CountMode: store.CountGame}, "../../testdata/champions500.pgn")
+
+// TestMain runs the tests and removes the shared stores.
+func TestMain(m *testing.M) { storetest.Main(m) }
+
 // exportBytes exports st with o and returns the written book. A small
 // book is exported a second time with its entries sorted in runs of 3,
 // spilled and merged, which must write the same bytes (the moves of a

@@ -71,6 +71,10 @@ func Once(opts build.Options, inputs ...string) *Built {
 	return &Built{opts: opts, inputs: inputs}
 }
 
+// tempRoot is the temporary directory when the test binary starts: the
+// shared stores go there, whatever TMPDIR a test sets meanwhile.
+var tempRoot = os.TempDir()
+
 // fixtures are the directories of the shared stores built so far, which
 // Main removes.
 var fixtures struct {
@@ -82,7 +86,7 @@ var fixtures struct {
 func (b *Built) get(tb testing.TB) {
 	tb.Helper()
 	b.once.Do(func() {
-		parent, err := os.MkdirTemp("", "chessbook-fixture-")
+		parent, err := os.MkdirTemp(tempRoot, "chessbook-fixture-")
 		if err != nil {
 			b.err = err
 			return
