@@ -85,6 +85,7 @@ func TestCountGameFirstVisit(t *testing.T) {
 // counts them. Every stored position is compared, and every position the
 // oracle finds must be stored.
 func TestCountGameOracle(t *testing.T) {
+	t.Parallel() // beside the other long oracles of the package: the build alone does not keep two cores busy
 	small, medium, minTotal := countGameInputs(t)
 	var total, smallFiles, smallRan int
 	var files []string

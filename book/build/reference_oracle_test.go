@@ -16,6 +16,7 @@ import (
 )
 
 func TestReferenceBooksWorldChampions(t *testing.T) {
+	t.Parallel() // beside the other long oracles of the package: the build alone does not keep two cores busy
 	data := testutil.SharedData(t)
 	in := filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")
 	t.Run("default", func(t *testing.T) {
@@ -36,6 +37,7 @@ func TestReferenceBooksWorldChampions(t *testing.T) {
 }
 
 func TestReferenceBookLichess(t *testing.T) {
+	t.Parallel() // beside the other long oracles of the package: the build alone does not keep two cores busy
 	data := testutil.SharedData(t)
 	in := filepath.Join(data, "medium", "lichess_10k.pgn.zst")
 	st, sum, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, StandardStartOnly: true, KeepDuplicates: true, Inputs: []string{in}}, in)
@@ -50,6 +52,7 @@ func TestReferenceBookLichess(t *testing.T) {
 }
 
 func TestReferenceBookPlayers(t *testing.T) {
+	t.Parallel() // beside the other long oracles of the package: the build alone does not keep two cores busy
 	if testing.Short() {
 		t.Skip("large corpus skipped with -short")
 	}

@@ -24,6 +24,7 @@ import (
 // and duplicate games too. These are the shared corpora; the committed
 // test data make TestSinglesOracleTestdata.
 func TestSinglesOracle(t *testing.T) {
+	t.Parallel() // beside the other long oracles of the package: the build alone does not keep two cores busy
 	data := testutil.SharedData(t)
 	twic := filepath.Join(data, "small", "notnil_twic0920.pgn")
 	cao := filepath.Join(data, "small", "allancao_games.pgn")
