@@ -130,6 +130,7 @@ func TestWriteBookReproducesMakeBook(t *testing.T) {
 	}
 	for _, c := range makeBookCases() {
 		t.Run(filepath.Base(c.ref), func(t *testing.T) {
+			t.Parallel() // each replay is one goroutine
 			want, err := os.ReadFile(bookPath(t, c.ref))
 			if err != nil {
 				t.Fatal(err)
