@@ -342,6 +342,12 @@ func TestReferenceOutputs(t *testing.T) {
 			t.Errorf("%s differs from the committed one: %s", filepath.Base(f), firstDiff(got, want))
 		}
 	}
+	committed, _ := filepath.Glob(filepath.Join(filepath.Dir(script), "*"))
+	for _, f := range committed {
+		if name := filepath.Base(f); name != "generate.sh" && !slices.Contains(made, filepath.Join(out, name)) {
+			t.Errorf("testdata/reference/%s is not made by %s", name, script)
+		}
+	}
 }
 
 // checkSharedBooksListed checks that every .bin under books/ and
