@@ -1,3 +1,5 @@
+//go:build oracle
+
 package explorer
 
 // heavySearches are searches whose cost grows with the store: names that
