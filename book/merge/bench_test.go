@@ -44,7 +44,7 @@ func BenchmarkMergeRecords(b *testing.B) {
 	for b.Loop() {
 		its := make([]*store.RecordIter, len(stores))
 		for i, st := range stores {
-			it, err := st.NewRecordIter('p')
+			it, err := st.NewRecordIter(store.KindPosition)
 			if err != nil {
 				b.Fatal(err)
 			}
