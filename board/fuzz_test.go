@@ -11,7 +11,7 @@ func FuzzParseFEN(f *testing.F) {
 	for _, tc := range badFENs {
 		f.Add(tc.fen)
 	}
-	for _, fen := range trickyFENs() { // FEN tags and FEN-like text of ../shared/data/tricky
+	for _, fen := range trickyFENs(f) { // FEN tags and FEN-like text of the tricky files
 		f.Add(fen)
 	}
 	f.Fuzz(func(t *testing.T, fen string) {
@@ -58,9 +58,9 @@ func FuzzParseSAN(f *testing.F) {
 	for _, s := range seeds {
 		f.Add(s.fen, []byte(s.san))
 	}
-	// Move tokens of the games of ../shared/data/tricky, in the positions
+	// Move tokens of the games of the tricky files, in the positions
 	// where they were written.
-	for _, s := range trickySANs(20) {
+	for _, s := range trickySANs(f, 20) {
 		f.Add(s.fen, []byte(s.san))
 	}
 	f.Fuzz(func(t *testing.T, fen string, san []byte) {

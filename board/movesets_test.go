@@ -190,7 +190,7 @@ func TestMoveSetsPositions(t *testing.T) {
 		setsPerft(t, &p, 2)
 		n++
 	}
-	for _, s := range trickyFENs() {
+	for _, s := range trickyFENs(t) {
 		p, err := ParseFEN(s)
 		if err != nil {
 			continue

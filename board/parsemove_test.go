@@ -122,7 +122,7 @@ func FuzzParseMove(f *testing.F) {
 	} {
 		f.Add(s.fen, []byte(s.in))
 	}
-	for _, s := range trickySANs(20) {
+	for _, s := range trickySANs(f, 20) {
 		f.Add(s.fen, []byte(s.san))
 	}
 	f.Fuzz(func(t *testing.T, fen string, s []byte) {

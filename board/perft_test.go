@@ -13,7 +13,7 @@ type perftCase struct {
 	name  string
 	fen   string
 	nodes []uint64
-	short int // deepest depth run with -short
+	short int // deepest depth run by default (every depth with -tags oracle)
 }
 
 // The FENs are the published ones (chessprogramming.org "Perft Results").
@@ -40,17 +40,20 @@ var perftSuite = []perftCase{
 		[]uint64{46, 2079, 89890, 3894594, 164075551}, 4},
 }
 
+// TestPerft checks the published counts to a depth of 3 to 5 by default
+// (about 10 million nodes) and to the deepest published one (6 or 7:
+// billions of nodes) in the oracle tests (-tags oracle).
 func TestPerft(t *testing.T) {
 	for _, tc := range perftSuite {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			p, err := ParseFEN(tc.fen)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for d, want := range tc.nodes {
 				depth := d + 1
-				if depth > tc.short && testing.Short() {
-					t.Logf("depth %d skipped in -short mode", depth)
+				if depth > tc.short && (!withOracles || testing.Short()) {
 					break
 				}
 				if got := p.Perft(depth); got != want {

@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/chessbook/chessbook/internal/testutil"
 )
 
 // The fuzz targets of this package are seeded from the real broken and
@@ -29,10 +27,11 @@ var (
 // trickyFENs returns the FEN tag values of the tricky files and other
 // FEN-like strings found in them (in comments, in the Scala fixtures),
 // deduplicated.
-func trickyFENs() []string {
+func trickyFENs(tb testing.TB) []string {
+	tb.Helper()
 	seen := map[string]bool{}
 	var out []string
-	for _, path := range testutil.TrickyFiles() {
+	for _, path := range trickyFiles(tb) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			continue
@@ -61,7 +60,8 @@ type sanSeed struct{ fen, san string }
 // returns move tokens with their positions: up to perShape tokens of each
 // shape (the token with files and ranks abstracted, so "Nbd7" and "Nge2"
 // share one), and every token that does not parse where it stands.
-func trickySANs(perShape int) []sanSeed {
+func trickySANs(tb testing.TB, perShape int) []sanSeed {
+	tb.Helper()
 	shapes := map[string]int{}
 	seen := map[sanSeed]bool{}
 	var out []sanSeed
@@ -78,7 +78,7 @@ func trickySANs(perShape int) []sanSeed {
 		shapes[shape]++
 		out = append(out, s)
 	}
-	for _, path := range testutil.TrickyFiles() {
+	for _, path := range trickyFiles(tb) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			continue
@@ -206,11 +206,12 @@ func splitRawGames(data []byte) []rawGame {
 }
 
 func TestTrickySeedsFound(t *testing.T) {
-	if testutil.FindSharedData() == "" {
-		testutil.Missing(t, "../shared/data not found")
+	fens, sans := trickyFENs(t), trickySANs(t, 20)
+	minFENs, minSANs := 20, 150 // testdata/tricky
+	if withOracles {
+		minFENs, minSANs = 100, 300 // and ../shared/data/tricky
 	}
-	fens, sans := trickyFENs(), trickySANs(20)
-	if len(fens) < 100 || len(sans) < 300 {
+	if len(fens) < minFENs || len(sans) < minSANs {
 		t.Fatalf("found only %d FENs and %d SAN tokens in tricky/", len(fens), len(sans))
 	}
 	// The seeds are real positions: most FENs parse, most tokens are moves.

@@ -14,7 +14,6 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/book/build"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -49,21 +48,25 @@ type filterCase struct {
 	keep func(g filterGame) bool
 }
 
+// selectionCase is what TestSelectedOracle builds and selects: PGN files
+// (the first built alone, then the others), and the months of its
+// selections (year, month).
+type selectionCase struct {
+	files           []string
+	from, to, since [2]int
+}
+
 // TestSelectedOracle: book.Filtered on a store of every game equals, for
 // every position and move, book.Lookup on a store built from only the games
 // a script over the PGN text selects (its tags read independently), for
 // speeds, rating bands, months and their combinations; with no filter it
 // equals book.Lookup on the store itself.
 func TestSelectedOracle(t *testing.T) {
-	data := testutil.SharedData(t)
+	in := selectionInput(t)
 	var text strings.Builder
 	tmp := t.TempDir()
 	var runs [][]string // two builds into the store of every game: histories merged in the store too
-	for i, f := range []string{
-		filepath.Join(data, "small", "allancao_lichess_DrDrunkenstein_2019-01-29.pgn"),
-		filepath.Join(data, "small", "allancao_games.pgn"),
-		filepath.Join("..", "testdata", "champions500.pgn"),
-	} {
+	for i, f := range in.files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -100,10 +103,14 @@ func TestSelectedOracle(t *testing.T) {
 		{"blitz,rapid", book.Selection{Speeds: blitzRapid}, func(g filterGame) bool { return g.speed == "blitz" || g.speed == "rapid" }},
 		{"ratings 2000+", book.Selection{Bands: 1<<6 | 1<<7 | 1<<8}, func(g filterGame) bool { return g.band >= 6 }},
 		{"ratings 2000,2200", book.Selection{Bands: 1<<6 | 1<<7}, func(g filterGame) bool { return g.band == 6 || g.band == 7 }},
-		{"2018-02..2018-04", book.Selection{Since: stats.NewDate(2018, 2, 0), Until: stats.NewDate(2018, 4, 31)}, func(g filterGame) bool { return inMonths(g, period(2018, 2), period(2018, 4)) }},
+		{"three months", book.Selection{Since: stats.NewDate(in.from[0], in.from[1], 0), Until: stats.NewDate(in.to[0], in.to[1], 31)}, func(g filterGame) bool {
+			return inMonths(g, period(in.from[0], in.from[1]), period(in.to[0], in.to[1]))
+		}},
 		{"until 1990", book.Selection{Until: stats.NewDate(1990, 12, 31)}, func(g filterGame) bool { return inMonths(g, 0, period(1990, 12)) }},
-		{"bullet, 2200+, since 2018-03", book.Selection{Speeds: bullet, Bands: 1<<7 | 1<<8, Since: stats.NewDate(2018, 3, 0)},
-			func(g filterGame) bool { return g.speed == "bullet" && g.band >= 7 && inMonths(g, period(2018, 3), 0) }},
+		{"bullet, 2200+, since a month", book.Selection{Speeds: bullet, Bands: 1<<7 | 1<<8, Since: stats.NewDate(in.since[0], in.since[1], 0)},
+			func(g filterGame) bool {
+				return g.speed == "bullet" && g.band >= 7 && inMonths(g, period(in.since[0], in.since[1]), 0)
+			}},
 	}
 	if testing.Short() {
 		cases = []filterCase{cases[0], cases[1], cases[len(cases)-1]}

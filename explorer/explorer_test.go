@@ -7,6 +7,7 @@ import (
 
 	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/ingest"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -45,8 +46,17 @@ func openStore(tb testing.TB, dir string) *store.Store {
 	return st
 }
 
-// championsStore returns the open store of testdata/champions500.pgn.
+// champions is the store of testdata/champions500.pgn, which many tests
+// read: built once per test binary (storetest.Once).
+var champions = storetest.Once(build.Options{CountMode: store.CountGame}, championsPGN)
+
+// TestMain runs the tests and removes the shared stores.
+func TestMain(m *testing.M) { storetest.Main(m) }
+
+// championsStore returns the open store of testdata/champions500.pgn,
+// read-only.
 func championsStore(tb testing.TB) *store.Store {
 	tb.Helper()
-	return openStore(tb, buildStore(tb, championsPGN))
+	st, _, _ := champions.Open(tb)
+	return st
 }

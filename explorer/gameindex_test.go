@@ -6,14 +6,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chessbook/chessbook/internal/lichessschema"
 	"github.com/chessbook/chessbook/internal/querytest"
-	"github.com/chessbook/chessbook/internal/testutil"
 )
 
 // getJSON GETs target and decodes its 200 answer into v.
@@ -48,90 +45,6 @@ func topSpelling(t *testing.T, srv *httptest.Server, text string) PlayerName {
 	}
 	t.Fatalf("/players?name=%s: every spelling's name is in another's: %+v", text, ps.Players)
 	return PlayerName{}
-}
-
-// TestPlayerAnswers asks /player for combinations of every parameter the
-// lichess API's endpoint file lists (each must be taken), for a player of
-// many games of the world champions' file and for the lichess player of
-// the shared lichess file, and checks each answer: one NDJSON line, valid
-// under the lichess API's OpeningExplorerPlayer schema, queuePosition 0,
-// the moves adding up to the totals, the recent games among the moves;
-// and the totals equal to what /search finds (an independent reader: the
-// player's postings by position, not the tree's) for the same player,
-// color, position and dates, less the games that end at the position.
-func TestPlayerAnswers(t *testing.T) {
-	v := lichessschema.ForTest(t)
-	data := testutil.SharedData(t)
-	params, err := v.Params("player")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct {
-		name, pgn, player string
-	}{
-		{"champions", filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst"), "kasparov"},
-		{"lichess", filepath.Join(data, "small", "allancao_lichess_DrDrunkenstein_2019-01-29.pgn"), "drdrunkenstein"},
-	}
-	lines := []string{"", "e2e4", "e2e4,c7c5", "d2d4,g8f6,c2c4", "e2e4,e7e5,g1f3,b8c6,f1b5"}
-	variants := []string{
-		"",
-		"variant=standard&moves=3&recentGames=8",
-		"recentGames=0",
-		"since=1990-01&until=2012-12",
-		"since=2018-11&until=2018-12",
-		"speeds=blitz,bullet&modes=rated",
-		"speeds=classical&modes=casual,rated",
-		"fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-	}
-	asked := map[string]bool{}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			srv := httptest.NewServer(NewHandler(openStore(t, buildStore(t, c.pgn))))
-			t.Cleanup(srv.Close)
-			top := topSpelling(t, srv, c.player)
-			if top.Games < 500 {
-				t.Fatalf("%s: %d games, want a player of many", top.Name, top.Games)
-			}
-			for _, color := range []string{"white", "black"} {
-				for _, line := range lines {
-					for _, extra := range variants {
-						q, err := url.ParseQuery(extra)
-						if err != nil {
-							t.Fatal(err)
-						}
-						if q.Get("fen") == "" {
-							q.Set("play", line)
-						} else if line != "" {
-							continue
-						}
-						q.Set("player", top.Name)
-						q.Set("color", color)
-						for p := range q {
-							if !slices.Contains(params, p) {
-								t.Fatalf("parameter %s is not lichess's", p)
-							}
-							asked[p] = true
-						}
-						target := "/player?" + q.Encode()
-						tree := getPlayer(t, v, srv, target)
-						if extra == "" || strings.HasPrefix(extra, "since") {
-							checkAgainstSearch(t, srv, target, tree, q)
-						}
-					}
-				}
-			}
-			// An unknown player has an empty tree, as lichess answers.
-			tree := getPlayer(t, v, srv, "/player?player=Nobody+Atall&color=white&play=e2e4")
-			if tree.White+tree.Draws+tree.Black != 0 || len(tree.Moves) != 0 || tree.PlayerGames != 0 || tree.Opening == nil {
-				t.Errorf("an unknown player: %+v", tree)
-			}
-		})
-	}
-	for _, p := range params {
-		if !asked[p] {
-			t.Errorf("/player: parameter %s never asked", p)
-		}
-	}
 }
 
 // getPlayer GETs a /player target and checks its answer's form.

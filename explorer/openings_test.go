@@ -3,7 +3,6 @@ package explorer
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -183,9 +182,7 @@ func notnilLine(t testing.TB, uci string) ([]*chess.Move, []board.Position) {
 func TestOpeningRealGames(t *testing.T) {
 	files := []string{championsPGN}
 	if !testing.Short() {
-		if dir := testutil.SharedDataIfAny(t); dir != "" {
-			files = append(files, filepath.Join(dir, "medium/lichess_10k.pgn.zst"))
-		}
+		files = append(files, openingGames(t))
 	}
 	const maxPlies = 40
 	var checked, sameAsFind, transposed int
@@ -195,7 +192,7 @@ func TestOpeningRealGames(t *testing.T) {
 			continue
 		}
 		n := 0
-		if strings.Contains(f, "lichess_10k") {
+		if strings.Contains(f, "lichess") {
 			n = 3000
 		}
 		for _, uci := range querytest.GameLines(t, f, n) {
@@ -277,7 +274,7 @@ func BenchmarkOpeningOf(b *testing.B) {
 // lichess names it), never by another game's move order. Along this line
 // the header once flipped to "Najdorf Variation" at 8.f3 and back.
 func TestOpeningNamesAlongTheLine(t *testing.T) {
-	x := New(openStore(t, buildStore(t, filepath.Join(testutil.SharedData(t), "medium", "pgnmentor_world_champions_16players.pgn.zst"))))
+	x := New(openStore(t, buildStore(t, mastersGames(t))))
 	line := strings.Fields("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6 c1e3 e7e5 d4b3 c8e6 f2f3 f8e7 d1d2")
 	var last *Opening // the last named position's opening so far
 	for i := range line {

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/internal/pgnoracle"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -107,9 +105,7 @@ func oracleCount(games []oracleGame, prefix []string, keep func(*oracleGame) boo
 }
 
 func TestFiltersOracle(t *testing.T) {
-	data := testutil.SharedData(t)
-	lichess := filepath.Join(data, "medium", "lichess_10k.pgn.zst")
-	masters := filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")
+	lichess, masters := filtersInputs(t) // testdata's slices; shared/data's with -tags oracle
 	games := oracleGames(t, lichess, masters)
 
 	period := func(y, m int) int { return y<<4 | m }

@@ -1,3 +1,5 @@
+//go:build oracle
+
 package explorer
 
 import (
@@ -30,22 +32,22 @@ import (
 )
 
 // The explorer page in a real browser: headless Chromium (Debian's
-// chromium package) driven by chromedp. The test skips where no Chromium
-// is installed (fails with CHESSBOOK_REQUIRE_DATA=1).
+// chromium package) driven by chromedp: an oracle test (-tags oracle),
+// which fails where no Chromium is installed.
 //
 //	CHESSBOOK_PAGE_DB=DIR        run it on the store in DIR (the large
 //	                             store, say) instead of the champions book
 //	CHESSBOOK_SCREENSHOT=F.png   save a screenshot of the page after 1.e4 c5
 
-// chromium returns the path of a Chromium binary, skipping the test if none.
+// chromium returns the path of a Chromium binary, failing the test if none
+// (or with CHESSBOOK_NO_TOOLS=1, see testutil.NeedTool).
 func chromium(t *testing.T) string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "/usr/bin/chromium"} {
-		if p, err := exec.LookPath(name); err == nil {
+	for _, name := range []string{"chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil && os.Getenv(testutil.NoToolsEnv) != "1" {
 			return p
 		}
 	}
-	testutil.Missing(t, "no Chromium installed (apt-get install chromium): the page is not tested in a browser")
-	return ""
+	return testutil.NeedTool(t, "chromium", "apt-get install chromium: the page is not tested in a browser")
 }
 
 // browser starts a headless Chromium for the test and returns its context.
@@ -165,11 +167,8 @@ func TestPage(t *testing.T) {
 		st = championsStore(t)
 	}
 	var opts HandlerOptions
-	if data := testutil.SharedDataIfAny(t); data != "" {
-		b, err := polyglot.OpenBook(filepath.Join(data, "books", "scid_gm2600.bin"))
-		if err == nil {
-			opts.Book, opts.BookName = b, "scid_gm2600.bin"
-		}
+	if b, err := polyglot.OpenBook(testutil.SharedFile(t, filepath.Join("books", "scid_gm2600.bin"))); err == nil {
+		opts.Book, opts.BookName = b, "scid_gm2600.bin"
 	}
 	srv := httptest.NewServer(NewHandlerWith(st, opts))
 	defer srv.Close()
@@ -817,16 +816,12 @@ func TestPageLayout(t *testing.T) {
 		}
 		st = openStore(t, buildStore(t, championsPGN, wide))
 	}
-	// A real book (Scid's) where ../shared/data is there; else a small
-	// one made here, with moves at the positions the subtests visit.
-	opts := HandlerOptions{Book: smallBook(t), BookName: "small.bin"}
-	if data := testutil.SharedDataIfAny(t); data != "" {
-		b, err := polyglot.OpenBook(filepath.Join(data, "books", "scid_gm2600.bin"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts.Book, opts.BookName = b, "scid_gm2600.bin"
+	// A real book (Scid's).
+	b, err := polyglot.OpenBook(testutil.SharedFile(t, filepath.Join("books", "scid_gm2600.bin")))
+	if err != nil {
+		t.Fatal(err)
 	}
+	opts := HandlerOptions{Book: b, BookName: "scid_gm2600.bin"}
 	srv := httptest.NewServer(NewHandlerWith(st, opts))
 	defer srv.Close()
 	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/pgn"
 )
 
@@ -133,32 +132,27 @@ func checkRoundTrip(g *pgn.Game, buf []byte) ([]byte, error) {
 	return rec, nil
 }
 
-// TestRoundTripMedium checks every game of shared/data/medium: decoded
-// equal to the ingested game, and printed PGN re-parsed to the same moves
-// and tags.
+// TestRoundTripMedium checks every game of testdata's champions500 and
+// lichess2k (with -tags oracle, of shared/data/medium): decoded equal to
+// the ingested game, and printed PGN re-parsed to the same moves and tags.
 func TestRoundTripMedium(t *testing.T) {
-	dir := filepath.Join(testutil.SharedData(t), "medium")
-	files, err := filepath.Glob(filepath.Join(dir, "*.pgn*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no medium inputs in %s: %v", dir, err)
-	}
+	files, minGames := mediumInputs(t)
 	games, bad, err := roundTrip(t, files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if games < 40000 {
+	if games < minGames {
 		t.Errorf("only %d games", games)
 	}
 	t.Logf("%d games round-tripped, %d failures", games, bad)
 }
 
-// TestRoundTripSmall covers the small and tricky inputs (FEN starts,
-// odd tags) when they are present.
+// TestRoundTripSmall covers the tricky inputs of testdata (with -tags
+// oracle, the small and tricky ones of shared/data): FEN starts, odd tags.
 func TestRoundTripSmall(t *testing.T) {
-	root := testutil.SharedData(t)
 	var files []string
-	for _, pat := range []string{"small/*", "tricky/*.pgn", "tricky/*/*.pgn"} {
-		m, _ := filepath.Glob(filepath.Join(root, pat))
+	for _, pat := range smallInputs(t) {
+		m, _ := filepath.Glob(pat)
 		for _, f := range m {
 			if filepath.Ext(f) != ".txt" && filepath.Ext(f) != ".md" {
 				files = append(files, f)
@@ -274,7 +268,7 @@ func TestAllocs(t *testing.T) {
 // game's tags and its first k+1 moves, each with the position before it;
 // DecodeGameInfo gives the tags and the number of plies.
 func TestDecodeGameUntil(t *testing.T) {
-	games := readGames(t, filepath.Join(testutil.SharedData(t), "small", "notnil_twic0920.pgn"))
+	games := readGames(t, untilInput(t))
 	for i, g := range games[:min(len(games), 300)] {
 		rec, err := AppendGameCoded(nil, g, codings[i%len(codings)])
 		if err != nil {

@@ -2,10 +2,8 @@ package gamecode
 
 import (
 	"bytes"
-	"path/filepath"
 	"testing"
 
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/pgn"
 )
 
@@ -18,8 +16,7 @@ import (
 // moves.
 func FuzzDecodeGame(f *testing.F) {
 	files := []string{"../testdata/champions500.pgn"}
-	m, _ := filepath.Glob(filepath.Join(testutil.SharedData(f), "small", "*.pgn"))
-	files = append(files, m...)
+	files = append(files, sharedSmallPGN(f)...)
 	for _, file := range files {
 		games := readGames(f, file)
 		for i, g := range games {

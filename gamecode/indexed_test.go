@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/internal/testutil"
+	"strings"
 )
 
 // checkIndexer checks the indexer against board.LegalMoves in p: as many
@@ -55,10 +55,13 @@ func checkIndexer(t *testing.T, ix *indexer, p *board.Position, legal []board.Mo
 // sample of them.
 func TestIndexerMatchesLegalMoves(t *testing.T) {
 	files := []string{"../testdata/champions500.pgn"}
-	root := testutil.SharedData(t)
-	for _, pat := range []string{"small/*.pgn", "tricky/*.pgn", "tricky/*/*.pgn"} {
-		m, _ := filepath.Glob(filepath.Join(root, pat))
-		files = append(files, m...)
+	for _, pat := range append(smallInputs(t), sharedSmallPGN(t)...) {
+		m, _ := filepath.Glob(pat)
+		for _, f := range m {
+			if strings.HasSuffix(f, ".pgn") {
+				files = append(files, f)
+			}
+		}
 	}
 	var ix indexer
 	var buf [board.MaxMoves]board.Move

@@ -2,13 +2,11 @@ package gamecode
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/chessbook/chessbook/gamecode/internal/train"
 	"github.com/chessbook/chessbook/ingest"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/pgn"
 	"github.com/klauspost/compress/zstd"
 )
@@ -117,23 +115,4 @@ func report(t *testing.T, m *measurement) {
 	if m.ranked >= m.record {
 		t.Errorf("ranked records (%d bytes) not smaller than indexed ones (%d)", m.ranked, m.record)
 	}
-}
-
-func TestMeasureMedium(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(testutil.SharedData(t), "medium", "*.pgn*"))
-	if len(files) == 0 {
-		testutil.Missing(t, "no medium inputs in shared data")
-	}
-	report(t, measureFiles(t, files))
-}
-
-func TestMeasureLarge(t *testing.T) {
-	if testing.Short() {
-		t.Skip("large input: not with -short")
-	}
-	files, _ := filepath.Glob(filepath.Join(testutil.SharedData(t), "large", "*.pgn*"))
-	if len(files) == 0 {
-		testutil.Missing(t, "no large inputs in shared data")
-	}
-	report(t, measureFiles(t, files))
 }

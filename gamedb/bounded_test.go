@@ -1,3 +1,5 @@
+//go:build oracle
+
 package gamedb_test
 
 import (

@@ -493,23 +493,10 @@ func playSAN(t *testing.T, sans []string) board.Position {
 
 // TestOracleTestdata runs the oracle on the committed inputs: master
 // games and lichess games (speeds, casual games, URL sites, games from a
-// FEN).
+// FEN), and the lichess slice as TestOracleShared runs lichess_10k.
 func TestOracleTestdata(t *testing.T) {
 	for _, f := range []string{"../testdata/champions500.pgn", "testdata/lichess200.pgn"} {
 		t.Run(filepath.Base(f), func(t *testing.T) { oracleData(t, f, 3, true) })
 	}
-}
-
-// TestOracleShared runs the oracle on the shared lichess and master
-// inputs.
-func TestOracleShared(t *testing.T) {
-	root := testutil.SharedData(t)
-	for _, f := range []string{"medium/lichess_10k.pgn.zst", "medium/pgnmentor_world_champions_16players.pgn.zst"} {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			if testing.Short() && strings.Contains(f, "champions") {
-				t.Skip("-short: the lichess input only")
-			}
-			oracleData(t, filepath.Join(root, f), 2, false)
-		})
-	}
+	t.Run("lichess2k.pgn.zst", func(t *testing.T) { oracleData(t, testutil.Testdata(t, "lichess2k.pgn.zst"), 2, false) })
 }

@@ -160,16 +160,20 @@ func checkGame(g sanGame) (plies int, disagreement string) {
 	return len(g.sans), ""
 }
 
-// TestDifferentialNotnil replays every game of shared/data small/ and
-// medium/ with our board and with github.com/notnil/chess and demands the
+// TestDifferentialNotnil replays every game of the repository's
+// champions500 and lichess2k (with -tags oracle, of shared/data small/ and
+// medium/) with our board and with github.com/notnil/chess and demands the
 // same legal-move set before every ply, the same move for every SAN, the
-// same verdict on bad moves and the same FEN after every ply. With -short
-// only every 20th game is checked.
+// same verdict on bad moves and the same FEN after every ply. By default
+// every 4th game of lichess2k is checked, with -short every 20th game.
 func TestDifferentialNotnil(t *testing.T) {
-	data := testutil.SharedData(t)
-	files, _ := filepath.Glob(filepath.Join(data, "small", "*"))
-	more, _ := filepath.Glob(filepath.Join(data, "medium", "*"))
-	files = append(files, more...)
+	files := []string{testutil.Testdata(t, "champions500.pgn"), testutil.Testdata(t, "lichess2k.pgn.zst")}
+	if withOracles {
+		data := testutil.SharedData(t)
+		small, _ := filepath.Glob(filepath.Join(data, "small", "*"))
+		medium, _ := filepath.Glob(filepath.Join(data, "medium", "*"))
+		files = append(small, medium...)
+	}
 	var inputs []string
 	for _, f := range files {
 		if !strings.HasSuffix(f, ".txt") {
@@ -185,6 +189,8 @@ func TestDifferentialNotnil(t *testing.T) {
 			step := 1
 			if testing.Short() {
 				step = 20
+			} else if !withOracles && strings.Contains(path, "lichess2k") {
+				step = 4 // 500 of its games: the default tests' time
 			}
 			work := make(chan sanGame)
 			var mu sync.Mutex

@@ -93,7 +93,7 @@ func TestRunCountsMatchNotnil(t *testing.T) {
 }
 
 func TestRunSkipsIllegalMoveWithLine(t *testing.T) {
-	path := filepath.Join(testutil.SharedData(t), "tricky", "pgnmentor_Gelfand_illegal_move_31Qxe1.pgn")
+	path := testutil.Testdata(t, filepath.Join("tricky", "pgnmentor_Gelfand_illegal_move_31Qxe1.pgn"))
 	// The same file twice, with a good game between: the bad game is
 	// skipped both times and the good one kept.
 	r := runPipeline(t, 2, path, "../testdata/champions500.pgn", path)
@@ -130,29 +130,6 @@ func TestRunCancel(t *testing.T) {
 	if err == nil {
 		t.Fatal("cancelled run returned no error")
 	}
-}
-
-// TestRunLargeCorpus replays the 412,227-game benchmark corpus: every game
-// is read, and exactly the games with illegal moves are skipped.
-func TestRunLargeCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("large corpus skipped with -short")
-	}
-	path := filepath.Join(testutil.SharedData(t), "large", "pgnmentor_players_239files.pgn.zst")
-	if _, err := os.Stat(path); err != nil {
-		testutil.Missing(t, "shared data: %v", err)
-	}
-	r := runPipeline(t, 0, path)
-	if r.sum.Games != 412227 {
-		t.Errorf("games read %d, want 412227", r.sum.Games)
-	}
-	if got := r.sum.SkippedTotal(); got != r.sum.Skipped[ingest.SkipIllegalMove] || got < 1 || got > 2 {
-		t.Errorf("skipped %v, want only the illegal-move games (1 or 2): %v", r.sum.Skipped, r.sum.Errors)
-	}
-	for _, e := range r.sum.Errors {
-		t.Log(e)
-	}
-	t.Logf("%d games, %d plies in %v", r.sum.Games, r.sum.Plies, r.sum.Elapsed)
 }
 
 // TestRunWarnings: a game whose variation is never closed (the next game's

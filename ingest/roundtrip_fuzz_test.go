@@ -51,7 +51,7 @@ func trickySeeds(tb testing.TB) [][]byte {
 	const head = 4 << 10
 	const maxGame = 8 << 10
 	var seeds [][]byte
-	for _, path := range testutil.TrickyFiles() {
+	for _, path := range trickyFiles(tb) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			continue
@@ -293,16 +293,14 @@ func sameCopiedGame(a, b *copiedGame) error {
 // TestTrickyReplayRoundTrip runs the fuzz properties on every tricky file
 // whole, not only on the fuzz seeds' heads.
 func TestTrickyReplayRoundTrip(t *testing.T) {
-	files := testutil.TrickyFiles()
-	if len(files) == 0 {
-		testutil.Missing(t, "../shared/data/tricky not found")
-	}
+	files := trickyFiles(t)
+	root := testutil.RepoRoot(t)
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rel, _ := filepath.Rel(testutil.FindSharedData(), path)
+		rel, _ := filepath.Rel(filepath.Dir(root), path)
 		t.Run(rel, func(t *testing.T) {
 			checkReplayRoundTrip(t, data)
 		})

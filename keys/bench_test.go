@@ -1,7 +1,6 @@
 package keys
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
@@ -72,9 +71,8 @@ func BenchmarkAppendCorpus(b *testing.B) {
 
 // corpusSample returns about n positions of the evaluation corpus.
 func corpusSample(b *testing.B, n int) []board.Position {
-	dir := dataDir(b)
 	var ps []board.Position
-	err := corpus.Replay(filepath.Join(dir, corpus.EvalFile), 1, func(g corpus.Game) {
+	err := corpus.Replay(evalCorpus(b), 1, func(g corpus.Game) {
 		if len(ps) < n {
 			ps = append(ps, g.Positions...)
 		}

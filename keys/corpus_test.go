@@ -3,21 +3,15 @@ package keys
 import (
 	"bytes"
 	"hash/maphash"
-	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/keys/internal/corpus"
 	"github.com/chessbook/chessbook/polyglot"
 )
-
-// dataDir returns shared/data or skips the test.
-func dataDir(t testing.TB) string { return testutil.SharedData(t) }
 
 // eachGame is the tests' one source of positions: it replays every game of
 // the PGN files of dir/sub and calls fn for each, concurrently.
@@ -203,10 +197,9 @@ func checkGame(t *testing.T, c *canon, file string, g corpus.Game, st *stats) {
 	}
 }
 
-// runCorpus round-trips every position of the PGN files of shared/data's
-// subs and checks the canonical form over all of them together.
-func runCorpus(t *testing.T, subs ...string) {
-	dir := dataDir(t)
+// runCorpus round-trips every position of the PGN files of dir's subs
+// and checks the canonical form over all of them together.
+func runCorpus(t *testing.T, dir string, subs ...string) {
 	c := newCanon()
 	for _, sub := range subs {
 		var mu sync.Mutex
@@ -271,31 +264,16 @@ func showPositions(t *testing.T, dir string, subs []string, zs []uint64) {
 }
 
 // TestCorpusRoundTrip checks decode(encode(p)) == p and the one-key-per-
-// position property on every position of every game in shared/data small/
-// and medium/ (about 4.3M positions); -short checks small/ only.
+// position property on every position of every game in the repository's
+// testdata (champions500, lichess2k: about 220k positions), with -tags
+// oracle in shared/data small/ and medium/ (about 4.3M positions; -short
+// checks small/ only).
 func TestCorpusRoundTrip(t *testing.T) {
+	dir, subs := corpusDir(t)
 	if testing.Short() {
-		runCorpus(t, "small")
-		return
+		subs = subs[:1]
 	}
-	runCorpus(t, "small", "medium")
-}
-
-// TestCorpusLarge does the same on shared/data large/ (412k games, 34.4M
-// positions, 21M distinct): under a minute on two cores, 1.4 GB of memory.
-// Skipped with -short.
-func TestCorpusLarge(t *testing.T) {
-	if testing.Short() {
-		t.Skip("large corpus skipped with -short")
-	}
-	if _, err := os.Stat(filepath.Join(dataDir(t), "large")); err != nil {
-		testutil.Missing(t, "no large corpus: %v", err)
-	}
-	// The live heap is canon's 1 GB map, which has no pointers to scan:
-	// collecting more often than the default costs little and keeps the
-	// peak near the live heap instead of twice it.
-	defer debug.SetGCPercent(debug.SetGCPercent(30))
-	runCorpus(t, "large")
+	runCorpus(t, dir, subs...)
 }
 
 // TestCanon checks the bookkeeping of canon on positions chosen to trigger
@@ -323,13 +301,14 @@ func TestCanon(t *testing.T) {
 }
 
 // TestEvalFigures checks the size requirements on the world champions'
-// games: mean <= 14 bytes over all plies (the goal; the requirement is 20),
-// <= 17 over plies <= 40, max <= 26.
+// games (the 500 of testdata; with -tags oracle all of shared/data's):
+// mean <= 14 bytes over all plies (the goal; the requirement is 20), <= 17
+// over plies <= 40, max <= 26.
 func TestEvalFigures(t *testing.T) {
-	dir := dataDir(t)
+	evalFile := evalCorpus(t)
 	var mu sync.Mutex
 	var n, n40, sum, sum40, maxLen, max40 int
-	err := corpus.Replay(filepath.Join(dir, corpus.EvalFile), 0, func(g corpus.Game) {
+	err := corpus.Replay(evalFile, 0, func(g corpus.Game) {
 		var buf [MaxLen]byte
 		var a, a40, s, s40, m, m40 int
 		for i := range g.Positions {
@@ -348,7 +327,7 @@ func TestEvalFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	mean, mean40 := float64(sum)/float64(n), float64(sum40)/float64(n40)
-	t.Logf("%s: %d positions: mean %.3f max %d bytes; plies <= 40: %d positions, mean %.3f max %d", corpus.EvalFile, n, mean, maxLen, n40, mean40, max40)
+	t.Logf("%s: %d positions: mean %.3f max %d bytes; plies <= 40: %d positions, mean %.3f max %d", evalFile, n, mean, maxLen, n40, mean40, max40)
 	if mean > 14 || mean40 > 17 || maxLen > 26 {
 		t.Errorf("sizes above the requirements (mean <= 14, <= 17 at plies <= 40, max <= 26)")
 	}

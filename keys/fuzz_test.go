@@ -18,9 +18,9 @@ func FuzzDecode(f *testing.F) {
 		}
 		f.Add(Encode(&p))
 	}
-	// Keys of positions reached in the games of ../shared/data/tricky,
+	// Keys of positions reached in the games of the tricky files,
 	// and each of them cut short by one byte.
-	for _, p := range trickyPositions(200) {
+	for _, p := range trickyPositions(f, 200) {
 		k := Encode(&p)
 		f.Add(k)
 		f.Add(k[:len(k)-1])

@@ -16,11 +16,10 @@ import (
 // position, say the castling rights, fails here), and that Equal agrees
 // with comparing keys between each position and the previous two.
 func TestHashAgreesWithKeys(t *testing.T) {
-	subs := []string{"small", "medium"}
+	dir, subs := corpusDir(t)
 	if testing.Short() {
 		subs = subs[:1]
 	}
-	dir := dataDir(t)
 	var mu sync.Mutex
 	byHash := map[uint64]string{}
 	positions := 0
@@ -108,7 +107,8 @@ func BenchmarkHash(b *testing.B) {
 func TestHasher(t *testing.T) {
 	var mu sync.Mutex
 	kinds := map[board.Move]int{}
-	eachGame(t, dataDir(t), "small", func(file string, g corpus.Game) {
+	dir, subs := corpusDir(t)
+	eachGame(t, dir, subs[0], func(file string, g corpus.Game) {
 		var hs, along Hasher
 		var moves []board.Move
 		seen := map[board.Move]int{}

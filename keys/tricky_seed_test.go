@@ -12,17 +12,15 @@ import (
 	"github.com/chessbook/chessbook/pgn"
 )
 
-// trickyPositions replays every game of ../shared/data/tricky (all files,
+// trickyPositions replays every game of the tricky files (all files,
 // whatever they hold) and returns a varied sample of the positions reached:
 // every start position from a FEN tag, a few positions of each kind
 // (castling rights, legal en-passant capture, number of pieces) among those
 // with a legal en-passant capture or where a castling right is lost, and
-// every sampleEvery-th other one. It returns nil when the shared data is missing.
-func trickyPositions(sampleEvery int) []board.Position {
-	files := testutil.TrickyFiles()
-	if files == nil {
-		return nil
-	}
+// every sampleEvery-th other one.
+func trickyPositions(tb testing.TB, sampleEvery int) []board.Position {
+	tb.Helper()
+	files := trickyFiles(tb)
 	s := &positionSampler{every: sampleEvery, seen: map[board.Position]bool{}, kinds: map[[3]int]int{}}
 	for _, path := range files {
 		f, err := os.Open(path)
@@ -89,7 +87,7 @@ func FuzzParseCode(f *testing.F) {
 		f.Add(Text(k))
 		f.Add(strings.ToUpper(Hex(k)))
 	}
-	for _, p := range trickyPositions(400) {
+	for _, p := range trickyPositions(f, 400) {
 		k := Encode(&p)
 		f.Add(Hex(k))
 		f.Add(Text(k))

@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/chessbook/chessbook/internal/testutil"
 )
 
 // FuzzParse checks, for any input, that parsing never panics, that
@@ -21,9 +19,9 @@ func FuzzParse(f *testing.F) {
 			f.Add(data)
 		}
 	}
-	// Every tricky file's head (none when ../shared/data is missing).
+	// Every tricky file's head.
 	const head = 4 << 10
-	for _, path := range testutil.TrickyFiles() {
+	for _, path := range trickyFiles(f) {
 		if data, err := os.ReadFile(path); err == nil {
 			f.Add(data[:min(len(data), head)])
 		}

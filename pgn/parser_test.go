@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/chessbook/chessbook/internal/testutil"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -386,33 +387,6 @@ func TestParseStats(t *testing.T) {
 	}
 }
 
-// TestParseLatin1Scid checks the Latin-1 conversion on Scid's test game,
-// against Scid's own expected UTF-8 output.
-func TestParseLatin1Scid(t *testing.T) {
-	dir := filepath.Join(testutil.SharedData(t), "tricky", "scid_gtest")
-	tags := func(name string) map[string]string {
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			testutil.Missing(t, "shared data: %v", err)
-		}
-		c := &tagCollector{tags: map[string]string{}}
-		Parse(data, 1, c)
-		return c.tags
-	}
-	got, want := tags("scid_res_gameLatin1.pgn"), tags("scid_res_gameLatin1expected.pgn")
-	if len(want) < 10 {
-		t.Fatalf("expected file gave only %d tags", len(want))
-	}
-	for name, w := range want {
-		if got[name] != w {
-			t.Errorf("tag %s = %q, want %q", name, got[name], w)
-		}
-	}
-	if got["White"] != "Kràmnìk, VlãÚdimir" || got["Site"] != "Elista RÜS" {
-		t.Errorf("White = %q, Site = %q", got["White"], got["Site"])
-	}
-}
-
 type tagCollector struct {
 	countingVisitor
 	tags map[string]string
@@ -475,22 +449,12 @@ func pgnReadAll(t testing.TB, path string) []byte {
 	return data
 }
 
-// TestCorpusCounts parses every file of shared/data small/ and medium/ and
-// checks the game counts its README gives, that nothing is reported as
+// TestCorpusCounts parses the repository's champions500 and lichess2k
+// (with -tags oracle, every file of shared/data small/ and medium/) and
+// checks the game counts their READMEs give, that nothing is reported as
 // broken, and that splitting at several chunk sizes changes nothing.
 func TestCorpusCounts(t *testing.T) {
-	data := testutil.SharedData(t)
-	want := map[string]int{
-		"small/notnil_twic0920.pgn":                            2245,
-		"small/notnil_Carlsen.pgn":                             1782,
-		"small/barakmich_lichess_head_50k_2022_06.pgn.bz2":     2500,
-		"small/allancao_lichess_DrDrunkenstein_2019-01-29.pgn": 984,
-		"small/allancao_lichess_DannyTheDonkey_2019-01-29.pgn": 105,
-		"small/allancao_games.pgn":                             334,
-		"small/cfd_BDG2.PGN":                                   3768,
-		"medium/lichess_10k.pgn.zst":                           10000,
-		"medium/pgnmentor_world_champions_16players.pgn.zst":   32601,
-	}
+	data, want := corpusCounts(t)
 	for name, games := range want {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			path := filepath.Join(data, name)
@@ -552,24 +516,16 @@ func b2i(b bool) int {
 	return 0
 }
 
-// TestCorpusTricky parses every file under shared/data/tricky: no panic,
+// TestCorpusTricky parses every file under testdata/tricky (with -tags
+// oracle, shared/data/tricky too): no panic,
 // BeginGame and EndGame balanced, chunked parsing equal to whole parsing,
 // and no flood of games out of files that are not PGN.
 func TestCorpusTricky(t *testing.T) {
-	dir := filepath.Join(testutil.SharedData(t), "tricky")
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			files = append(files, p)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+	files := trickyFiles(t)
+	if len(files) < 100 {
+		t.Fatalf("only %d tricky files", len(files))
 	}
-	if len(files) < 200 {
-		t.Fatalf("only %d files under %s", len(files), dir)
-	}
+	dir := filepath.Dir(testutil.RepoRoot(t))
 	var games, errs int
 	for _, f := range files {
 		rel, _ := filepath.Rel(dir, f)
@@ -595,30 +551,29 @@ func TestCorpusTricky(t *testing.T) {
 }
 
 // TestCorpusTrickyCounts pins the game counts of tricky files whose
-// structure is unusual.
+// structure is unusual: those of testdata/tricky, and with -tags oracle
+// those of shared/data/tricky (sharedTrickyCounts).
 func TestCorpusTrickyCounts(t *testing.T) {
-	dir := filepath.Join(testutil.SharedData(t), "tricky")
-	for name, want := range map[string][3]int{ // games, moves, errors
-		"scalachess_fixtures/FWWRC.pgn":                                                         {605, 0, 0},
-		"scalachess_fixtures/uzchesscup.pgn":                                                    {45, 0, 0},
-		"python-chess_data_pgn/pychesslib_utf8-bom.pgn":                                         {2, 0, 0},
-		"python-chess_data_pgn/pychesslib_chessbase-empty-line.pgn":                             {1, 134, 0},
-		"rogermarsh_pgn-read/FIDE_longest_possible_game.pgn":                                    {1, 11790, 0},
-		"disservin_chess-library_tests/no_moves_but_game_termination_multiple_2.pgn":            {3, 0, 0},
-		"disservin_chess-library_tests/no_moves_but_comment_followed_by_termination_marker.pgn": {2, 0, 0},
-		"pgnmentor_Gelfand_illegal_move_31Qxe1.pgn":                                             {1, 62, 0},
-		"chess_gan_alphazero/alphazero_vs_stockfish_all.pgn":                                    {110, 28575, 0},
-		"chess_db_annotated/europe_echecs__f025ed62.pgn":                                        {307, 21024, 1},
-		"pychess_testing_gamefiles/badpgn.pgn":                                                  {1, 0, 1},
-		"pychess_testing_gamefiles/dortmund.pgn":                                                {347, 27742, 0},
-		"rogermarsh_pgn-read/twic9nn_error.pgn":                                                 {7, 140, 0},
-		"scid_gtest/scid_res_gameLatin1.pgn":                                                    {1, 149, 0},
-		"tcec_S24_DFRC2_League1.pgn":                                                            {112, 14728, 0},
-	} {
+	counts := map[string][3]int{ // games, moves, errors
+		"testdata/tricky/rogermarsh_pgn-read/FIDE_longest_possible_game.pgn":                                    {1, 11790, 0},
+		"testdata/tricky/disservin_chess-library_tests/no_moves_but_game_termination_multiple_2.pgn":            {3, 0, 0},
+		"testdata/tricky/disservin_chess-library_tests/no_moves_but_comment_followed_by_termination_marker.pgn": {2, 0, 0},
+		"testdata/tricky/pgnmentor_Gelfand_illegal_move_31Qxe1.pgn":                                             {1, 62, 0},
+		"testdata/tricky/rogermarsh_pgn-read/twic9nn_error.pgn":                                                 {7, 140, 0},
+		"testdata/tricky/tcec_dfrc_3games.pgn":                                                                  {3, 351, 0},
+	}
+	maps.Copy(counts, sharedTrickyCounts)
+	for name, want := range counts {
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(dir, name))
+			var path string
+			if rel, ok := strings.CutPrefix(name, "testdata/"); ok {
+				path = testutil.Testdata(t, rel)
+			} else {
+				path = testutil.SharedFile(t, filepath.Join("tricky", name))
+			}
+			data, err := os.ReadFile(path)
 			if err != nil {
-				testutil.Missing(t, "shared data: %v", err)
+				t.Fatal(err)
 			}
 			var c countingVisitor
 			Parse(data, 1, &c)
@@ -627,32 +582,6 @@ func TestCorpusTrickyCounts(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestCorpusLarge counts the games of the 412,227-game benchmark corpus,
-// read sequentially.
-func TestCorpusLarge(t *testing.T) {
-	if testing.Short() {
-		t.Skip("large corpus skipped with -short")
-	}
-	path := filepath.Join(testutil.SharedData(t), "large", "pgnmentor_players_239files.pgn.zst")
-	if _, err := os.Stat(path); err != nil {
-		testutil.Missing(t, "shared data: %v", err)
-	}
-	rc, err := OpenCorpus(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	var c countingVisitor
-	if err := Read(rc, &c); err != nil {
-		t.Fatal(err)
-	}
-	if c.games != 412227 || c.outcomes != 412227 || c.errors != 0 || c.unbalanced {
-		t.Errorf("games %d, outcomes %d, errors %d, unbalanced %v; want 412227 games and outcomes, no errors",
-			c.games, c.outcomes, c.errors, c.unbalanced)
-	}
-	t.Logf("%d games, %d moves", c.games, c.sans)
 }
 
 // TestParseNoAllocs checks that a Parser reused on the same input
@@ -672,17 +601,18 @@ func TestParseNoAllocs(t *testing.T) {
 }
 
 // TestParseNotPGN feeds files that are not PGN at all (Polyglot books, an
-// HTML page saved as a book, compressed PGN read raw): each must come out
-// as at most one broken game, not a flood of bogus ones.
+// HTML page saved as a book, compressed PGN read raw; those of testdata,
+// with -tags oracle those of shared/data too): each must come out as at
+// most one broken game, not a flood of bogus ones.
 func TestParseNotPGN(t *testing.T) {
-	data := testutil.SharedData(t)
 	var files []string
-	for _, g := range []string{"books/*.bin", "books/broken/*.bin", "medium/*.zst", "small/*.bz2"} {
-		m, _ := filepath.Glob(filepath.Join(data, g))
+	for _, g := range []string{"reference/*.bin", "*.zst", "pgn/*.bz2"} {
+		m, _ := filepath.Glob(filepath.Join(testutil.RepoRoot(t), "testdata", g))
 		files = append(files, m...)
 	}
-	if len(files) == 0 {
-		testutil.Missing(t, "no binary files in shared data")
+	files = append(files, sharedNotPGN(t)...)
+	if len(files) < 5 {
+		t.Fatalf("only %d binary files", len(files))
 	}
 	for _, f := range files {
 		raw, err := os.ReadFile(f)

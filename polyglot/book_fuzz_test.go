@@ -29,7 +29,12 @@ func FuzzReadBook(f *testing.F) {
 	if golden, err := os.ReadFile(filepath.Join("testdata", "golden.bin")); err == nil {
 		f.Add(golden[:min(len(golden), 4096)])
 	}
-	for _, data := range sharedBookSeeds() {
+	for _, repo := range repoBooks { // the repository's reference books
+		if data, err := os.ReadFile(bookPath(f, repo.path)); err == nil {
+			f.Add(data[:min(len(data), 1024)])
+		}
+	}
+	for _, data := range sharedBookSeeds(f) { // with -tags oracle
 		f.Add(data)
 	}
 	positions := []board.Position{start}

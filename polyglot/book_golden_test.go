@@ -3,7 +3,6 @@ package polyglot
 import (
 	"bytes"
 	"flag"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,34 +109,5 @@ func TestGoldenBook(t *testing.T) {
 	moves, _ := b.Probe(&p)
 	if len(moves) != 2 || moves[0].Move.String() != "e2e4" || moves[0].Weight != 3 || moves[1].Move.String() != "d2d4" {
 		t.Errorf("start: %+v", moves)
-	}
-}
-
-// TestLaskerTrapIndependent rebuilds python-chess's lasker-trap.bin (Black's
-// moves of the Lasker trap, weight 2 each) with Key, EncodeMove and
-// WriteBook: a check against a book written by another implementation.
-func TestLaskerTrapIndependent(t *testing.T) {
-	want, err := os.ReadFile(filepath.Join(testutil.SharedData(t), "books/pychesslib_lasker-trap.bin"))
-	if err != nil {
-		testutil.Missing(t, "shared data: %v", err)
-	}
-	var es []Entry
-	p := board.StartPosition()
-	for _, san := range strings.Fields("d4 d5 c4 e5 dxe5 d4 e3 Bb4+ Bd2 dxe3 Bxb4 exf2+ Ke2 fxg1=N+") {
-		m, err := p.ParseSAN([]byte(san))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.SideToMove() == board.Black {
-			es = append(es, Entry{Key: Key(&p), Move: EncodeMove(&p, m), Weight: 2})
-		}
-		p.Play(m)
-	}
-	var buf bytes.Buffer
-	if err := WriteBook(&buf, es); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("rebuilt lasker-trap differs: %s", firstDiff(buf.Bytes(), want))
 	}
 }

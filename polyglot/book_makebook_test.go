@@ -2,7 +2,6 @@ package polyglot
 
 import (
 	"bytes"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -104,47 +103,41 @@ func (mb *makeBook) book() []Entry {
 	return out
 }
 
+// makeBookCase is a reference book made by PolyGlot's make-book and its
+// PGN source (see bookPath for the paths).
+type makeBookCase struct {
+	pgn, ref        string
+	maxPly, minGame int
+	fromFEN         int // games starting from a FEN, left out
+	illegal         int // games with an illegal move, left out
+}
+
+// repoMakeBookCases are the repository's reference books
+// (testdata/reference/generate.sh); with -tags oracle, makeBookCases adds
+// those of shared/data.
+var repoMakeBookCases = []makeBookCase{
+	{"testdata/champions500.pgn", "testdata/reference/champions500_makebook_default.bin", 1024, 3, 0, 0},
+	{"testdata/champions500.pgn", "testdata/reference/champions500_makebook_maxply20_mingame1.bin", 20, 1, 0, 0},
+	{"testdata/lichess2k.pgn.zst", "testdata/reference/lichess2k_nosetup_makebook_default.bin", 1024, 3, 6, 0},
+}
+
 // TestWriteBookReproducesMakeBook rebuilds reference books from their PGN
 // sources and checks that WriteBook writes them byte for byte: this pins
 // down make-book's order of equal-weight moves (first seen first).
 func TestWriteBookReproducesMakeBook(t *testing.T) {
 	if testing.Short() {
-		t.Skip("replays tens of thousands of games")
+		t.Skip("replays thousands of games")
 	}
-	dir := testutil.SharedData(t)
-	cases := []struct {
-		pgn, ref        string
-		maxPly, minGame int
-		fromFEN         int // games starting from a FEN, left out
-		illegal         int // games with an illegal move, left out
-	}{
-		{"medium/pgnmentor_world_champions_16players.pgn.zst",
-			"reference/polyglot204_makebook_default__pgnmentor_world_champions_16players.bin", 1024, 3, 0, 0},
-		{"medium/pgnmentor_world_champions_16players.pgn.zst",
-			"reference/polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin", 20, 1, 0, 0},
-		{"medium/lichess_10k.pgn.zst",
-			"reference/polyglot204_makebook_default__corentings_lichess10k_nosetup.bin", 1024, 3, 106, 0},
-	}
-	if os.Getenv("POLYGLOT_LONG") != "" {
-		// 412,225 games, about a minute: the only reference where make-book
-		// halves counters (positions met 16384 times).
-		cases = append(cases, struct {
-			pgn, ref        string
-			maxPly, minGame int
-			fromFEN         int
-			illegal         int
-		}{"large/pgnmentor_players_239files.pgn.zst",
-			"reference/polyglot204_makebook_default__pgnmentor_players_239files_pgnextract_clean.bin", 1024, 3, 0, 2}) // the 2 games pgn-extract dropped
-	}
-	for _, c := range cases {
+	for _, c := range makeBookCases() {
 		t.Run(filepath.Base(c.ref), func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join(dir, c.ref))
+			t.Parallel() // each replay is one goroutine
+			want, err := os.ReadFile(bookPath(t, c.ref))
 			if err != nil {
-				testutil.Missing(t, "shared data: %v", err)
+				t.Fatal(err)
 			}
-			rc, err := ingest.Open(filepath.Join(dir, c.pgn))
+			rc, err := ingest.Open(bookPath(t, c.pgn))
 			if err != nil {
-				testutil.Missing(t, "shared data: %v", err)
+				t.Fatal(err)
 			}
 			defer rc.Close()
 			mb := newMakeBook(c.maxPly, c.minGame)

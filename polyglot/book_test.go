@@ -16,75 +16,56 @@ import (
 	"github.com/chessbook/chessbook/pgn"
 )
 
-// openShared opens a book of shared/data, skipping when it is absent.
+// realBook is a book the tests read, with its entry count.
+type realBook struct {
+	path    string // in testdata/ ("testdata/...") or in shared/data
+	entries int
+}
+
+// repoBooks are the repository's reference books, made by PolyGlot's
+// make-book from its slices (testdata/reference/generate.sh); the oracle
+// tests read the books of shared/data too (realBooks).
+var repoBooks = []realBook{
+	{"testdata/reference/champions500_makebook_default.bin", 441},
+	{"testdata/reference/champions500_makebook_maxply20_mingame1.bin", 3223},
+	{"testdata/reference/lichess2k_nosetup_makebook_default.bin", 1517},
+}
+
+// bookPath returns the path of a book file rel: in the repository's
+// testdata/ when rel starts with "testdata/", else in shared/data.
+func bookPath(t testing.TB, rel string) string {
+	t.Helper()
+	if r, ok := strings.CutPrefix(rel, "testdata/"); ok {
+		return testutil.Testdata(t, r)
+	}
+	return testutil.SharedFile(t, rel)
+}
+
+// isReference reports whether the book rel was made by PolyGlot's
+// make-book (the reference books of testdata/ and of shared/data).
+func isReference(rel string) bool {
+	return strings.HasPrefix(rel, "reference/") || strings.HasPrefix(rel, "testdata/reference/")
+}
+
+// openShared opens the book rel (see bookPath).
 func openShared(t testing.TB, rel string) *Book {
 	t.Helper()
-	path := filepath.Join(testutil.SharedData(t), rel)
-	if _, err := os.Stat(path); err != nil {
-		testutil.Missing(t, "shared data: %v", err)
-	}
-	b, err := OpenBook(path)
+	b, err := OpenBook(bookPath(t, rel))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-// realBooks are the books of shared/data with their entry counts
-// (books/PROVENANCE.txt, reference/PROVENANCE.txt).
-var realBooks = []struct {
-	path    string
-	entries int
-}{
-	{"books/debian_pychess_book.bin", 136947},
-	{"books/donna_gm2001.bin", 30416},
-	{"books/donna_rodent.bin", 175355},
-	{"books/gochess_book.bin", 12740},
-	{"books/gochess_testdata_Titans.bin", 121160},
-	{"books/pychesslib_lasker-trap.bin", 7},
-	{"books/pychesslib_performance.bin", 92954},
-	{"books/scid_Elo2400.bin", 155878},
-	{"books/scid_Performance.bin", 92954},
-	{"books/scid_gm2600.bin", 21671},
-	{"books/scid_varied.bin", 92229},
-	{"books/virtuoso_Titans.bin", 121160},
-	{"books/dog_book_pair/dog-book.bin", 1749},
-	{"reference/polyglot204_makebook_default__pgnmentor_world_champions_16players.bin", 33016},
-	{"reference/polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin", 133495},
-	{"reference/polyglot204_makebook_default__corentings_lichess10k_nosetup.bin", 6427},
-	{"reference/polyglot204_makebook_default__pgnmentor_players_239files_pgnextract_clean.bin", 437582},
-}
-
 // TestReadRealBooks reads every book of shared/data, checks its entry count,
 // that Lookup finds every entry (unsorted tails included), and that Check
 // and Probe of the start position run.
 func TestReadRealBooks(t *testing.T) {
-	dir := testutil.SharedData(t)
-	// Every .bin under books/ and reference/ must be in the table, so that
-	// a new book gets a count.
-	var found []string
-	for _, pat := range []string{"books/*.bin", "books/*/*.bin", "reference/*.bin"} {
-		m, _ := filepath.Glob(filepath.Join(dir, pat))
-		for _, f := range m {
-			rel, _ := filepath.Rel(dir, f)
-			found = append(found, filepath.ToSlash(rel))
-		}
-	}
-	for _, f := range found {
-		if strings.Contains(f, "broken/") {
-			continue
-		}
-		if !slices.ContainsFunc(realBooks, func(rb struct {
-			path    string
-			entries int
-		}) bool {
-			return rb.path == f
-		}) {
-			t.Errorf("%s is not in realBooks", f)
-		}
+	if withOracles {
+		checkSharedBooksListed(t)
 	}
 	start := board.StartPosition()
-	for _, rb := range realBooks {
+	for _, rb := range realBooks() {
 		t.Run(filepath.Base(rb.path), func(t *testing.T) {
 			b := openShared(t, rb.path)
 			if b.Len() != rb.entries {
@@ -108,60 +89,6 @@ func TestReadRealBooks(t *testing.T) {
 	}
 }
 
-// TestUnsortedTail checks the two real books that end with out-of-order
-// duplicate entries: Lookup still finds the sorted part's entries (and the
-// tail's), and Check reports the tail.
-func TestUnsortedTail(t *testing.T) {
-	for _, c := range []struct {
-		path         string
-		first, tail  int
-		key          uint64
-		sortedCopies int // entries of key in the sorted part
-		tailCopies   int // and in the tail
-	}{
-		{"books/donna_rodent.bin", 175228, 127, 0xfffff2fbfd5e5704, 2, 126},
-		{"books/virtuoso_Titans.bin", 121157, 3, 0xfffff2fbfd5e5704, 1, 1},
-	} {
-		t.Run(filepath.Base(c.path), func(t *testing.T) {
-			b := openShared(t, c.path)
-			if b.Sorted() {
-				t.Fatal("Sorted() = true")
-			}
-			got := b.Lookup(c.key)
-			if len(got) != c.sortedCopies+c.tailCopies {
-				t.Errorf("Lookup(%016x) = %d entries, want %d", c.key, len(got), c.sortedCopies+c.tailCopies)
-			}
-			// The entries come in file order: the sorted part's first.
-			var want []Entry
-			for _, e := range b.Entries() {
-				if e.Key == c.key {
-					want = append(want, e)
-				}
-			}
-			if !slices.Equal(got, want) {
-				t.Errorf("Lookup(%016x) = %v, want %v", c.key, got, want)
-			}
-			f := findCode(Check(b), CodeUnsorted)
-			if f == nil {
-				t.Fatal("Check does not report the unsorted tail")
-			}
-			if f.Index != c.first || f.Count != 1 {
-				t.Errorf("unsorted finding at %d, %d descents; want %d, 1: %s", f.Index, f.Count, c.first, f.Message)
-			}
-			if !strings.Contains(f.Message, "the "+itoa(c.tail)+" entries") {
-				t.Errorf("message does not give the tail length %d: %s", c.tail, f.Message)
-			}
-			// Every tail entry repeats a sorted one: a warning, not an error.
-			if f.Severity != Warning {
-				t.Errorf("severity %v, want warning", f.Severity)
-			}
-			if d := findCode(Check(b), CodeDuplicate); d == nil || d.Count < c.tail {
-				t.Errorf("duplicates not reported: %v", d)
-			}
-		})
-	}
-}
-
 func findCode(fs []Finding, code string) *Finding {
 	for i := range fs {
 		if fs[i].Code == code {
@@ -178,34 +105,6 @@ func mustFEN(t testing.TB, fen string) *board.Position {
 		t.Fatal(err)
 	}
 	return &p
-}
-
-// TestNotABook reads the HTML page saved as a .bin.
-func TestNotABook(t *testing.T) {
-	path := filepath.Join(testutil.SharedData(t), "books/broken/dimtrigkakis_komodo_NOT_A_BOOK.bin")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		testutil.Missing(t, "shared data: %v", err)
-	}
-	_, err = OpenBook(path)
-	if err == nil {
-		t.Fatal("OpenBook succeeded")
-	}
-	if !errors.Is(err, ErrNotBook) {
-		t.Errorf("error does not wrap ErrNotBook: %v", err)
-	}
-	for _, want := range []string{path, "not a Polyglot book: size 43126 is not a multiple of 16", "HTML"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q does not contain %q", err, want)
-		}
-	}
-	if _, err := ReadBook(bytes.NewReader(data)); err == nil || !strings.HasPrefix(err.Error(), "polyglot: not a Polyglot book: size 43126") {
-		t.Errorf("ReadBook: %v", err)
-	}
-	fs := CheckBytes(data)
-	if findCode(fs, CodeSize) == nil || findCode(fs, CodeNotBook) == nil {
-		t.Errorf("CheckBytes: %v", fs)
-	}
 }
 
 func TestSniffHints(t *testing.T) {
@@ -255,39 +154,6 @@ func TestReadBookErrors(t *testing.T) {
 	}
 }
 
-// TestKnownReads are the reads shared/spec/polyglot.md gives.
-func TestKnownReads(t *testing.T) {
-	t.Run("performance start e2e4", func(t *testing.T) {
-		b := openShared(t, "books/pychesslib_performance.bin")
-		moves, err := b.Probe(mustFEN(t, board.StartFEN))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(moves) == 0 || moves[0].Move.String() != "e2e4" {
-			t.Fatalf("top move %v, want e2e4", moves)
-		}
-		checkProbe(t, moves)
-	})
-	t.Run("lasker-trap f2g1n", func(t *testing.T) {
-		b := openShared(t, "books/pychesslib_lasker-trap.bin")
-		p := mustFEN(t, "rnbqk1nr/ppp2ppp/8/4P3/1BP5/8/PP2KpPP/RN1Q1BNR b kq - 1 7")
-		es := b.Lookup(Key(p))
-		if len(es) == 0 {
-			t.Fatal("position not in the book")
-		}
-		if es[0].Move>>12 != 1 || MoveString(es[0].Move) != "f2g1n" {
-			t.Errorf("entry %s, want f2g1 with promotion code 1", es[0])
-		}
-		moves, err := b.Probe(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(moves) != 1 || moves[0].Move.String() != "f2g1n" || moves[0].Move.Promotion() != board.Knight || moves[0].Percent != 100 {
-			t.Errorf("Probe = %+v, want f2g1n at 100%%", moves)
-		}
-	})
-}
-
 // checkProbe checks the invariants of a Probe result.
 func checkProbe(t *testing.T, moves []ProbeMove) {
 	t.Helper()
@@ -314,8 +180,8 @@ func checkProbe(t *testing.T, moves []ProbeMove) {
 // TestProbeStartReference probes the start position in the reference books:
 // legal moves only, and the moves add up.
 func TestProbeStartReference(t *testing.T) {
-	for _, rb := range realBooks {
-		if !strings.HasPrefix(rb.path, "reference/") {
+	for _, rb := range realBooks() {
+		if !isReference(rb.path) {
 			continue
 		}
 		t.Run(filepath.Base(rb.path), func(t *testing.T) {
@@ -469,7 +335,7 @@ func TestProbeRealGames(t *testing.T) {
 	}
 	defer f.Close()
 	s := &prober{t: t, books: map[string]*Book{}, moves: map[string]int{}}
-	for _, rb := range realBooks {
+	for _, rb := range realBooks() {
 		if rb.entries > 1000 {
 			s.books[rb.path] = openShared(t, rb.path)
 		}

@@ -122,10 +122,14 @@ func TestCheckNotABookContent(t *testing.T) {
 
 func TestCheckCleanReference(t *testing.T) {
 	// make-book's output has nothing worse than info.
-	b := openShared(t, "reference/polyglot204_makebook_default__pgnmentor_world_champions_16players.bin")
-	for _, f := range Check(b) {
-		if f.Severity != Info {
-			t.Errorf("%v", f)
+	for _, rb := range realBooks() {
+		if !isReference(rb.path) {
+			continue
+		}
+		for _, f := range Check(openShared(t, rb.path)) {
+			if f.Severity != Info {
+				t.Errorf("%s: %v", rb.path, f)
+			}
 		}
 	}
 }

@@ -1,14 +1,9 @@
 package polyglot
 
 import (
-	"bufio"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/chessbook/chessbook/board"
-	"github.com/chessbook/chessbook/internal/testutil"
 )
 
 // The test vectors of shared/spec/polyglot.md.
@@ -47,38 +42,6 @@ func TestKeyIgnoresClocksAndDeadEP(t *testing.T) {
 	b, _ := board.ParseFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 7 40")
 	if Key(&a) != Key(&b) {
 		t.Errorf("keys differ: %016x %016x", Key(&a), Key(&b))
-	}
-}
-
-// TestRandom64MatchesSpec compares the embedded numbers with the spec's
-// text file, when the shared checkout is there.
-func TestRandom64MatchesSpec(t *testing.T) {
-	f, err := os.Open(testutil.SharedSpec(t, "polyglot_random64.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	i := 0
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		v, err := strconv.ParseUint(strings.TrimPrefix(line, "0x"), 16, 64)
-		if err != nil {
-			t.Fatalf("line %q: %v", line, err)
-		}
-		if i >= len(random64) {
-			t.Fatalf("spec has more than %d numbers", len(random64))
-		}
-		if random64[i] != v {
-			t.Errorf("random64[%d] = %016x, spec %016x", i, random64[i], v)
-		}
-		i++
-	}
-	if i != len(random64) {
-		t.Errorf("spec has %d numbers, want %d", i, len(random64))
 	}
 }
 

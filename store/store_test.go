@@ -239,7 +239,7 @@ func TestOpenLockedByOtherProcess(t *testing.T) {
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
-		t.Skip("can not start helper process:", err)
+		t.Fatal("can not start the helper process:", err)
 	}
 	defer func() {
 		_ = stdin.Close()

@@ -23,7 +23,6 @@ import (
 	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/ingest"
 	"github.com/chessbook/chessbook/internal/storetest"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 	"github.com/cockroachdb/pebble/v2"
@@ -40,7 +39,7 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(runBuildEnv); spec != "" {
 		os.Exit(buildMain(spec))
 	}
-	os.Exit(m.Run())
+	storetest.Main(m) // m.Run, then the shared stores removed
 }
 
 // buildSpec is the build a child process runs.
@@ -224,16 +223,16 @@ func noCrash(t *testing.T, stderr string) {
 const champions = "../../testdata/champions500.pgn"
 
 // mountTmpfs mounts a tmpfs of the given size (mount's syntax: 8m, 1g) on a
-// new directory, unmounted when the test ends, or skips the test when that
+// new directory, unmounted when the test ends, or fails the test when that
 // is not permitted (not root, no CAP_SYS_ADMIN).
 func mountTmpfs(t *testing.T, size string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if os.Geteuid() != 0 {
-		t.Skipf("mounting a tmpfs needs root; skipping (uid %d)", os.Geteuid())
+		t.Fatalf("mounting a tmpfs needs root (uid %d)", os.Geteuid())
 	}
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs here, skipping: %v: %s", err, bytes.TrimSpace(out))
+		t.Fatalf("cannot mount a tmpfs here: %v: %s", err, bytes.TrimSpace(out))
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
@@ -334,7 +333,7 @@ func TestBuildUnwritable(t *testing.T) {
 	readOnly()
 	t.Cleanup(writable)
 	if err := os.WriteFile(filepath.Join(base, "probe"), nil, 0o644); err == nil {
-		t.Skipf("%s is still writable after making it read-only; skipping", base)
+		t.Fatalf("%s is still writable after making it read-only", base)
 	}
 	for _, tc := range []struct{ name, db string }{
 		{"new store", filepath.Join(base, "new")},
@@ -354,39 +353,6 @@ func TestBuildUnwritable(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(base, "new")); err == nil {
 		t.Errorf("a store was created in the read-only directory")
 	}
-}
-
-// TestBuildDiskFull builds the medium corpus into an 8 MiB tmpfs, in a
-// separate process: a "no space left on device" error, no crash, a store
-// that still opens and answers, and, with the space grown, a re-run that
-// ends with exactly the store of a clean build.
-func TestBuildDiskFull(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the medium corpus three times")
-	}
-	in := filepath.Join(testutil.SharedData(t), "medium", "pgnmentor_world_champions_16players.pgn.zst")
-	dir := mountTmpfs(t, "8m")
-	db := filepath.Join(dir, "book")
-	code, first, errOut := runChild(t, buildSpec{Dir: db, Inputs: []string{in}, MemBudget: smallBudget})
-	if code != 1 || !strings.Contains(errOut, "no space left on device") {
-		t.Fatalf("exit %d, stderr %q: want a failure saying no space left on device", code, errOut)
-	}
-	if first.Ran {
-		if err := first.reconcile(); err != nil {
-			t.Errorf("%v: %+v", err, first)
-		}
-		if first.Uncommitted == 0 {
-			t.Errorf("no game reported as not written: %+v", first)
-		}
-		storetest.CheckAnswers(t, db, first.Stored)
-	} else {
-		t.Logf("the store did not open: %s", errOut)
-		storetest.CheckAnswers(t, db, -1)
-	}
-	t.Logf("disk full: %d games committed; %s", first.Stored, strings.TrimSpace(errOut))
-
-	remount(t, dir, "size=1g")
-	checkResumed(t, db, in, first, "full disk run")
 }
 
 // checkResumed runs the build of in into db again after a run that was
@@ -460,12 +426,12 @@ func TestBuildTruncatedInput(t *testing.T) {
 		{"zstd mid-frame", truncate(t, zbuf.Bytes(), zbuf.Len()*3/5, "cut.pgn.zst")},
 		{"gzip mid-block", truncate(t, gbuf.Bytes(), gbuf.Len()*3/5, "cut.pgn.gz")},
 	}
-	if d := testutil.SharedDataIfAny(t); d != "" {
-		data, err := os.ReadFile(filepath.Join(d, "medium", "lichess_10k.pgn.zst"))
+	{
+		data, err := os.ReadFile(lichessZst(t)) // testdata's lichess2k; lichess_10k with -tags oracle
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs = append(inputs, input{"lichess zstd cut in half", truncate(t, data, len(data)/2, "lichess_10k_cut.pgn.zst")})
+		inputs = append(inputs, input{"lichess zstd cut in half", truncate(t, data, len(data)/2, "lichess_cut.pgn.zst")})
 	}
 	ctx := context.Background()
 	for _, in := range inputs {
@@ -756,25 +722,6 @@ func TestBuildCancelled(t *testing.T) {
 	}
 }
 
-// TestBuildInterruptLarge cancels a build of the large corpus after 2 s:
-// it stops within maxStop with build.ErrInterrupted, keeping what was
-// committed, and the store opens and answers.
-func TestBuildInterruptLarge(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads the large corpus")
-	}
-	in := filepath.Join(testutil.SharedData(t), "large", "pgnmentor_players_239files.pgn.zst")
-	db := filepath.Join(t.TempDir(), "db")
-	ctx, cancel := context.WithCancel(context.Background())
-	var cancelled time.Time
-	timer := time.AfterFunc(2*time.Second, func() { cancelled = time.Now(); cancel() })
-	defer timer.Stop()
-	o, _ := runBuild(t, ctx, buildSpec{Dir: db, Inputs: []string{in}})
-	stop := time.Since(cancelled)
-	checkInterrupted(t, db, o, stop)
-	t.Logf("stopped %v after the cancellation; %d games read, %d committed, %d not written", stop, o.Read, o.Stored, o.Uncommitted)
-}
-
 // TestBuildInterruptResume sends SIGTERM to a build of the medium corpus
 // fed through a pipe, while it waits for more input (a stalled pipe must
 // not delay the stop), then runs the build again on the whole file: the
@@ -784,7 +731,7 @@ func TestBuildInterruptResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the medium corpus twice")
 	}
-	in := filepath.Join(testutil.SharedData(t), "medium", "pgnmentor_world_champions_16players.pgn.zst")
+	in := mediumInput(t) // testdata's champions500; the world champions' corpus with -tags oracle
 	rc, err := ingest.Open(in)
 	if err != nil {
 		t.Fatal(err)

@@ -180,7 +180,8 @@ func checkFirstCopies(t *testing.T, dir string, opts build.Options, events map[i
 }
 
 // TestBuildDeterministic builds an input full of duplicates, near and far
-// (dupInput), in every counting mode, with 1 to 8 workers, a test hook
+// (dupInput), in every counting mode, with 1 to 8 workers (1, 2 and 4 by
+// default, 3 and 8 too with -tags oracle), a test hook
 // that shuffles their scheduling, and a memory budget small enough for
 // dozens of flushes and commits: every build must end with the same store
 // (every position's statistics with first-seen stamps and game
@@ -196,8 +197,8 @@ func TestBuildDeterministic(t *testing.T) {
 		seed    uint64 // the hook's seed; 0: no hook
 		procs   int    // GOMAXPROCS; 0: as it is
 	}{{2, 1, 0}, {4, 0, 1}, {3, 2, 0}, {8, 3, 0}}
-	if testing.Short() {
-		configs = configs[:2]
+	if testing.Short() || !withOracles {
+		configs = configs[:2] // 3 and 8 workers with -tags oracle (the default tests' time)
 	}
 	for _, opts := range []build.Options{
 		{CountMode: store.CountGame},

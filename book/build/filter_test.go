@@ -1,13 +1,11 @@
 package build_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/filter"
 	"github.com/chessbook/chessbook/internal/pgnoracle"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -34,12 +32,13 @@ func scanTags(t *testing.T, path string) []tagGame {
 	return games
 }
 
-// TestFilters builds lichess_10k with each filter and compares the games
-// kept with a count made from the tags by package pgnoracle.
+// TestFilters builds the lichess games (testdata's lichess2k; lichess_10k
+// with -tags oracle) with each filter and compares the games kept with a
+// count made from the tags by package pgnoracle.
 func TestFilters(t *testing.T) {
-	path := filepath.Join(testutil.SharedData(t), "medium", "lichess_10k.pgn.zst")
+	path, n := lichessInput(t)
 	games := scanTags(t, path)
-	if len(games) != 10000 {
+	if len(games) != n {
 		t.Fatalf("oracle read %d games", len(games))
 	}
 	count := func(keep func(g tagGame) bool) int64 {
@@ -57,8 +56,8 @@ func TestFilters(t *testing.T) {
 		keep func(g tagGame) bool
 	}{
 		{"min-rating 2000", build.Options{Filter: filter.Filter{MinRating: 2000}}, func(g tagGame) bool { return g.white >= 2000 && g.black >= 2000 }},
-		{"since 2023", build.Options{Filter: filter.Filter{Since: stats.NewDate(2023, 1, 1)}}, func(g tagGame) bool { return g.date >= "2023.01.01" }},
-		{"until 2022.12.31", build.Options{Filter: filter.Filter{Until: stats.NewDate(2022, 12, 31)}}, func(g tagGame) bool { return g.date != "" && g.date[0] != '?' && g.date <= "2022.12.31" }},
+		{"since 2024.06", build.Options{Filter: filter.Filter{Since: stats.NewDate(2024, 6, 1)}}, func(g tagGame) bool { return g.date >= "2024.06.01" }},
+		{"until 2024.03.31", build.Options{Filter: filter.Filter{Until: stats.NewDate(2024, 3, 31)}}, func(g tagGame) bool { return g.date != "" && g.date[0] != '?' && g.date <= "2024.03.31" }},
 		{"bullet", build.Options{Filter: filter.Filter{Speeds: 1 << stats.Bullet}}, func(g tagGame) bool { return g.speed == "bullet" }},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -14,7 +14,6 @@ import (
 	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/internal/storetest"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -51,7 +50,7 @@ func runKilled(t *testing.T, s buildSpec) bool {
 // PolyGlot make-book's reference book, byte for byte. -short runs one
 // trial of the first case.
 func TestKilledBuildsEqualMakeBook(t *testing.T) {
-	data := testutil.SharedData(t)
+	champions, championsRef, lichess, lichessRef := killInputs(t)
 	cases := []struct {
 		name, in, ref string
 		spec          buildSpec
@@ -59,14 +58,14 @@ func TestKilledBuildsEqualMakeBook(t *testing.T) {
 	}{
 		{
 			name: "world champions, max-ply 20",
-			in:   filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst"),
-			ref:  filepath.Join(data, "reference", "polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin"),
+			in:   champions,
+			ref:  championsRef,
 			spec: buildSpec{MaxPly: 20}, export: export.Options{MinGame: 1, MaxPly: 20},
 		},
 		{
 			name: "lichess 10k",
-			in:   filepath.Join(data, "medium", "lichess_10k.pgn.zst"),
-			ref:  filepath.Join(data, "reference", "polyglot204_makebook_default__corentings_lichess10k_nosetup.bin"),
+			in:   lichess,
+			ref:  lichessRef,
 			spec: buildSpec{MaxPly: 1024, StandardStartOnly: true}, export: export.Options{MinGame: 3},
 		},
 	}
@@ -82,7 +81,7 @@ func TestKilledBuildsEqualMakeBook(t *testing.T) {
 			spec.CountMode, spec.KeepDuplicates = store.CountOccurrence, true
 			// A small budget, a commit per flush: a dozen commits, and
 			// kills between and during them.
-			spec.MemBudget, spec.CommitRuns, spec.Compact = 16<<20, 1, true
+			spec.MemBudget, spec.CommitRuns, spec.Compact = killBudget, 1, true
 			clean := spec
 			clean.Dir = filepath.Join(t.TempDir(), "clean")
 			first, err := build.Run(context.Background(), clean.options())

@@ -20,24 +20,13 @@ import (
 	"github.com/chessbook/chessbook/store"
 )
 
-// build runs the whole pipeline into a new store in a temporary directory.
-func buildBook(t *testing.T, opts build.Options, inputs ...string) (*store.Store, *ingest.Summary, build.Stats) {
-	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Meta: &store.Meta{MaxPly: opts.MaxPly, CountMode: opts.CountMode, KeepDuplicates: opts.KeepDuplicates}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	b := build.NewBuilder(st, opts, 2)
-	sum, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Finish(); err != nil {
-		t.Fatal(err)
-	}
-	return st, sum, b.Stats()
-}
+// buildBook runs the whole pipeline into a new store in a temporary
+// directory: storetest.Build.
+var buildBook = storetest.Build
+
+// championsGame is the store of the champions' 500 games counted once per
+// game, which the tests only read: built once per test binary.
+var championsGame = storetest.Once(build.Options{CountMode: store.CountGame}, "../../testdata/champions500.pgn")
 
 type pgMove struct {
 	key  uint64
@@ -172,62 +161,11 @@ func compareReference(t *testing.T, st *store.Store, ref string, minGame uint64)
 	t.Logf("%s: %d entries equal, %d reference entries at %d positions with halved counts left to compareExport", filepath.Base(ref), checked, skipped, len(halved))
 }
 
-func TestReferenceBooksWorldChampions(t *testing.T) {
-	data := testutil.SharedData(t)
-	in := filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")
-	t.Run("default", func(t *testing.T) {
-		st, sum, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
-		if sum.Games != 32601 || bs.Games != 32601 {
-			t.Fatalf("read %d, ingested %d games; want 32601", sum.Games, bs.Games)
-		}
-		ref := filepath.Join(data, "reference", "polyglot204_makebook_default__pgnmentor_world_champions_16players.bin")
-		compareReference(t, st, ref, 3)
-		storetest.CompareExport(t, st, ref, export.Options{MinGame: 3})
-	})
-	t.Run("maxply20_mingame1", func(t *testing.T) {
-		st, _, _ := buildBook(t, build.Options{MaxPly: 20, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
-		ref := filepath.Join(data, "reference", "polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin")
-		compareReference(t, st, ref, 1)
-		storetest.CompareExport(t, st, ref, export.Options{MinGame: 1, MaxPly: 20})
-	})
-}
-
-func TestReferenceBookLichess(t *testing.T) {
-	data := testutil.SharedData(t)
-	in := filepath.Join(data, "medium", "lichess_10k.pgn.zst")
-	st, sum, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, Filter: filter.Filter{StandardStartOnly: true}, KeepDuplicates: true, Inputs: []string{in}}, in)
-	// 106 games start from a FEN: 104 are filtered out, and 2 are skipped
-	// because their FEN has more than 8 pawns of one colour.
-	if bs.Games != 9894 || bs.Filtered[filter.ByStart] != 104 || sum.Skipped[ingest.SkipBadFEN] != 2 {
-		t.Fatalf("ingested %d, filtered %v, skipped %v; want 9894, 104 FEN starts and 2 bad FENs", bs.Games, bs.Filtered, sum.Skipped)
-	}
-	ref := filepath.Join(data, "reference", "polyglot204_makebook_default__corentings_lichess10k_nosetup.bin")
-	compareReference(t, st, ref, 3)
-	storetest.CompareExport(t, st, ref, export.Options{MinGame: 3})
-}
-
-func TestReferenceBookPlayers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("large corpus skipped with -short")
-	}
-	data := testutil.SharedData(t)
-	in := filepath.Join(data, "large", "pgnmentor_players_239files.pgn.zst")
-	st, sum, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
-	if sum.Games != 412227 || bs.Games != 412225 || sum.Skipped[ingest.SkipIllegalMove] != 2 {
-		t.Fatalf("read %d, ingested %d, skipped %v; want 412227, 412225 and the 2 illegal games", sum.Games, bs.Games, sum.Skipped)
-	}
-	ref := filepath.Join(data, "reference", "polyglot204_makebook_default__pgnmentor_players_239files_pgnextract_clean.bin")
-	compareReference(t, st, ref, 3)
-	// The exported book, byte for byte (one large build serves both
-	// checks).
-	storetest.CompareExport(t, st, ref, export.Options{MinGame: 3})
-}
-
 // TestStartPositionCountsEveryGame: counting once per game (-count game:
 // once per position, at the first visit), the start position's games equal
 // the games ingested, each counted under the first move it played.
 func TestStartPositionCountsEveryGame(t *testing.T) {
-	st, _, bs := buildBook(t, build.Options{CountMode: store.CountGame}, "../../testdata/champions500.pgn")
+	st, _, bs := championsGame.Open(t)
 	start := board.StartPosition()
 	e, ok, err := book.Lookup(st, keys.Encode(&start))
 	if err != nil || !ok {
@@ -246,4 +184,41 @@ func TestStartPositionCountsEveryGame(t *testing.T) {
 	if d := float64(bs.Distinct-n) / float64(n); d > 0.03 || d < -0.03 {
 		t.Fatalf("distinct positions estimated %d, the store holds %d", bs.Distinct, n)
 	}
+}
+
+// TestReferenceBooksTestdata: the repository's slices built as make-book
+// counts (every occurrence, duplicates kept) are PolyGlot's books of them
+// (testdata/reference, made by make-book: see generate.sh), entry by entry
+// and byte for byte once exported; with -tags oracle the same is checked
+// on the four reference books of shared/data.
+func TestReferenceBooksTestdata(t *testing.T) {
+	champions := testutil.Testdata(t, "champions500.pgn")
+	lichess := testutil.Testdata(t, "lichess2k.pgn.zst")
+	ref := func(name string) string { return testutil.Testdata(t, filepath.Join("reference", name)) }
+	t.Run("champions500 default", func(t *testing.T) {
+		t.Parallel()
+		st, sum, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{champions}}, champions)
+		if sum.Games != 500 || bs.Games != 500 {
+			t.Fatalf("read %d, ingested %d games; want 500", sum.Games, bs.Games)
+		}
+		compareReference(t, st, ref("champions500_makebook_default.bin"), 3)
+		storetest.CompareExport(t, st, ref("champions500_makebook_default.bin"), export.Options{MinGame: 3})
+	})
+	t.Run("champions500 maxply20_mingame1", func(t *testing.T) {
+		t.Parallel()
+		st, _, _ := buildBook(t, build.Options{MaxPly: 20, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{champions}}, champions)
+		compareReference(t, st, ref("champions500_makebook_maxply20_mingame1.bin"), 1)
+		storetest.CompareExport(t, st, ref("champions500_makebook_maxply20_mingame1.bin"), export.Options{MinGame: 1, MaxPly: 20})
+	})
+	t.Run("lichess2k nosetup", func(t *testing.T) {
+		t.Parallel()
+		st, sum, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, Filter: filter.Filter{StandardStartOnly: true}, KeepDuplicates: true, Inputs: []string{lichess}}, lichess)
+		// 6 games start from a FEN: 5 are filtered out, and 1 is skipped
+		// because its FEN has 14 white pawns.
+		if bs.Games != 1994 || bs.Filtered[filter.ByStart] != 5 || sum.Skipped[ingest.SkipBadFEN] != 1 {
+			t.Fatalf("ingested %d, filtered %v, skipped %v; want 1994, 5 FEN starts and 1 bad FEN", bs.Games, bs.Filtered, sum.Skipped)
+		}
+		compareReference(t, st, ref("lichess2k_nosetup_makebook_default.bin"), 3)
+		storetest.CompareExport(t, st, ref("lichess2k_nosetup_makebook_default.bin"), export.Options{MinGame: 3})
+	})
 }

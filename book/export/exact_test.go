@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,52 +13,24 @@ import (
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
-	"github.com/chessbook/chessbook/ingest"
-	"github.com/chessbook/chessbook/internal/testutil"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
 
-// makeBook runs PolyGlot's make-book on pgn with args and returns the book
-// it writes; it skips the test when polyglot is not installed (fails with
-// CHESSBOOK_REQUIRE_DATA=1).
-func makeBook(t *testing.T, pgn string, args ...string) []byte {
-	t.Helper()
-	bin := testutil.NeedTool(t, "polyglot", "apt-get install polyglot; no make-book to compare with")
-	out := filepath.Join(t.TempDir(), "ref.bin")
-	cmd := exec.Command(bin, append([]string{"make-book", "-pgn", pgn, "-bin", out}, args...)...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("polyglot make-book: %v\n%s", err, msg)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// build builds inputs into a new store with opts, two workers, and
+// buildBook builds inputs into a new store with opts, two workers, and
 // returns it open (closed when the test ends), with the pipeline's summary
-// and the builder's counters.
-func buildBook(t *testing.T, opts build.Options, inputs ...string) (*store.Store, *ingest.Summary, build.Stats) {
-	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "db"), store.Options{Meta: &store.Meta{MaxPly: opts.MaxPly, CountMode: opts.CountMode, KeepDuplicates: opts.KeepDuplicates}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	b := build.NewBuilder(st, opts, 2)
-	sum, err := ingest.Run(context.Background(), inputs, ingest.Options{Workers: 2}, b.Sink)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Finish(); err != nil {
-		t.Fatal(err)
-	}
-	return st, sum, b.Stats()
-}
+// and the builder's counters: storetest.Build.
+var buildBook = storetest.Build
+
+// championsGame is the store of the champions' 500 games counted once per
+// game, which several tests read: built once per test binary.
+var championsGame = storetest.Once(build.Options{CountMode: store.CountGame}, "../../testdata/champions500.pgn")
+
+// TestMain runs the tests and removes the shared stores.
+func TestMain(m *testing.M) { storetest.Main(m) }
 
 // exportBytes exports st with o and returns the written book. A small
 // book is exported a second time with its entries sorted in runs of 3,
@@ -108,7 +79,7 @@ func TestExportPinnedEnPassant(t *testing.T) {
 		t.Fatalf("ingested %d games, want 12", bs.Games)
 	}
 	for _, minGame := range []uint64{1, 3} {
-		want := makeBook(t, in, "-min-game", fmt.Sprint(minGame))
+		want := makeBook(t, in, fmt.Sprintf("ep_pinned_makebook_mingame%d.bin", minGame), "-min-game", fmt.Sprint(minGame))
 		got, es := exportBytes(t, st, export.Options{MinGame: minGame})
 		if !bytes.Equal(got, want) {
 			t.Errorf("min-game %d: export (%d bytes) differs from make-book's (%d bytes)", minGame, len(got), len(want))
@@ -220,7 +191,7 @@ func halvingPGN(t *testing.T) string {
 // (-count game) it can only estimate, and says so.
 func TestExportHalvingExact(t *testing.T) {
 	in := halvingPGN(t)
-	want := makeBook(t, in, "-min-game", "1")
+	want := makeBook(t, in, "halving_makebook_mingame1.bin", "-min-game", "1")
 	st, _, bs := buildBook(t, build.Options{MaxPly: 1024, CountMode: store.CountOccurrence, KeepDuplicates: true, Inputs: []string{in}}, in)
 	if bs.Games != 21700 {
 		t.Fatalf("ingested %d games, want 21700", bs.Games)

@@ -12,11 +12,9 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/book"
-	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
 	"github.com/chessbook/chessbook/keys"
 	"github.com/chessbook/chessbook/stats"
-	"github.com/chessbook/chessbook/store"
 )
 
 // TestPositionsDump: the NDJSON dump of the world champions' store lists
@@ -25,7 +23,7 @@ import (
 // has the same lines; and the ply and game filters keep exactly the lines
 // of the full dump that pass them.
 func TestPositionsDump(t *testing.T) {
-	st, _, _ := buildBook(t, build.Options{CountMode: store.CountGame}, "../../testdata/champions500.pgn")
+	st, _, _ := championsGame.Open(t)
 	want := map[string]stats.MoveStats{}
 	err := book.Positions(context.Background(), st, 0, func(pos []byte, e *stats.Entry) error {
 		want[keys.Text(pos)] = e.Total()

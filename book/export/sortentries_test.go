@@ -10,7 +10,6 @@ import (
 
 	"github.com/chessbook/chessbook/book/build"
 	"github.com/chessbook/chessbook/book/export"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/polyglot"
 	"github.com/chessbook/chessbook/store"
 )
@@ -22,9 +21,8 @@ import (
 // writes the in-memory book, and the runs are removed, after an error
 // too.
 func TestExportSpilledRuns(t *testing.T) {
-	data := testutil.SharedData(t)
-	in := filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")
-	want, err := os.ReadFile(filepath.Join(data, "reference", "polyglot204_makebook_maxply20_mingame1__pgnmentor_world_champions_16players.bin"))
+	in, ref, chunk := spilledInput(t)
+	want, err := os.ReadFile(ref)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,13 +35,13 @@ func TestExportSpilledRuns(t *testing.T) {
 	if !bytes.Equal(inMemory, want) {
 		t.Fatalf("in memory: the book (%d bytes) differs from the reference (%d bytes)", len(inMemory), len(want))
 	}
-	chunked, runs := export.WithChunkEntries(o, 10000)
+	chunked, runs := export.WithChunkEntries(o, chunk)
 	path := filepath.Join(t.TempDir(), "book.bin")
 	es2, err := export.WritePolyglot(context.Background(), st, chunked, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wantRuns := (es.Entries - 1) / 10000; *runs != wantRuns || wantRuns < 10 {
+	if wantRuns := (es.Entries - 1) / chunk; *runs != wantRuns || wantRuns < 10 {
 		t.Errorf("%d runs spilled for %d entries, want %d", *runs, es.Entries, wantRuns)
 	}
 	got, err := os.ReadFile(path)

@@ -219,7 +219,7 @@ func compareViews(t *testing.T, got, want string) {
 // championsPGN returns the world champions corpus, decompressed.
 func championsPGN(t *testing.T) []byte {
 	t.Helper()
-	return testutil.ReadZst(t, filepath.Join(testutil.SharedData(t), "medium", "pgnmentor_world_champions_16players.pgn.zst"))
+	return testutil.ReadZst(t, filepath.Join(mergeData(t), "medium", "pgnmentor_world_champions_16players.pgn.zst"))
 }
 
 // TestMergeOverlapping merges the world champions corpus built in three
@@ -232,8 +232,8 @@ func TestMergeOverlapping(t *testing.T) {
 	out, ms := storetest.MergeParts(t, opts, merge.Options{}, parts[:1], parts[1:2], parts[2:])
 	one := filepath.Join(t.TempDir(), "one")
 	bs := storetest.BuildStore(t, one, opts, parts...)
-	if ms.Games != bs.Games || bs.Games+bs.Duplicates != 32601 {
-		t.Errorf("merged %d games, one build %d (and %d duplicates); want the same, of 32601", ms.Games, bs.Games, bs.Duplicates)
+	if ms.Games != bs.Games || bs.Games+bs.Duplicates != championsGames {
+		t.Errorf("merged %d games, one build %d (and %d duplicates); want the same, of %d", ms.Games, bs.Games, bs.Duplicates, championsGames)
 	}
 	if ms.Replayed == 0 || ms.Duplicates == 0 {
 		t.Errorf("merge %+v: want stores replayed and duplicates across stores", ms)
@@ -247,7 +247,7 @@ func TestMergeOverlapping(t *testing.T) {
 // occurrence counted): the export must equal make-book's reference book
 // for the whole corpus, and the store one build of the parts.
 func TestMergeKeepDuplicatesReference(t *testing.T) {
-	data := testutil.SharedData(t)
+	data := mergeData(t)
 	parts := storetest.SplitPGN(t, t.TempDir(), "wc", championsPGN(t), 2)
 	for _, c := range []struct {
 		name   string
@@ -262,8 +262,8 @@ func TestMergeKeepDuplicatesReference(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, ms := storetest.MergeParts(t, c.opts, merge.Options{}, parts[:1], parts[1:])
-			if ms.Games != 32601 || ms.Replayed != 1 {
-				t.Errorf("merge %+v: want 32601 games, the second store replayed", ms)
+			if ms.Games != championsGames || ms.Replayed != 1 {
+				t.Errorf("merge %+v: want %d games, the second store replayed", ms, championsGames)
 			}
 			storetest.CompareExport(t, storetest.OpenRO(t, out), filepath.Join(data, "reference", c.ref), c.export)
 			one := filepath.Join(t.TempDir(), "one")
@@ -277,7 +277,7 @@ func TestMergeKeepDuplicatesReference(t *testing.T) {
 // record (no replay), first-seen stamps moved past the earlier stores'
 // inputs.
 func TestMergeDisjoint(t *testing.T) {
-	data := testutil.SharedData(t)
+	data := mergeData(t)
 	small := func(name string) string { return filepath.Join(data, "small", name) }
 	a := []string{small("allancao_lichess_DannyTheDonkey_2019-01-29.pgn"), small("allancao_lichess_DrDrunkenstein_2019-01-29.pgn")}
 	b := []string{small("notnil_twic0920.pgn")}
@@ -301,7 +301,7 @@ func TestMergeDisjoint(t *testing.T) {
 // built with the global input list (as the Beam pipeline builds them):
 // their stamps agree already and are kept.
 func TestMergeKeepStamps(t *testing.T) {
-	data := testutil.SharedData(t)
+	data := mergeData(t)
 	all := []string{filepath.Join(data, "small", "allancao_games.pgn"), filepath.Join(data, "small", "notnil_Carlsen.pgn")}
 	opts := build.Options{CountMode: store.CountOccurrence, Inputs: all}
 	tmp := t.TempDir()
@@ -330,7 +330,7 @@ func TestMergeKeepStamps(t *testing.T) {
 // TestMergeRefused checks the merges refused: stores built with other
 // options, a destination that holds games or is a source.
 func TestMergeRefused(t *testing.T) {
-	in := filepath.Join(testutil.SharedData(t), "small", "allancao_lichess_DannyTheDonkey_2019-01-29.pgn")
+	in := filepath.Join(mergeData(t), "small", "allancao_lichess_DannyTheDonkey_2019-01-29.pgn")
 	tmp := t.TempDir()
 	a, b, c := filepath.Join(tmp, "a"), filepath.Join(tmp, "b"), filepath.Join(tmp, "c")
 	storetest.BuildStore(t, a, build.Options{}, in)
@@ -368,7 +368,7 @@ func TestMergeRefused(t *testing.T) {
 // destination is left an empty store, sound, and the same merge into it
 // then completes.
 func TestMergeInterrupted(t *testing.T) {
-	data := testutil.SharedData(t)
+	data := mergeData(t)
 	tmp := t.TempDir()
 	danny := filepath.Join(data, "small", "allancao_lichess_DannyTheDonkey_2019-01-29.pgn")
 	raw, err := os.ReadFile(danny)

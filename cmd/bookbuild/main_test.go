@@ -3,12 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/chessbook/chessbook/internal/testutil"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -166,16 +165,24 @@ func TestInputsChecked(t *testing.T) {
 	}
 }
 
+// reportCase is what TestReportAndFilters runs on: lichess games, some
+// from a FEN (one of them a bad FEN), and the Gelfand game with its
+// illegal move, with the counts the summary must give.
+type reportCase struct {
+	lichess, bad                   string
+	read, stored, fromFEN, badFENs int64
+}
+
 func TestReportAndFilters(t *testing.T) {
-	data := testutil.SharedData(t)
-	bad := filepath.Join(data, "tricky", "pgnmentor_Gelfand_illegal_move_31Qxe1.pgn")
+	c := reportInput(t)
 	report := filepath.Join(t.TempDir(), "report.json")
 	code, out, errOut := runCLI(t, "-db", filepath.Join(t.TempDir(), "b"), "-report", report, "-standard-start-only",
-		filepath.Join(data, "medium", "lichess_10k.pgn.zst"), bad)
+		c.lichess, c.bad)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"games read:      10001", "games stored:    9894", "starts from a FEN:   104", "illegal move:        1", "bad FEN:             2",
+	for _, want := range []string{fmt.Sprintf("games read:      %d", c.read), fmt.Sprintf("games stored:    %d", c.stored),
+		fmt.Sprintf("%-21s%d", "starts from a FEN:", c.fromFEN), "illegal move:        1", fmt.Sprintf("%-21s%d", "bad FEN:", c.badFENs),
 		"pgnmentor_Gelfand_illegal_move_31Qxe1.pgn:16: illegal move: 31.Qxe1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
@@ -189,7 +196,7 @@ func TestReportAndFilters(t *testing.T) {
 	if err := json.Unmarshal(raw, &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Games != 10001 || len(r.Errors) != 3 || r.Skipped["illegal move"] != 1 || r.Skipped["bad FEN"] != 2 {
+	if r.Games != c.read || int64(len(r.Errors)) != 1+c.badFENs || r.Skipped["illegal move"] != 1 || r.Skipped["bad FEN"] != c.badFENs {
 		t.Fatalf("report %+v", r)
 	}
 }

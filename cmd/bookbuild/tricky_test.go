@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/internal/storetest"
-	"github.com/chessbook/chessbook/internal/testutil"
 )
 
 // summary holds the counts of bookbuild's printed summary.
@@ -143,9 +142,10 @@ func checkReport(t *testing.T, path string, s summary, input string) reportJSON 
 	return r
 }
 
-// trickyFiles lists every file under ../shared/data/tricky, of every type.
+// trickyFiles lists every file under the repository's testdata/tricky
+// (with -tags oracle, ../shared/data/tricky), of every type.
 func trickyFiles(t *testing.T) (root string, files []string) {
-	root = filepath.Join(testutil.SharedData(t), "tricky")
+	root = trickyRoot(t)
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -217,9 +217,14 @@ func TestTrickyFiles(t *testing.T) {
 					if _, err := os.Stat(db); err == nil || strings.Count(errOut.String(), "\n") != 1 {
 						t.Errorf("no game kept: store left: %v, stderr %q; want no store, one line", err == nil, errOut.String())
 					}
-					if s := parseSummary(t, out.String()); s.reconcile() != nil || s.stored != 0 || s.skipped != s.read {
+					s := parseSummary(t, out.String())
+					if s.reconcile() != nil || s.stored != 0 || s.skipped != s.read {
 						t.Errorf("no game kept, but the summary says otherwise:\n%s", out.String())
 					}
+					mu.Lock()
+					totalRead += s.read
+					totalVariant += s.byReason["unsupported variant"]
+					mu.Unlock()
 					return
 				}
 				if code != 0 && code != 1 {
@@ -248,7 +253,7 @@ func TestTrickyFiles(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if totalRead < 5000 || totalVariant == 0 {
+	if totalRead < minTrickyGames || totalVariant == 0 {
 		t.Errorf("%d games read in all, %d of unsupported variants: want thousands, and some", totalRead, totalVariant)
 	}
 }
@@ -288,21 +293,22 @@ func TestTrickyAllAtOnce(t *testing.T) {
 	}
 	checkReport(t, report, s, "")
 	storetest.CheckAnswers(t, db, s.stored)
-	if s.read < 5000 || s.stored < 3000 || s.dups == 0 {
+	if s.read < minTrickyGames || s.stored < minTrickyGames*3/5 || s.dups == 0 {
 		t.Errorf("read %d, stored %d, duplicates %d: want thousands, thousands and some (tricky/ repeats games)", s.read, s.stored, s.dups)
 	}
 }
 
-// TestChess960Skipped: the TCEC DFRC file's games are all Chess960, and
+// TestChess960Skipped: the TCEC DFRC games are all Chess960 (3 of them in
+// testdata, the whole file of 112 with -tags oracle), and
 // skipped as an unsupported variant, each reported with its line. No game
 // is kept: exit 2, one line saying why (also with -q), the store the run
 // made removed, one that was there kept as it was; the report is written.
 func TestChess960Skipped(t *testing.T) {
-	path := filepath.Join(testutil.SharedData(t), "tricky", "tcec_S24_DFRC2_League1.pgn")
+	path, n := chess960Input(t)
 	db := filepath.Join(t.TempDir(), "db")
 	report := filepath.Join(t.TempDir(), "report.json")
 	code, out, errOut := runCLI(t, "-db", db, "-report", report, path)
-	why := "bookbuild: no game stored: all 112 games read were skipped (unsupported variant: 112)"
+	why := fmt.Sprintf("bookbuild: no game stored: all %d games read were skipped (unsupported variant: %d)", n, n)
 	if want := why + "; the store this run created in " + db + " was removed\n"; code != 2 || errOut != want {
 		t.Fatalf("exit %d, stderr %q; want 2, %q", code, errOut, want)
 	}
@@ -310,8 +316,8 @@ func TestChess960Skipped(t *testing.T) {
 		t.Errorf("the store the run made was left behind (%v)", err)
 	}
 	s := parseSummary(t, out)
-	if s.read != 112 || s.skipped != 112 || s.byReason["unsupported variant"] != 112 || s.stored != 0 || s.storeGames != -1 {
-		t.Fatalf("want 112 games read, all skipped as unsupported variant, no store line:\n%s", out)
+	if s.read != n || s.skipped != n || s.byReason["unsupported variant"] != n || s.stored != 0 || s.storeGames != -1 {
+		t.Fatalf("want %d games read, all skipped as unsupported variant, no store line:\n%s", n, out)
 	}
 	if want := path + `:1: unsupported variant: Variant "fischerandom"`; !strings.Contains(out, want) {
 		t.Errorf("summary lacks %q:\n%s", want, out)
@@ -331,7 +337,7 @@ func TestChess960Skipped(t *testing.T) {
 	}
 	// Without a store: nothing replayed.
 	code, _, errOut = runCLI(t, "-q", path)
-	if want := "bookbuild: no game replayed: all 112 games read were skipped (unsupported variant: 112); dry run (no -db): nothing is stored anyway\n"; code != 2 || errOut != want {
+	if want := fmt.Sprintf("bookbuild: no game replayed: all %d games read were skipped (unsupported variant: %d); dry run (no -db): nothing is stored anyway\n", n, n); code != 2 || errOut != want {
 		t.Errorf("no -db: exit %d, stderr %q; want 2, %q", code, errOut, want)
 	}
 	// Into a store that was there: kept, as it was.
@@ -346,7 +352,7 @@ func TestChess960Skipped(t *testing.T) {
 	// Every game filtered out, with the Chess960 games: why, by reason.
 	db2 := filepath.Join(t.TempDir(), "db2")
 	code, _, errOut = runCLI(t, "-q", "-db", db2, "-min-rating", "3000", champions, path)
-	if want := "bookbuild: no game stored: none of the 612 games read was kept: 112 skipped (unsupported variant: 112), " +
+	if want := fmt.Sprintf("bookbuild: no game stored: none of the %d games read was kept: %d skipped (unsupported variant: %d), ", 500+n, n, n) +
 		"500 left out by the filters (rating: 500); the store this run created in " + db2 + " was removed\n"; code != 2 || errOut != want {
 		t.Errorf("filtered: exit %d, stderr %q; want 2, %q", code, errOut, want)
 	}

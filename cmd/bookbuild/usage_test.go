@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/chessbook/chessbook/internal/pgnoracle"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/store"
 )
 
@@ -239,17 +238,8 @@ func TestDateForms(t *testing.T) {
 // rating is in the bands, counted here from the tags; -speeds takes the
 // speeds as bookquery (and the lichess API) spells them.
 func TestRatingsAndSpeeds(t *testing.T) {
-	// The oracle: the band of each game's Elo tags, read from the text.
-	twic := filepath.Join(testutil.SharedData(t), "small", "notnil_twic0920.pgn")
-	want := 0
-	for _, g := range pgnoracle.Read(t, twic) {
-		if b := g.Band(); b >= 0 && (pgnoracle.BandFloors[b] == 2500 || pgnoracle.BandFloors[b] == 2000) {
-			want++
-		}
-	}
-	code, out, errOut := runCLI(t, "-db", filepath.Join(t.TempDir(), "db"), "-ratings", "2000,2500", twic)
-	if code != 0 || want == 0 || !regexp.MustCompile(`games stored: +`+strconv.Itoa(want)+"\n").MatchString(out) {
-		t.Errorf("-ratings 2000,2500: exit %d, %s\n%s; want %d games stored", code, errOut, out, want)
+	for _, input := range ratingsInputs(t) {
+		checkRatings(t, input)
 	}
 	if code, _, errOut := runCLI(t, "-ratings", "2100", champions); code != 2 || !strings.Contains(errOut, `-ratings: unknown rating band "2100"`) {
 		t.Errorf("-ratings 2100: exit %d, %q", code, errOut)
@@ -263,5 +253,22 @@ func TestRatingsAndSpeeds(t *testing.T) {
 	}
 	if _, err := os.Stat(db); !os.IsNotExist(err) {
 		t.Errorf("-speeds ultraBullet,Blitz: the store the run created is still there (%v)", err)
+	}
+}
+
+// checkRatings runs -ratings 2000,2500 on the PGN file twic and compares
+// the games stored with the oracle: the band of each game's Elo tags, read
+// from the text by package pgnoracle.
+func checkRatings(t *testing.T, twic string) {
+	t.Helper()
+	want := 0
+	for _, g := range pgnoracle.Read(t, twic) {
+		if b := g.Band(); b >= 0 && (pgnoracle.BandFloors[b] == 2500 || pgnoracle.BandFloors[b] == 2000) {
+			want++
+		}
+	}
+	code, out, errOut := runCLI(t, "-db", filepath.Join(t.TempDir(), "db"), "-ratings", "2000,2500", twic)
+	if code != 0 || want == 0 || !regexp.MustCompile(`games stored: +`+strconv.Itoa(want)+"\n").MatchString(out) {
+		t.Errorf("%s, -ratings 2000,2500: exit %d, %s\n%s; want %d games stored", twic, code, errOut, out, want)
 	}
 }

@@ -124,7 +124,7 @@ func TestBuildInProgress(t *testing.T) {
 // it by its process id; once its input ends and it exits, they say
 // nothing of a build.
 func TestBuildInProgressBinary(t *testing.T) {
-	gobin := testutil.NeedTool(t, "go", "bookbuild is not built")
+	gobin := testutil.GoTool(t)
 	bin := filepath.Join(t.TempDir(), "bookbuild")
 	if out, err := exec.Command(gobin, "build", "-o", bin, "../bookbuild").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -331,7 +331,7 @@ func TestWriteError(t *testing.T) {
 // TestBinary builds the command and runs it, to check the exit statuses
 // that reach the shell.
 func TestBinary(t *testing.T) {
-	gobin := testutil.NeedTool(t, "go", "the command is not built")
+	gobin := testutil.GoTool(t)
 	bin := filepath.Join(t.TempDir(), "bookquery")
 	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

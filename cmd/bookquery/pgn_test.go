@@ -2,16 +2,41 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/chessbook/chessbook/internal/testutil"
+	"fmt"
 	"github.com/chessbook/chessbook/store"
 )
+
+// pgnExtractCase is what TestPGNAgainstPGNExtract compares: a PGN file,
+// lines of moves, and the games pgn-extract -x finds through each line's
+// position (the committed output of testdata/reference/generate.sh for
+// the champions500 games, pgn-extract run here with -tags oracle).
+type pgnExtractCase struct {
+	input string
+	lines []string
+	found func(t *testing.T, line string) []byte
+}
+
+// pgnExtractLines are the lines of testdata/reference/generate.sh's
+// pgn-extract -x outputs on the champions500 games, in its order.
+var pgnExtractLines = []string{
+	"1. d4 d5 2. c4 e6 3. Nc3 Nf6",
+	"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6",
+}
+
+// pgnExtractReference returns the name of generate.sh's output for line.
+func pgnExtractReference(t *testing.T, line string) string {
+	i := slices.Index(pgnExtractLines, line)
+	if i < 0 {
+		t.Fatalf("no reference output for %q", line)
+	}
+	return fmt.Sprintf("champions500_pgnextract_x_line%d.pgn", i+1)
+}
 
 // TestPGNAgainstPGNExtract compares the games 'pgn' writes through a
 // position with those pgn-extract's positional match (-x) finds in the
@@ -20,35 +45,10 @@ import (
 // store turns Latin-1 into UTF-8). Transpositions count: pgn-extract
 // matches the position, not the moves.
 func TestPGNAgainstPGNExtract(t *testing.T) {
-	bin := testutil.NeedTool(t, "pgn-extract", "apt-get install pgn-extract")
-	data := testutil.SharedData(t)
-	input := filepath.Join(t.TempDir(), "champions.pgn")
-	if err := os.WriteFile(input, testutil.ReadZst(t, filepath.Join(data, "medium", "pgnmentor_world_champions_16players.pgn.zst")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	db := buildBook(t, input)
-
-	lines := []string{
-		"1. d4 Nf6 2. c4 e6 3. Nf3",
-		"1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be2",
-	}
-	if testing.Short() {
-		lines = lines[1:]
-	}
-	for _, line := range lines {
-		vars := filepath.Join(t.TempDir(), "vars.txt")
-		if err := os.WriteFile(vars, []byte(line+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		found := filepath.Join(t.TempDir(), "found.pgn")
-		cmd := exec.Command(bin, "-x", vars, "--quiet", "-o", found, input)
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("pgn-extract: %v\n%s", err, msg)
-		}
-		ref, err := os.ReadFile(found)
-		if err != nil {
-			t.Fatal(err)
-		}
+	x := pgnExtractInput(t)
+	db := buildBook(t, x.input)
+	for _, line := range x.lines {
+		ref := x.found(t, line)
 		got := mustRun(t, "-db", db, "pgn", "-moves", line, "-q")
 		want, have := gameKeys(string(ref)), gameKeys(got)
 		if len(want) == 0 || !slices.Equal(want, have) {

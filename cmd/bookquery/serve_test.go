@@ -157,7 +157,7 @@ func (s *syncBuffer) String() string {
 // buildBinary builds bookquery into a temporary directory of the test.
 func buildBinary(t testing.TB) string {
 	t.Helper()
-	gobin := testutil.NeedTool(t, "go", "the command is not built")
+	gobin := testutil.GoTool(t)
 	bin := filepath.Join(t.TempDir(), "bookquery")
 	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

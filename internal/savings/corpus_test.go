@@ -11,7 +11,6 @@ import (
 
 	"github.com/chessbook/chessbook/board"
 	"github.com/chessbook/chessbook/ingest"
-	"github.com/chessbook/chessbook/internal/testutil"
 	"github.com/chessbook/chessbook/pgn"
 )
 
@@ -74,19 +73,12 @@ func positionsOf(games []testGame, step int) []board.Position {
 // championsPGN is the repository's own PGN.
 var championsPGN = filepath.Join("..", "..", "testdata", "champions500.pgn")
 
-// testFiles returns the repository's own PGN, plus in long mode the
-// shared small/ corpus.
+// testFiles returns the repository's own PGN, plus with -tags oracle
+// (not with -short) the shared small/ corpus.
 func testFiles(tb testing.TB) []string {
 	files := []string{championsPGN}
 	if !testing.Short() {
-		if d := testutil.SharedDataIfAny(tb); d != "" {
-			m, _ := filepath.Glob(filepath.Join(d, "small", "*"))
-			for _, f := range m {
-				if !strings.HasSuffix(f, ".txt") {
-					files = append(files, f)
-				}
-			}
-		}
+		files = append(files, sharedSmall(tb)...)
 	}
 	return files
 }

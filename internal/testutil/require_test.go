@@ -36,30 +36,31 @@ func stopped(f func(tb testing.TB)) *recorder {
 	return r
 }
 
-// TestMissing: a missing requirement skips, or fails with
-// CHESSBOOK_REQUIRE_DATA=1; so do NeedTool for a program not in PATH and
-// SharedFile for a file the shared data lacks.
+// TestMissing: a missing requirement fails, never skips; so do NeedTool
+// for a program not in PATH or hidden by CHESSBOOK_NO_TOOLS=1 and
+// SharedSpec for a file the shared specifications lack.
 func TestMissing(t *testing.T) {
-	for _, require := range []string{"", "0", "1"} {
-		t.Setenv(RequireDataEnv, require)
-		for name, stop := range map[string]func(tb testing.TB){
-			"Missing":    func(tb testing.TB) { Missing(tb, "no %s", "oracle") },
-			"NeedTool":   func(tb testing.TB) { NeedTool(tb, "chessbook-no-such-tool", "no oracle") },
-			"SharedSpec": func(tb testing.TB) { SharedSpec(tb, "no-such-spec.md") },
-		} {
-			r := stopped(stop)
-			if require == "1" {
-				if r.fatal == "" || r.skip != "" || !strings.Contains(r.fatal, RequireDataEnv+"=1") {
-					t.Errorf("%s with %s=%q: fatal %q, skip %q; want a failure naming the variable", name, RequireDataEnv, require, r.fatal, r.skip)
-				}
-			} else if r.skip == "" || r.fatal != "" {
-				t.Errorf("%s with %s=%q: fatal %q, skip %q; want a skip", name, RequireDataEnv, require, r.fatal, r.skip)
-			}
+	for name, stop := range map[string]func(tb testing.TB){
+		"Missing":    func(tb testing.TB) { Missing(tb, "no %s", "oracle") },
+		"NeedTool":   func(tb testing.TB) { NeedTool(tb, "chessbook-no-such-tool", "no oracle") },
+		"SharedSpec": func(tb testing.TB) { SharedSpec(tb, "no-such-spec.md") },
+	} {
+		if r := stopped(stop); r.fatal == "" || r.skip != "" {
+			t.Errorf("%s: fatal %q, skip %q; want a failure", name, r.fatal, r.skip)
 		}
 	}
-	t.Setenv(RequireDataEnv, "1")
-	if p := NeedTool(t, "go", "no go"); p == "" {
-		t.Error("NeedTool(go) found nothing")
+	if p := GoTool(t); p == "" {
+		t.Error("GoTool found nothing")
+	}
+	t.Setenv(NoToolsEnv, "1")
+	if r := stopped(func(tb testing.TB) { NeedTool(tb, "go", "no go") }); r.fatal == "" || !strings.Contains(r.fatal, NoToolsEnv) {
+		t.Errorf("NeedTool(go) with %s=1: fatal %q, skip %q; want a failure naming the variable", NoToolsEnv, r.fatal, r.skip)
+	}
+	if p := Testdata(t, "champions500.pgn"); !strings.HasSuffix(p, "testdata/champions500.pgn") {
+		t.Errorf("Testdata(champions500.pgn) = %q", p)
+	}
+	if r := stopped(func(tb testing.TB) { Testdata(tb, "no-such-file") }); r.fatal == "" {
+		t.Error("Testdata of a missing file did not fail")
 	}
 	if FindSharedData() != "" {
 		if r := stopped(func(tb testing.TB) { SharedFile(tb, "no-such-file") }); r.fatal == "" {

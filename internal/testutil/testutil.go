@@ -1,5 +1,6 @@
 // Package testutil holds what the project's tests share: finding the
-// shared real-data folder and running data-driven test files.
+// shared real-data folder and the repository's testdata, running
+// data-driven test files. See require.go for the two sets of tests.
 package testutil
 
 import (
@@ -101,20 +102,68 @@ func RunDataDriven(t *testing.T, path string, rewrite bool, run func(cmd string,
 	}
 }
 
-// TrickyFiles returns every regular file under the shared data's tricky/
-// folder, of every type (some are not PGN at all), in walk order; nil when
-// the shared data is missing.
-func TrickyFiles() []string {
-	d := FindSharedData()
-	if d == "" {
-		return nil
+// RepoRoot returns the module's root folder (where go.mod is), found by
+// walking up from the working directory.
+func RepoRoot(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
 	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// Testdata returns the path of rel in the repository's testdata/ folder
+// ("champions500.pgn"), failing tb when it is not there.
+func Testdata(tb testing.TB, rel string) string {
+	tb.Helper()
+	path := filepath.Join(RepoRoot(tb), "testdata", rel)
+	if _, err := os.Stat(path); err != nil {
+		tb.Fatalf("testdata: %v", err)
+	}
+	return path
+}
+
+// TrickyFiles returns every regular file under the repository's
+// testdata/tricky, a slice of the shared data's tricky/ folder, in walk
+// order.
+func TrickyFiles(tb testing.TB) []string {
+	tb.Helper()
+	return walkFiles(tb, Testdata(tb, "tricky"))
+}
+
+// SharedTrickyFiles returns every regular file under the shared data's
+// tricky/ folder, of every type (some are not PGN at all), in walk order;
+// it fails tb when the folder is missing (see Missing).
+func SharedTrickyFiles(tb testing.TB) []string {
+	tb.Helper()
+	return walkFiles(tb, SharedFile(tb, "tricky"))
+}
+
+// walkFiles returns the regular files under dir, in walk order.
+func walkFiles(tb testing.TB, dir string) []string {
+	tb.Helper()
 	var files []string
-	_ = filepath.WalkDir(filepath.Join(d, "tricky"), func(path string, e fs.DirEntry, err error) error {
-		if err == nil && e.Type().IsRegular() {
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.Type().IsRegular() {
 			files = append(files, path)
 		}
 		return nil
 	})
+	if err != nil {
+		tb.Fatal(err)
+	}
 	return files
 }

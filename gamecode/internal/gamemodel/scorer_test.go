@@ -58,12 +58,13 @@ func TestScorerPerft(t *testing.T) {
 }
 
 // TestScorerGames compares the moves the scorer lists with
-// board.LegalMoves in every position of real games.
+// board.LegalMoves in every position of real games: testdata's
+// champions500, lichess2k and tricky files (with -tags oracle, shared/data's
+// medium, small and tricky files).
 func TestScorerGames(t *testing.T) {
-	root := testutil.SharedData(t)
 	var files []string
-	for _, pat := range []string{"medium/*.pgn*", "small/*", "tricky/*.pgn", "tricky/*/*.pgn"} {
-		m, _ := filepath.Glob(filepath.Join(root, pat))
+	for _, pat := range gamePatterns(t) {
+		m, _ := filepath.Glob(pat)
 		files = append(files, m...)
 	}
 	if testing.Short() {
@@ -103,8 +104,7 @@ func TestScorerGames(t *testing.T) {
 func TestScores(t *testing.T) {
 	files := []string{"../../../testdata/champions500.pgn"}
 	if !testing.Short() {
-		m, _ := filepath.Glob(filepath.Join(testutil.SharedData(t), "small", "*.pgn"))
-		files = append(files, m...)
+		files = append(files, scoreInputs(t)...)
 	}
 	var mu sync.Mutex
 	checked := 0
