@@ -2,41 +2,17 @@ package book_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"github.com/chessbook/chessbook/internal/storetest"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
-
-// listPositions lists the store at dir through book.PositionsWith with o,
-// as key -> encoded entry, failing on a position listed twice.
-func listPositions(t *testing.T, dir string, o book.PositionsOptions) map[string]string {
-	t.Helper()
-	st, err := store.Open(dir, store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	all := map[string]string{}
-	err = book.PositionsWith(context.Background(), st, o, func(pos []byte, e *stats.Entry) error {
-		if _, dup := all[string(pos)]; dup {
-			return fmt.Errorf("position %x listed twice", pos)
-		}
-		all[string(pos)] = string(e.AppendEncode(nil))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return all
-}
 
 // TestPositionsSpilled: the positions of a store built in three commits
 // (positions with a statistics record in one and single references in
@@ -76,7 +52,7 @@ func TestPositionsSpilled(t *testing.T) {
 	// The oracle: the default listing, which build's
 	// TestSinglesOracleTestdata compares with the same runs built without
 	// single references (the build's hook).
-	want := listPositions(t, dir, book.PositionsOptions{})
+	want := storetest.PositionsMap(t, dir, book.PositionsOptions{})
 
 	// Records completed by single references of other commits.
 	st, err := store.Open(dir, store.Options{ReadOnly: true})
@@ -120,9 +96,9 @@ func TestPositionsSpilled(t *testing.T) {
 	}{{0, false}, {2, false}, {3, false}, {3, true}, {5, true}} {
 		t.Run(fmt.Sprintf("min %d per move %v", c.min, c.perMove), func(t *testing.T) {
 			po := book.PositionsOptions{MinGames: c.min, PerMove: c.perMove}
-			plain := listPositions(t, dir, po)
+			plain := storetest.PositionsMap(t, dir, po)
 			lo, lim := book.WithPositionsLimits(po, 16, 16)
-			spilled := listPositions(t, dir, lo)
+			spilled := storetest.PositionsMap(t, dir, lo)
 			if lim.Chunks() < 2 || lim.Runs() < 5 {
 				t.Errorf("%d chunks, %d runs: want the tiny limits to chunk and spill", lim.Chunks(), lim.Runs())
 			}

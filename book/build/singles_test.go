@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/chessbook/chessbook/internal/storetest"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/chessbook/chessbook/book"
 	"github.com/chessbook/chessbook/book/build"
+	"github.com/chessbook/chessbook/internal/storetest"
 	"github.com/chessbook/chessbook/stats"
 	"github.com/chessbook/chessbook/store"
 )
@@ -52,29 +52,6 @@ func allPositions(t *testing.T, dir string) (all map[string]string, records, sin
 		t.Fatal(err)
 	}
 	return all, records, singles
-}
-
-// positionsOf lists the store at dir through book.Positions, as key ->
-// encoded entry, failing on a position listed twice.
-func positionsOf(t *testing.T, dir string, minGames uint64) map[string]string {
-	t.Helper()
-	st, err := store.Open(dir, store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	all := map[string]string{}
-	err = book.Positions(context.Background(), st, minGames, func(pos []byte, e *stats.Entry) error {
-		if _, dup := all[string(pos)]; dup {
-			return fmt.Errorf("position %x listed twice", pos)
-		}
-		all[string(pos)] = string(e.AppendEncode(nil))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return all
 }
 
 // TestSinglesOracleTestdata is TestSinglesOracle on the committed test
@@ -166,7 +143,7 @@ func checkSingles(t *testing.T, c singlesCase) {
 	}
 	// With a minimum: every position of that many games, once.
 	for _, min := range []uint64{2, 3} {
-		several := positionsOf(t, buildDir, min)
+		several := storetest.PositionsMap(t, buildDir, book.PositionsOptions{MinGames: min})
 		for k, w := range want {
 			e, _ := stats.Decode([]byte(w))
 			if g, ok := several[k]; e.Total().Games() >= min && (!ok || g != w) {

@@ -410,3 +410,26 @@ func Selections(t testing.TB, st *store.Store) []string {
 	}
 	return out
 }
+
+// PositionsMap lists the store at dir through book.PositionsWith with o,
+// as position key -> encoded entry, failing t on a position listed twice.
+func PositionsMap(t testing.TB, dir string, o book.PositionsOptions) map[string]string {
+	t.Helper()
+	st, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	all := map[string]string{}
+	err = book.PositionsWith(context.Background(), st, o, func(pos []byte, e *stats.Entry) error {
+		if _, dup := all[string(pos)]; dup {
+			return fmt.Errorf("position %x listed twice", pos)
+		}
+		all[string(pos)] = string(e.AppendEncode(nil))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
