@@ -1,7 +1,6 @@
 package book_test
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,19 +32,7 @@ func TestPositionsSpilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The champions in three parts.
-	var parts []string
-	rest := b
-	for i := range 3 {
-		cut := len(rest)
-		if i < 2 {
-			cut = bytes.Index(rest[len(b)/3:], []byte("\n[Event ")) + len(b)/3 + 1
-		}
-		p := filepath.Join(t.TempDir(), fmt.Sprintf("part%d.pgn", i))
-		if err := os.WriteFile(p, rest[:cut], 0o644); err != nil {
-			t.Fatal(err)
-		}
-		parts, rest = append(parts, p), rest[cut:]
-	}
+	parts := storetest.SplitPGN(t, t.TempDir(), "part", b, 3)
 	o := build.Options{CountMode: store.CountOccurrence, KeepDuplicates: true, MaxPly: 1024}
 	runs := [][]string{{parts[0], mixed}, {parts[1], parts[0]}, {parts[2], mixed, parts[1]}}
 	dir := storetest.BuildRuns(t, o, runs...)

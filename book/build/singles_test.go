@@ -79,19 +79,7 @@ func TestSinglesOracleTestdata(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The champions in three parts, as book's TestPositionsSpilled cuts them.
-	var thirds []string
-	rest := b
-	for i := range 3 {
-		cut := len(rest)
-		if i < 2 {
-			cut = bytes.Index(rest[len(b)/3:], []byte("\n[Event ")) + len(b)/3 + 1
-		}
-		p := filepath.Join(t.TempDir(), fmt.Sprintf("third%d.pgn", i))
-		if err := os.WriteFile(p, rest[:cut], 0o644); err != nil {
-			t.Fatal(err)
-		}
-		thirds, rest = append(thirds, p), rest[cut:]
-	}
+	thirds := storetest.SplitPGN(t, t.TempDir(), "third", b, 3)
 	cases := []singlesCase{
 		{"one run", build.Options{}, [][]string{{champions, mixed, ep}}},
 		{"two runs", build.Options{}, [][]string{{first, ep}, {mixed, second}}},
