@@ -67,13 +67,8 @@ func TestPlayerAnswers(t *testing.T) {
 			for _, color := range []string{"white", "black"} {
 				for _, line := range lines {
 					for _, extra := range variants {
-						q, err := url.ParseQuery(extra)
-						if err != nil {
-							t.Fatal(err)
-						}
-						if q.Get("fen") == "" {
-							q.Set("play", line)
-						} else if line != "" {
+						q, ok := lineQuery(t, line, extra)
+						if !ok {
 							continue
 						}
 						q.Set("player", top.Name)
@@ -282,13 +277,8 @@ func TestAnswersValidateUnderLichessSchemas(t *testing.T) {
 			}
 			for _, line := range lines {
 				for _, extra := range variants {
-					q, err := url.ParseQuery(extra)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if q.Get("fen") == "" {
-						q.Set("play", line)
-					} else if line != "" {
+					q, ok := lineQuery(t, line, extra)
+					if !ok {
 						continue
 					}
 					for p := range q {
@@ -323,4 +313,22 @@ func TestAnswersValidateUnderLichessSchemas(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lineQuery is the query of the parameters extra with the moves line
+// played from the start (play), or extra alone when it sets a fen: false
+// when extra sets a fen and line is not empty (a line from a FEN is not
+// asked).
+func lineQuery(t *testing.T, line, extra string) (url.Values, bool) {
+	t.Helper()
+	q, err := url.ParseQuery(extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Get("fen") == "" {
+		q.Set("play", line)
+	} else if line != "" {
+		return nil, false
+	}
+	return q, true
 }
