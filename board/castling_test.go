@@ -1,6 +1,7 @@
 package board
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -305,5 +306,25 @@ func TestIsLegalExhaustive960(t *testing.T) {
 				t.Fatalf("%s: IsLegal(%v kind %d) = %v", tc.fen, m, m.Kind()>>14, !legal[m])
 			}
 		}
+	}
+}
+
+// TestParseStandardFEN: the FEN reader of standard chess takes X-FEN and
+// Shredder-FEN fields of the standard setup, and refuses Chess960 castling.
+func TestParseStandardFEN(t *testing.T) {
+	for _, fen := range []string{
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+	} {
+		if p, err := ParseStandardFEN(fen); err != nil || p.CastlingMode() != CastlingStandard {
+			t.Errorf("%s: %v, mode %v", fen, err, p.CastlingMode())
+		}
+	}
+	const fen960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+	if _, err := ParseFEN(fen960); err != nil {
+		t.Fatalf("ParseFEN(%s): %v", fen960, err)
+	}
+	if _, err := ParseStandardFEN(fen960); !errors.Is(err, ErrChess960Castling) {
+		t.Errorf("ParseStandardFEN(%s): %v, want ErrChess960Castling", fen960, err)
 	}
 }

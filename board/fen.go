@@ -48,6 +48,22 @@ func pieceFromLetter(c byte) Piece {
 	return NoPiece
 }
 
+// ErrChess960Castling is the error of ParseStandardFEN for a FEN whose
+// castling rights need Chess960's rules (a castling king off the e-file or
+// a castling rook off the a- and h-files).
+var ErrChess960Castling = errors.New("castling rights of a Chess960 setup in a standard chess position")
+
+// ParseStandardFEN parses s as ParseFEN does and refuses a Chess960
+// position (ErrChess960Castling): the reader of FENs for standard chess
+// (a PGN's FEN tag, a query of a standard book).
+func ParseStandardFEN(s string) (Position, error) {
+	p, err := ParseFEN(s)
+	if err == nil && p.mode != CastlingStandard {
+		err = ErrChess960Castling
+	}
+	return p, err
+}
+
 // ParseFEN parses a position in Forsyth-Edwards Notation and checks that it
 // is a legal standard-chess position (see Validate). The half-move clock and
 // full-move number may be omitted (they default to 0 and 1). Fields must be

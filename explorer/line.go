@@ -139,10 +139,7 @@ func ParseFEN(fen string) (board.Position, error) {
 	if fen == "" {
 		return board.StartPosition(), nil
 	}
-	p, err := board.ParseFEN(fen)
-	if err == nil && p.CastlingMode() != board.CastlingStandard {
-		err = errors.New("castling rights of a Chess960 setup: the book is standard chess")
-	}
+	p, err := board.ParseStandardFEN(fen)
 	if err != nil {
 		return board.Position{}, &FENError{FEN: fen, Err: err}
 	}

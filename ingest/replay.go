@@ -287,15 +287,12 @@ func (r *Replayer) fail(line int, reason SkipReason, detail string) {
 // without the king and rook on their home squares (common in PGN written by
 // hand or by study tools) is accepted with those rights dropped; every
 // other problem is an error. The games are standard chess: a castling
-// field that board.ParseFEN reads as Chess960 (a king or castling rook off
+// field that board.ParseStandardFEN refuses as Chess960 (a king or castling rook off
 // e / a / h) counts as such a claim too.
 func parseLenientFEN(fen string) (board.Position, error) {
-	p, err := board.ParseFEN(fen)
-	if err == nil && p.CastlingMode() == board.CastlingStandard {
-		return p, nil
-	}
+	p, err := board.ParseStandardFEN(fen)
 	if err == nil {
-		err = fmt.Errorf("ingest: FEN %q: castling rights of a Chess960 setup in a standard game", fen)
+		return p, nil
 	}
 	f := strings.Fields(fen)
 	if len(f) < 3 || f[2] == "-" {
